@@ -1,0 +1,448 @@
+//! The project's own JSON format: one problem per file, with its kind, provenance, units
+//! and optionally an engine's answer.
+//!
+//! ```json
+//! {
+//!   "format": "nonsmooth-problem",
+//!   "version": 1,
+//!   "name": "box_stack_3",
+//!   "type": "fc3d",
+//!   "law": "coulomb",
+//!   "provenance": { "source": "nonsmooth::multibody", "description": "...",
+//!                   "units": { "r": "N s", "u": "m/s" } },
+//!   "data": {
+//!     "W": { "storage": "triplets", "nrows": 3, "ncols": 3, "entries": [[0, 0, 1.5]] },
+//!     "q": [-0.0196, 0.0, 0.0],
+//!     "mu": [0.5]
+//!   },
+//!   "answer": { "source": "some engine", "r": [0.0131, 0.0, 0.0] }
+//! }
+//! ```
+//!
+//! * `type` is `"lcp"` (data `A`, `b`), `"boxed-lcp"` (`A`, `b`, `lo`, `hi`, `dep`,
+//!   `factor`; `dep[i] = -1` for fixed bounds, `null` for an infinite bound), `"fc3d"`
+//!   (`W`, `q`, `mu`) or `"gfc3d"` (`M`, `H`, `q`, `b`, `mu`).
+//! * `law` is `"coulomb"` (default) or `"ccp"` for the friction types.
+//! * Matrices are `{"storage": "triplets", "nrows", "ncols", "entries": [[i, j, v], ...]}`
+//!   (duplicates summed) or `{"storage": "dense", "nrows", "ncols", "rows": [[...], ...]}`.
+//! * Numbers are written with the shortest representation that reads back to the same
+//!   `f64`, so a write-read round trip is exact.
+
+use std::path::Path;
+
+use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
+
+use super::{AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, Provenance};
+use crate::matrix::Matrix;
+use crate::problem::{
+    BoxedLcp, EngineAnswer, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp, RowBound,
+};
+
+/// The value of the `format` key.
+pub const FORMAT_TAG: &str = "nonsmooth-problem";
+/// The version written.
+pub const VERSION: u32 = 1;
+
+/// A matrix in JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "storage", rename_all = "lowercase")]
+pub enum MatrixJson {
+    /// Coordinate list `[i, j, v]` (zero-based; duplicates summed).
+    Triplets {
+        /// Rows.
+        nrows: usize,
+        /// Columns.
+        ncols: usize,
+        /// Entries.
+        entries: Vec<(usize, usize, f64)>,
+    },
+    /// Dense, row by row.
+    Dense {
+        /// Rows.
+        nrows: usize,
+        /// Columns.
+        ncols: usize,
+        /// `nrows` rows of `ncols` values.
+        rows: Vec<Vec<f64>>,
+    },
+}
+
+impl MatrixJson {
+    /// Stores `m` as triplets (sparse) or rows (dense).
+    pub fn from_matrix(m: &Matrix) -> Self {
+        match m {
+            Matrix::Dense(d) => MatrixJson::Dense {
+                nrows: d.nrows(),
+                ncols: d.ncols(),
+                rows: (0..d.nrows())
+                    .map(|i| d.row(i).iter().copied().collect())
+                    .collect(),
+            },
+            Matrix::Sparse(s) => {
+                let mut entries = Vec::with_capacity(s.nnz());
+                for (i, row) in s.row_iter().enumerate() {
+                    for (j, v) in row.col_indices().iter().zip(row.values()) {
+                        entries.push((i, *j, *v));
+                    }
+                }
+                MatrixJson::Triplets {
+                    nrows: s.nrows(),
+                    ncols: s.ncols(),
+                    entries,
+                }
+            }
+        }
+    }
+
+    /// Builds the matrix, checking shapes and indices.
+    pub fn to_matrix(&self, what: &str) -> Result<Matrix, String> {
+        match self {
+            MatrixJson::Triplets {
+                nrows,
+                ncols,
+                entries,
+            } => Matrix::from_triplets(*nrows, *ncols, entries).ok_or_else(|| {
+                format!("{what}: a triplet index is outside the {nrows} x {ncols} shape")
+            }),
+            MatrixJson::Dense { nrows, ncols, rows } => {
+                if rows.len() != *nrows || rows.iter().any(|r| r.len() != *ncols) {
+                    return Err(format!(
+                        "{what}: dense rows do not match the {nrows} x {ncols} shape"
+                    ));
+                }
+                Ok(Matrix::Dense(DMatrix::from_fn(*nrows, *ncols, |i, j| {
+                    rows[i][j]
+                })))
+            }
+        }
+    }
+}
+
+/// The `data` object: which keys are present depends on `type`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DataJson {
+    /// LCP / boxed LCP matrix.
+    #[serde(rename = "A", default, skip_serializing_if = "Option::is_none")]
+    pub a: Option<MatrixJson>,
+    /// Delassus operator.
+    #[serde(rename = "W", default, skip_serializing_if = "Option::is_none")]
+    pub w: Option<MatrixJson>,
+    /// Mass matrix (global).
+    #[serde(rename = "M", default, skip_serializing_if = "Option::is_none")]
+    pub m: Option<MatrixJson>,
+    /// `H` (global).
+    #[serde(rename = "H", default, skip_serializing_if = "Option::is_none")]
+    pub h: Option<MatrixJson>,
+    /// Right-hand side `b` (LCP) or contact offset `b` (global).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub b: Option<Vec<f64>>,
+    /// `q` (fc3d free velocity, or global momentum right-hand side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub q: Option<Vec<f64>>,
+    /// Friction coefficients.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mu: Option<Vec<f64>>,
+    /// Boxed: lower bounds (`null` = -inf).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lo: Option<Vec<Option<f64>>>,
+    /// Boxed: upper bounds (`null` = +inf).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hi: Option<Vec<Option<f64>>>,
+    /// Boxed: the row a friction bound depends on, `-1` for fixed bounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dep: Option<Vec<i64>>,
+    /// Boxed: friction factors.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub factor: Option<Vec<f64>>,
+}
+
+/// A whole file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProblemFile {
+    /// Always [`FORMAT_TAG`].
+    pub format: String,
+    /// Format version ([`VERSION`]).
+    pub version: u32,
+    /// Short name.
+    pub name: String,
+    /// `"lcp"`, `"boxed-lcp"`, `"fc3d"` or `"gfc3d"`.
+    #[serde(rename = "type")]
+    pub problem_type: String,
+    /// Friction law for the friction types.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub law: Option<FrictionKind>,
+    /// Where it came from.
+    #[serde(default)]
+    pub provenance: Provenance,
+    /// The numbers.
+    pub data: DataJson,
+    /// An engine's answer, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<EngineAnswer>,
+}
+
+fn vec_of(v: &DVector<f64>) -> Vec<f64> {
+    v.iter().copied().collect()
+}
+
+/// Builds the file structure for a problem.
+pub fn to_file(
+    name: &str,
+    problem: &AnyProblem,
+    answer: Option<&EngineAnswer>,
+    provenance: &Provenance,
+) -> ProblemFile {
+    let mut data = DataJson::default();
+    let mut law = None;
+    match problem {
+        AnyProblem::Lcp(p) => {
+            data.a = Some(MatrixJson::from_matrix(p.a()));
+            data.b = Some(vec_of(p.b()));
+        }
+        AnyProblem::Boxed(p) => {
+            data.a = Some(MatrixJson::from_matrix(p.a()));
+            data.b = Some(vec_of(p.b()));
+            let (mut lo, mut hi, mut dep, mut factor) = (vec![], vec![], vec![], vec![]);
+            let finite = |v: f64| if v.is_finite() { Some(v) } else { None };
+            for bound in p.row_bounds() {
+                match *bound {
+                    RowBound::Fixed { lo: l, hi: h } => {
+                        lo.push(finite(l));
+                        hi.push(finite(h));
+                        dep.push(-1);
+                        factor.push(0.0);
+                    }
+                    RowBound::Friction { dep: d, factor: f } => {
+                        lo.push(Some(0.0));
+                        hi.push(Some(0.0));
+                        dep.push(d as i64);
+                        factor.push(f);
+                    }
+                }
+            }
+            data.lo = Some(lo);
+            data.hi = Some(hi);
+            data.dep = Some(dep);
+            data.factor = Some(factor);
+        }
+        AnyProblem::Friction(p) => {
+            data.w = Some(MatrixJson::from_matrix(p.w()));
+            data.q = Some(vec_of(p.q()));
+            data.mu = Some(vec_of(p.mu()));
+            law = Some(p.kind());
+        }
+        AnyProblem::Global(p) => {
+            data.m = Some(MatrixJson::from_matrix(p.m()));
+            data.h = Some(MatrixJson::from_matrix(p.h()));
+            data.q = Some(vec_of(p.q()));
+            data.b = Some(vec_of(p.b()));
+            data.mu = Some(vec_of(p.mu()));
+            law = Some(p.kind());
+        }
+    }
+    ProblemFile {
+        format: FORMAT_TAG.to_string(),
+        version: VERSION,
+        name: name.to_string(),
+        problem_type: problem.type_name().to_string(),
+        law,
+        provenance: provenance.clone(),
+        data,
+        answer: answer.cloned(),
+    }
+}
+
+/// Serialises a problem to a JSON string.
+pub fn to_string(
+    name: &str,
+    problem: &AnyProblem,
+    answer: Option<&EngineAnswer>,
+    provenance: &Provenance,
+) -> String {
+    serde_json::to_string(&to_file(name, problem, answer, provenance))
+        .expect("serialising plain data to JSON cannot fail")
+}
+
+/// Writes a problem to `path`.
+pub fn write(
+    path: impl AsRef<Path>,
+    name: &str,
+    problem: &AnyProblem,
+    answer: Option<&EngineAnswer>,
+    provenance: &Provenance,
+) -> Result<(), IoError> {
+    let path = path.as_ref();
+    std::fs::write(path, to_string(name, problem, answer, provenance) + "\n")
+        .map_err(|e| IoError::new(path, IoErrorKind::Io(e)))
+}
+
+/// Parses a file's bytes (`path` is only used in messages and for the default name).
+pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
+    let file: ProblemFile = serde_json::from_slice(bytes).map_err(|e| {
+        IoError::parse(
+            path,
+            format!("line {} column {}", e.line(), e.column()),
+            e.to_string(),
+        )
+    })?;
+    from_file(path, file)
+}
+
+fn need<T>(path: &Path, v: Option<T>, key: &str, ty: &str) -> Result<T, IoError> {
+    v.ok_or_else(|| {
+        IoError::parse(
+            path,
+            format!("data.{key}"),
+            format!("a `{ty}` problem needs `data.{key}`"),
+        )
+    })
+}
+
+/// Turns a parsed [`ProblemFile`] into a validated problem.
+pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoError> {
+    if file.format != FORMAT_TAG {
+        return Err(IoError::parse(
+            path,
+            "format",
+            format!("expected \"{FORMAT_TAG}\", found \"{}\"", file.format),
+        ));
+    }
+    if file.version != VERSION {
+        return Err(IoError::parse(
+            path,
+            "version",
+            format!(
+                "version {} is not supported (this build reads {VERSION})",
+                file.version
+            ),
+        ));
+    }
+    let ty = file.problem_type.as_str();
+    let d = file.data;
+    let mat = |m: Option<MatrixJson>, key: &str| -> Result<Matrix, IoError> {
+        need(path, m, key, ty)?
+            .to_matrix(key)
+            .map_err(|msg| IoError::parse(path, format!("data.{key}"), msg))
+    };
+    let vect = |v: Option<Vec<f64>>, key: &str| -> Result<DVector<f64>, IoError> {
+        Ok(DVector::from_vec(need(path, v, key, ty)?))
+    };
+    let law = file.law.unwrap_or_default();
+    let prob = |e| IoError::new(path, IoErrorKind::Problem(e));
+    let problem = match ty {
+        "lcp" => AnyProblem::Lcp(Lcp::new(mat(d.a, "A")?, vect(d.b, "b")?).map_err(prob)?),
+        "boxed-lcp" => {
+            let a = mat(d.a, "A")?;
+            let b = vect(d.b, "b")?;
+            let lo: Vec<f64> = need(path, d.lo, "lo", ty)?
+                .into_iter()
+                .map(|v| v.unwrap_or(f64::NEG_INFINITY))
+                .collect();
+            let hi: Vec<f64> = need(path, d.hi, "hi", ty)?
+                .into_iter()
+                .map(|v| v.unwrap_or(f64::INFINITY))
+                .collect();
+            let dep = need(path, d.dep, "dep", ty)?;
+            let factor = need(path, d.factor, "factor", ty)?;
+            AnyProblem::Boxed(
+                BoxedLcp::from_opentissue(a, b, &lo, &hi, &dep, &factor).map_err(prob)?,
+            )
+        }
+        "fc3d" => AnyProblem::Friction(
+            FrictionContact::new(mat(d.w, "W")?, vect(d.q, "q")?, vect(d.mu, "mu")?, law)
+                .map_err(prob)?,
+        ),
+        "gfc3d" => AnyProblem::Global(
+            GlobalFrictionContact::new(
+                mat(d.m, "M")?,
+                mat(d.h, "H")?,
+                vect(d.q, "q")?,
+                vect(d.b, "b")?,
+                vect(d.mu, "mu")?,
+                law,
+            )
+            .map_err(prob)?,
+        ),
+        other => {
+            return Err(IoError::parse(
+                path,
+                "type",
+                format!(
+                    "unknown problem type \"{other}\" (expected lcp, boxed-lcp, fc3d or gfc3d)"
+                ),
+            ));
+        }
+    };
+    if let Some(ans) = &file.answer {
+        ans.validate(problem.dim()).map_err(prob)?;
+    }
+    Ok(LoadedProblem {
+        path: path.to_path_buf(),
+        name: file.name,
+        format: Format::Json,
+        problem,
+        answer: file.answer,
+        provenance: file.provenance,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_is_exact() {
+        let w = Matrix::from_triplets(
+            3,
+            3,
+            &[
+                (0, 0, 0.1 + 0.2),
+                (1, 1, 1.0 / 3.0),
+                (2, 2, 2.0),
+                (0, 2, -1e-300),
+            ],
+        )
+        .unwrap();
+        let fc = FrictionContact::new(
+            w,
+            DVector::from_vec(vec![-1.0, 0.25, 1e-17]),
+            DVector::from_vec(vec![0.3]),
+            FrictionKind::Ccp,
+        )
+        .unwrap();
+        let answer = EngineAnswer {
+            source: "test".into(),
+            r: vec![1.0, 0.0, 0.0],
+            u: None,
+        };
+        let s = to_string(
+            "t",
+            &AnyProblem::Friction(fc.clone()),
+            Some(&answer),
+            &Provenance::default(),
+        );
+        let back = from_bytes(Path::new("t.json"), s.as_bytes()).unwrap();
+        match back.problem {
+            AnyProblem::Friction(p) => assert_eq!(p, fc),
+            _ => panic!("wrong type"),
+        }
+        assert_eq!(back.answer, Some(answer));
+    }
+
+    #[test]
+    fn malformed_input_is_an_error() {
+        for text in [
+            "",
+            "{",
+            "{\"format\": 3}",
+            "[1,2]",
+            "{\"format\":\"nonsmooth-problem\",\"version\":1,\"name\":\"x\",\"type\":\"fc3d\",\"data\":{}}",
+        ] {
+            assert!(
+                from_bytes(Path::new("x.json"), text.as_bytes()).is_err(),
+                "{text}"
+            );
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! # nonsmooth
+//!
+//! The verified reference for the numerical methods that compute contact forces in
+//! rigid-body simulation: each method derived in the book, written here once, and checked
+//! by property tests and on real problems made by other people's software.
+//!
+//! ## Map: modules, book chapters, papers
+//!
+//! | module | what | book chapter | source |
+//! |---|---|---|---|
+//! | [`problem`] | `Lcp`, `BoxedLcp`, `FrictionContact` (Coulomb, CCP), `GlobalFrictionContact` | *From Newton-Euler to the contact problem* | Erleben 2007 §2; Erleben 2009 slides eq. 1-20 |
+//! | [`multibody`] | rigid bodies, contact Jacobians, generated scenes | *From Newton-Euler to the contact problem* | Erleben 2007 eq. 1-26; Erleben 2017 app. A |
+//! | [`ncp`] | minimum map, Fischer-Burmeister, nested boxed form, B-subdifferentials | *Complementarity and its reformulations* | Erleben 2009 slides eq. 23-34; Silcowitz et al. 2009 eq. 21-31 |
+//! | [`merit`] | LCP error, fc3d natural-map error (both normalisations), CCP error, merits | *Reading real problems and judging an answer* | Siconos 4.4; Acary et al. 2018 |
+//! | [`splitting`] | projected Jacobi / Gauss-Seidel / SOR, blocked Gauss-Seidel, velocity-space Gauss-Seidel | *Splitting methods and projected Gauss-Seidel* | Erleben 2009 slides eq. 20-37; Erleben 2007 eq. 28-33 |
+//! | [`pivoting`] | Lemke's method (lexicographic) | *Complementarity and its reformulations* | Cottle, Pang, Stone 1992 |
+//! | [`friction`] | the friction cone and its projection | *Splitting methods and projected Gauss-Seidel* | Acary et al. 2018 |
+//! | [`io`] | Siconos `.dat`, FCLIB HDF5, OpenTissue `.dlm`, MuJoCo JSON, the project's JSON | *Reading real problems and judging an answer* | `../shared/data/README.md` |
+//! | [`solver`] | `Params`, `SolveInfo`, `SolveError`, observers | (every chapter) | — |
+//!
+//! ## Conventions
+//! Rows `[n, t1, t2]` per contact; a positive normal velocity separates; units and signs
+//! are stated once in [`problem`].
+
+pub mod friction;
+pub mod io;
+pub mod linalg;
+pub mod matrix;
+pub mod merit;
+pub mod ncp;
+pub mod problem;
+pub mod solver;

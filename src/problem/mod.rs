@@ -1,0 +1,268 @@
+//! The contact problems, with their conventions stated once.
+//!
+//! # Conventions (used everywhere in the crate)
+//!
+//! * **Rows per contact.** A 3D contact owns three consecutive rows `[n, t1, t2]`: the
+//!   normal first, then two orthonormal tangent directions. Contact `c` owns rows
+//!   `3c, 3c+1, 3c+2`.
+//! * **Sign.** The relative velocity `u` is measured so that a **positive normal velocity
+//!   separates** the bodies; the normal reaction `r_n >= 0` pushes them apart.
+//! * **Units.** At the velocity level (Siconos, FCLIB, the project's own scenes):
+//!   `u` in m/s, `r` an impulse in N s, so the Delassus operator `W` is in m/(N s^2) =
+//!   1/kg (mixed with 1/(kg m^2) for rotational coupling). MuJoCo's files are at the
+//!   acceleration level (`u` in m/s^2, `r` a force in N); the algebra is identical.
+//! * **Complementarity.** `0 <= x ⊥ y >= 0` means `x >= 0`, `y >= 0`, `x_i y_i = 0`.
+//!
+//! | type | equations | source |
+//! |---|---|---|
+//! | [`Lcp`] | `w = A x + b`, `0 <= x ⊥ w >= 0` | Erleben 2009 slides eq. 19-20 |
+//! | [`BoxedLcp`] | `w = A x + b`, `lo(x) <= x <= hi(x)`, box complementarity | Erleben 2007 eq. 15, 27-29; Silcowitz et al. 2009 eq. 19, 28 |
+//! | [`FrictionContact`] | `u = W r + q`, `r_c ∈ K_{mu_c}`, Coulomb (De Saxce) or CCP | Acary, Bremond, Huber 2018; `../shared/data/README.md` |
+//! | [`GlobalFrictionContact`] | `M v = q + H r`, `u = H^T v + b` | Erleben 2007 eq. 16-20; Erleben 2017 eq. 25-26 |
+
+mod boxed;
+mod friction;
+mod global;
+mod lcp;
+
+pub use boxed::{BoxedLcp, RowBound};
+pub use friction::{EngineAnswer, FrictionContact, FrictionKind};
+pub use global::GlobalFrictionContact;
+pub use lcp::Lcp;
+
+use std::fmt;
+
+/// What is wrong with the data handed to a problem constructor or a solver.
+///
+/// Every variant names the offending index so that a user can find it in their file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProblemError {
+    /// A matrix that must be square is not.
+    NotSquare {
+        /// Which matrix (`"A"`, `"W"`, `"M"`).
+        what: &'static str,
+        /// Its rows.
+        rows: usize,
+        /// Its columns.
+        cols: usize,
+    },
+    /// Two sizes that must agree do not.
+    DimensionMismatch {
+        /// Which object has the wrong size.
+        what: &'static str,
+        /// The size the other data implies.
+        expected: usize,
+        /// The size found.
+        found: usize,
+    },
+    /// A NaN or an infinity where a finite number is required.
+    NonFinite {
+        /// Which object.
+        what: &'static str,
+        /// Flat index (row for vectors, `row * ncols + col` for matrices).
+        index: usize,
+        /// The value found.
+        value: f64,
+    },
+    /// A friction coefficient below zero.
+    NegativeFriction {
+        /// Contact index.
+        contact: usize,
+        /// The coefficient found.
+        mu: f64,
+    },
+    /// A diagonal entry that is zero or negative where a method divides by it
+    /// (splitting methods, Gauss-Seidel).
+    NonPositiveDiagonal {
+        /// Which matrix.
+        what: &'static str,
+        /// Row index.
+        row: usize,
+        /// The value found.
+        value: f64,
+    },
+    /// A matrix that must be symmetric is not (relative asymmetry given).
+    NotSymmetric {
+        /// Which matrix.
+        what: &'static str,
+        /// `max |a_ij - a_ji| / max |a_ij|`.
+        relative_asymmetry: f64,
+    },
+    /// A matrix that must be positive definite is not (Cholesky failed).
+    NotPositiveDefinite {
+        /// Which matrix.
+        what: &'static str,
+    },
+    /// A per-contact 3x3 diagonal block of the Delassus operator is singular, so the
+    /// contact's local problem has no unique stick solution.
+    SingularBlock {
+        /// Contact index.
+        contact: usize,
+    },
+    /// Fixed bounds with `lo > hi`.
+    InvalidBound {
+        /// Row index.
+        row: usize,
+        /// Lower bound.
+        lo: f64,
+        /// Upper bound.
+        hi: f64,
+    },
+    /// A friction row whose bound depends on a row that does not exist, on itself, or
+    /// with a negative or non-finite factor.
+    InvalidDependency {
+        /// Row index.
+        row: usize,
+        /// The row it depends on.
+        dep: usize,
+        /// The friction factor.
+        factor: f64,
+    },
+    /// A vector or matrix size that is not a multiple of the contact dimension 3.
+    NotContactSized {
+        /// Which object.
+        what: &'static str,
+        /// Its size.
+        size: usize,
+    },
+    /// A method cannot handle this problem (for example a dense pivoting method on a
+    /// problem too large for it).
+    Unsupported {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl fmt::Display for ProblemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ProblemError::*;
+        match self {
+            NotSquare { what, rows, cols } => {
+                write!(f, "{what} must be square, but it is {rows} x {cols}")
+            }
+            DimensionMismatch {
+                what,
+                expected,
+                found,
+            } => {
+                write!(f, "{what} has size {found}, expected {expected}")
+            }
+            NonFinite { what, index, value } => {
+                write!(f, "{what} has a non-finite entry {value} at index {index}")
+            }
+            NegativeFriction { contact, mu } => {
+                write!(
+                    f,
+                    "contact {contact} has a negative friction coefficient mu = {mu}"
+                )
+            }
+            NonPositiveDiagonal { what, row, value } => write!(
+                f,
+                "{what} has a non-positive diagonal entry {value} in row {row}; this method divides by the diagonal"
+            ),
+            NotSymmetric {
+                what,
+                relative_asymmetry,
+            } => write!(
+                f,
+                "{what} must be symmetric, but its relative asymmetry is {relative_asymmetry:.3e}"
+            ),
+            NotPositiveDefinite { what } => write!(f, "{what} is not positive definite"),
+            SingularBlock { contact } => write!(
+                f,
+                "the 3x3 diagonal block of contact {contact} of the Delassus operator is singular"
+            ),
+            InvalidBound { row, lo, hi } => {
+                write!(
+                    f,
+                    "row {row} has lower bound {lo} above its upper bound {hi}"
+                )
+            }
+            InvalidDependency { row, dep, factor } => write!(
+                f,
+                "row {row} has an invalid friction dependency (dep = {dep}, factor = {factor})"
+            ),
+            NotContactSized { what, size } => write!(
+                f,
+                "{what} has size {size}, which is not a multiple of the contact dimension 3"
+            ),
+            Unsupported { reason } => write!(f, "unsupported problem: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for ProblemError {}
+
+/// Checks that every entry of `v` is finite.
+pub(crate) fn check_finite_vec(what: &'static str, v: &[f64]) -> Result<(), ProblemError> {
+    match v.iter().position(|x| !x.is_finite()) {
+        Some(index) => Err(ProblemError::NonFinite {
+            what,
+            index,
+            value: v[index],
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Checks that every entry of `m` is finite.
+pub(crate) fn check_finite_mat(
+    what: &'static str,
+    m: &crate::matrix::Matrix,
+) -> Result<(), ProblemError> {
+    match m.first_non_finite() {
+        Some((i, j, value)) => Err(ProblemError::NonFinite {
+            what,
+            index: i * m.ncols() + j,
+            value,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Checks that `m` is square.
+pub(crate) fn check_square(
+    what: &'static str,
+    m: &crate::matrix::Matrix,
+) -> Result<(), ProblemError> {
+    if m.nrows() != m.ncols() {
+        return Err(ProblemError::NotSquare {
+            what,
+            rows: m.nrows(),
+            cols: m.ncols(),
+        });
+    }
+    Ok(())
+}
+
+/// Checks that `v` has `expected` entries.
+pub(crate) fn check_len(
+    what: &'static str,
+    expected: usize,
+    found: usize,
+) -> Result<(), ProblemError> {
+    if expected != found {
+        return Err(ProblemError::DimensionMismatch {
+            what,
+            expected,
+            found,
+        });
+    }
+    Ok(())
+}
+
+/// Checks the diagonal of `m` is strictly positive (what splitting methods divide by).
+pub(crate) fn check_positive_diagonal(
+    what: &'static str,
+    m: &crate::matrix::Matrix,
+) -> Result<(), ProblemError> {
+    let d = m.diagonal();
+    match d.iter().position(|v| !(*v > 0.0)) {
+        Some(row) => Err(ProblemError::NonPositiveDiagonal {
+            what,
+            row,
+            value: d[row],
+        }),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,339 @@
+//! The vocabulary every solver shares: parameters, what a solve reports, how it fails,
+//! and the observer that watches iterations.
+//!
+//! Every iterative solver in the crate has the shape
+//!
+//! ```text
+//! fn solve(problem: &P, x: &mut DVector<f64>,   // warm start in, solution out
+//!          params: &Params,                      // tolerance, limits, history
+//!          /* method options */,
+//!          observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>)
+//!     -> Result<SolveInfo, SolveError>
+//! ```
+//!
+//! On success `x` holds the answer and [`SolveInfo`] its measured [`Residual`]. On
+//! failure `x` holds the last finite iterate (never NaN) and the error says why, with the
+//! measured residual where there is one.
+
+use std::fmt;
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use nalgebra::DVector;
+use serde::{Deserialize, Serialize};
+
+use crate::merit::{Measure, Residual};
+use crate::problem::ProblemError;
+
+/// Hidden field that keeps [`Params`] open to new fields: build it with
+/// `Params { tol: 1e-10, ..Default::default() }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NonExhaustive(());
+
+/// Parameters shared by the iterative solvers.
+///
+/// ```
+/// use nonsmooth::solver::Params;
+/// let p = Params { tol: 1e-10, max_iter: 500, ..Default::default() };
+/// assert_eq!(p.check_every, 1);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Params {
+    /// Stop when the chosen [`Measure`] of the error is `<= tol`. Default `1e-8`;
+    /// any value `>= 0` (0 runs to `max_iter`). Dimensionless for relative measures,
+    /// the problem's units for `Absolute`.
+    pub tol: f64,
+    /// Iteration cap (sweeps for splitting methods, pivots for Lemke). Default `10_000`.
+    pub max_iter: usize,
+    /// Which error is compared with `tol`. Default [`Measure::Relative`] (Siconos 4.4).
+    pub measure: Measure,
+    /// Measure the error every `check_every` iterations (it costs about one matrix-vector
+    /// product). Default `1`; `0` is treated as `1`.
+    pub check_every: usize,
+    /// Record the error at every check in [`SolveInfo::history`]. Default `false`.
+    pub record_history: bool,
+    #[doc(hidden)]
+    pub non_exhaustive: NonExhaustive,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            tol: 1e-8,
+            max_iter: 10_000,
+            measure: Measure::Relative,
+            check_every: 1,
+            record_history: false,
+            non_exhaustive: NonExhaustive::default(),
+        }
+    }
+}
+
+/// How a solve ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// The tolerance was met.
+    Converged,
+    /// The iteration cap was reached first.
+    MaxIterations,
+    /// The observer asked to stop.
+    Stopped,
+}
+
+impl Status {
+    /// The name used in tables and JSON (`"converged"`, `"max-iterations"`, `"stopped"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Converged => "converged",
+            Status::MaxIterations => "max-iterations",
+            Status::Stopped => "stopped",
+        }
+    }
+}
+
+/// One point of a convergence history.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct HistoryPoint {
+    /// Iteration count when measured.
+    pub iteration: usize,
+    /// The error then.
+    pub error: Residual,
+    /// Seconds since the solve started.
+    pub seconds: f64,
+}
+
+/// What a solve reports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SolveInfo {
+    /// How it ended.
+    pub status: Status,
+    /// Iterations done.
+    pub iterations: usize,
+    /// The error of the returned `x`, measured on it (not estimated).
+    pub error: Residual,
+    /// Wall time in seconds.
+    pub seconds: f64,
+    /// The error at every check, when [`Params::record_history`] is set.
+    pub history: Vec<HistoryPoint>,
+}
+
+/// What the observer sees after each iteration.
+#[derive(Debug)]
+pub struct Iterate<'a> {
+    /// Iterations done so far.
+    pub iteration: usize,
+    /// The current iterate.
+    pub x: &'a DVector<f64>,
+    /// The error, when it was measured at this iteration.
+    pub error: Option<Residual>,
+}
+
+/// An observer that never interrupts.
+pub fn no_observer() -> impl FnMut(&Iterate) -> ControlFlow<()> {
+    |_| ControlFlow::Continue(())
+}
+
+/// Why a solve failed. `x` then holds the last finite iterate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SolveError {
+    /// The input is invalid, or does not meet what the method requires.
+    Problem(ProblemError),
+    /// The iteration cap was reached before the tolerance. The info carries the measured
+    /// residual of the returned iterate.
+    NoConvergence(Box<SolveInfo>),
+    /// An iterate became non-finite or the error grew without bound; `x` was restored to
+    /// the last finite iterate.
+    Diverged {
+        /// Iteration at which it happened.
+        iteration: usize,
+        /// The last finite error.
+        error: Residual,
+    },
+    /// Lemke's method ended on a secondary ray: no solution was found (for a
+    /// copositive-plus matrix this proves the LCP infeasible).
+    RayTermination {
+        /// Pivots done.
+        pivots: usize,
+    },
+    /// A linear system the method needs is singular.
+    Singular {
+        /// Which system.
+        what: String,
+    },
+}
+
+impl SolveError {
+    /// The short status name used in tables and JSON.
+    pub fn status_name(&self) -> &'static str {
+        match self {
+            SolveError::Problem(_) => "invalid",
+            SolveError::NoConvergence(_) => "max-iterations",
+            SolveError::Diverged { .. } => "diverged",
+            SolveError::RayTermination { .. } => "ray-termination",
+            SolveError::Singular { .. } => "singular",
+        }
+    }
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::Problem(e) => write!(f, "{e}"),
+            SolveError::NoConvergence(info) => write!(
+                f,
+                "no convergence after {} iterations (error {:.3e}, ‖q‖-scaled {:.3e})",
+                info.iterations, info.error.rel, info.error.rel_q
+            ),
+            SolveError::Diverged { iteration, error } => write!(
+                f,
+                "diverged at iteration {iteration} (last finite error {:.3e})",
+                error.rel
+            ),
+            SolveError::RayTermination { pivots } => {
+                write!(
+                    f,
+                    "Lemke's method ended on a secondary ray after {pivots} pivots"
+                )
+            }
+            SolveError::Singular { what } => write!(f, "singular system: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+impl From<ProblemError> for SolveError {
+    fn from(e: ProblemError) -> Self {
+        SolveError::Problem(e)
+    }
+}
+
+/// The loop policy shared by the iterative solvers: when to measure, when to stop, what
+/// to record, and the finiteness guard. A solver calls [`Driver::after_iteration`] after
+/// each step with a closure that measures the error.
+pub(crate) struct Driver<'p> {
+    params: &'p Params,
+    start: Instant,
+    history: Vec<HistoryPoint>,
+    last: Option<Residual>,
+    /// The last iterate whose error was finite, restored on divergence.
+    backup: DVector<f64>,
+}
+
+/// What the loop should do next.
+pub(crate) enum Next {
+    Continue,
+    Finish(Status),
+}
+
+impl<'p> Driver<'p> {
+    pub(crate) fn new(params: &'p Params) -> Self {
+        Driver {
+            params,
+            start: Instant::now(),
+            history: Vec::new(),
+            last: None,
+            backup: DVector::zeros(0),
+        }
+    }
+
+    /// Records the starting point and its error (so that a warm start that already solves
+    /// the problem costs no iteration). Returns `Finish(Converged)` if it does.
+    pub(crate) fn start(&mut self, x: &DVector<f64>, error: Residual) -> Next {
+        self.backup = x.clone();
+        self.record(0, error);
+        if error.get(self.params.measure) <= self.params.tol {
+            Next::Finish(Status::Converged)
+        } else {
+            Next::Continue
+        }
+    }
+
+    fn record(&mut self, iteration: usize, error: Residual) {
+        self.last = Some(error);
+        if self.params.record_history {
+            self.history.push(HistoryPoint {
+                iteration,
+                error,
+                seconds: self.start.elapsed().as_secs_f64(),
+            });
+        }
+    }
+
+    /// `iteration` is the number of iterations done. `measure` computes the error of the
+    /// current iterate; it is called only on check iterations and on the last one.
+    pub(crate) fn after_iteration(
+        &mut self,
+        iteration: usize,
+        x: &mut DVector<f64>,
+        measure: impl FnOnce(&DVector<f64>) -> Residual,
+        observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
+    ) -> Result<Next, SolveError> {
+        let every = self.params.check_every.max(1);
+        let last_iteration = iteration >= self.params.max_iter;
+        let mut error = None;
+        let finite = x.iter().all(|v| v.is_finite());
+        if iteration % every == 0 || last_iteration || !finite {
+            let e = if finite {
+                measure(x)
+            } else {
+                Residual::new(f64::NAN, 1.0, 1.0)
+            };
+            if !e.is_finite() {
+                if self.backup.len() == x.len() {
+                    x.copy_from(&self.backup);
+                }
+                return Err(SolveError::Diverged {
+                    iteration,
+                    error: self.last.unwrap_or(e),
+                });
+            }
+            self.backup.copy_from(x);
+            self.record(iteration, e);
+            error = Some(e);
+        }
+        if let ControlFlow::Break(()) = observer(&Iterate {
+            iteration,
+            x: &*x,
+            error,
+        }) {
+            return Ok(Next::Finish(Status::Stopped));
+        }
+        if let Some(e) = error {
+            if e.get(self.params.measure) <= self.params.tol {
+                return Ok(Next::Finish(Status::Converged));
+            }
+        }
+        if last_iteration {
+            return Ok(Next::Finish(Status::MaxIterations));
+        }
+        Ok(Next::Continue)
+    }
+
+    /// Builds the result. `final_error` is the error of the returned iterate (measured
+    /// again if the last check was not on it).
+    pub(crate) fn finish(
+        self,
+        status: Status,
+        iterations: usize,
+        final_error: Residual,
+    ) -> Result<SolveInfo, SolveError> {
+        let info = SolveInfo {
+            status,
+            iterations,
+            error: final_error,
+            seconds: self.start.elapsed().as_secs_f64(),
+            history: self.history,
+        };
+        match status {
+            Status::MaxIterations => Err(SolveError::NoConvergence(Box::new(info))),
+            _ => Ok(info),
+        }
+    }
+
+    /// The last measured error, if any.
+    pub(crate) fn last_error(&self) -> Option<Residual> {
+        self.last
+    }
+}
