@@ -28,5 +28,7 @@ pub mod linalg;
 pub mod matrix;
 pub mod merit;
 pub mod ncp;
+pub mod pivoting;
 pub mod problem;
 pub mod solver;
+pub mod splitting;

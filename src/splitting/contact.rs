@@ -1,0 +1,451 @@
+//! The one-contact problem, solved exactly: the inner step of the blocked Gauss-Seidel.
+//!
+//! With the other contacts frozen, contact `c` sees `u = W_cc r + q̃` with the 3x3
+//! diagonal block `W_cc` and `q̃ = q_c + Σ_{d≠c} W_cd r_d`. Its solution is one of three
+//! cases (Coulomb: Alart and Curnier 1991; De Saxce and Feng 1998):
+//!
+//! * **take-off** `r = 0`: valid when `q̃` already satisfies the law with no force
+//!   (Coulomb: `q̃_n >= 0`; CCP: `q̃ ∈ K_mu*`);
+//! * **stick** `u = 0`: `r = -W_cc^-1 q̃`, valid when it lies in the cone `K_mu`;
+//! * **slide** `r` on the cone's boundary, `r = rho (1, mu cos θ, mu sin θ)`, `rho > 0`,
+//!   and `u = s (kappa, -cos θ, -sin θ)`, `s >= 0`: the velocity on the dual cone's
+//!   boundary ray orthogonal to `r`, with `kappa = 0` for Coulomb (the De Saxce term
+//!   cancels the normal velocity: a sliding contact stays closed) and `kappa = mu` for CCP
+//!   (a sliding contact separates at `u_n = mu ‖u_t‖`).
+//!
+//! The slide case is three equations `rho a(θ) - s h(θ) = -q̃` with
+//! `a(θ) = W_cc (1, mu cos θ, mu sin θ)` and `h(θ) = (kappa, -cos θ, -sin θ)` in three
+//! unknowns. For fixed `θ` it is solvable iff `q̃` lies in the plane of `a` and `h`:
+//!
+//! ```text
+//! F(θ) = det[a(θ), h(θ), q̃] = 0,
+//! ```
+//!
+//! a trigonometric polynomial of degree two in `θ`. With `t = tan(θ/2)` it becomes a quartic,
+//! whose real roots (companion matrix eigenvalues) are polished by Newton's method on
+//! `F(θ)` itself; `rho` and `s` then follow from the 3x2 system. Every candidate is checked
+//! by the contact's natural-map residual, so the answer is exact to rounding.
+//! This is the enumerative approach of Siconos's `FC3D_QUARTIC` local solver, derived here
+//! for both laws at once.
+
+use nalgebra::{Matrix3, Matrix4, Vector3};
+
+use crate::merit::natural_map_contact;
+use crate::problem::FrictionKind;
+
+/// Which case a one-contact solution is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContactCase {
+    /// `r = 0`.
+    TakeOff,
+    /// `u = 0`, `r` inside the cone (or on it).
+    Stick,
+    /// `r` on the cone boundary, opposing the slip.
+    Slide,
+    /// No case gave an exact solution (singular or degenerate block): the best point found
+    /// by a projected fixed-point iteration is returned with its residual.
+    Fallback,
+}
+
+/// The answer of [`solve_contact`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactSolution {
+    /// The reaction `[r_n, r_t1, r_t2]`.
+    pub r: [f64; 3],
+    /// Which case it is.
+    pub case: ContactCase,
+    /// Its natural-map residual `‖r - P_K(r - û)‖` (0 up to rounding unless `Fallback`).
+    pub residual: f64,
+}
+
+/// Per-contact data the sweep reuses: the block and its inverse.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LocalBlock {
+    pub w: Matrix3<f64>,
+    pub w_inv: Option<Matrix3<f64>>,
+}
+
+impl LocalBlock {
+    pub(crate) fn new(w: Matrix3<f64>) -> Self {
+        // Invert only a well-conditioned block: a nearly singular one gives a meaningless
+        // stick solution, and the slide equations handle it instead.
+        let w_inv = w.try_inverse().filter(|inv| {
+            let cond = w.norm() * inv.norm();
+            cond.is_finite() && cond < 1e14
+        });
+        LocalBlock { w, w_inv }
+    }
+}
+
+fn residual_of(
+    block: &LocalBlock,
+    q: &Vector3<f64>,
+    r: [f64; 3],
+    mu: f64,
+    kind: FrictionKind,
+) -> f64 {
+    let rv = Vector3::new(r[0], r[1], r[2]);
+    let u = block.w * rv + q;
+    let e = natural_map_contact(r, [u[0], u[1], u[2]], mu, kind);
+    (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]).sqrt()
+}
+
+/// Solves one contact's frictional problem `u = W r + q`, `r ∈ K_mu`, with the
+/// complementarity of `kind`, exactly (see the [module docs](self)).
+///
+/// `w` is the 3x3 Delassus block (symmetric positive definite assumed; a singular block
+/// is handled by the slide equations or, failing those, a fallback iteration), `q` the
+/// local free velocity, `mu >= 0`. When several solutions exist (Coulomb friction may
+/// have more than one), the one closest to `warm` is returned, preferring take-off, then
+/// stick.
+///
+/// ```
+/// use nalgebra::{Matrix3, Vector3};
+/// use nonsmooth::problem::FrictionKind;
+/// use nonsmooth::splitting::{solve_contact, ContactCase};
+/// // A block pushed down and sideways hard: it slides.
+/// let s = solve_contact(&Matrix3::identity(), &Vector3::new(-1.0, 3.0, 0.0), 0.5,
+///                       FrictionKind::Coulomb, [0.0; 3]);
+/// assert_eq!(s.case, ContactCase::Slide);
+/// assert!((s.r[0] - 1.0).abs() < 1e-14 && (s.r[1] + 0.5).abs() < 1e-14);
+/// ```
+pub fn solve_contact(
+    w: &Matrix3<f64>,
+    q: &Vector3<f64>,
+    mu: f64,
+    kind: FrictionKind,
+    warm: [f64; 3],
+) -> ContactSolution {
+    solve_block(&LocalBlock::new(*w), q, mu, kind, warm)
+}
+
+/// As [`solve_contact`] with the block's inverse precomputed.
+pub(crate) fn solve_block(
+    block: &LocalBlock,
+    q: &Vector3<f64>,
+    mu: f64,
+    kind: FrictionKind,
+    warm: [f64; 3],
+) -> ContactSolution {
+    // Take-off.
+    let takeoff = match kind {
+        FrictionKind::Coulomb => q[0] >= 0.0,
+        FrictionKind::Ccp => mu * q[1].hypot(q[2]) <= q[0],
+    };
+    if takeoff {
+        return ContactSolution {
+            r: [0.0; 3],
+            case: ContactCase::TakeOff,
+            residual: 0.0,
+        };
+    }
+    // Frictionless: the normal row alone (the tangential reaction is zero).
+    if mu == 0.0 {
+        let wnn = block.w[(0, 0)];
+        if wnn > 0.0 {
+            let r = [(-q[0] / wnn).max(0.0), 0.0, 0.0];
+            let residual = residual_of(block, q, r, mu, kind);
+            return ContactSolution {
+                r,
+                case: ContactCase::Stick,
+                residual,
+            };
+        }
+        return fallback(block, q, mu, kind, warm, None);
+    }
+    // Stick.
+    if let Some(inv) = &block.w_inv {
+        let r = -(inv * q);
+        if r[0] > 0.0 && r[1].hypot(r[2]) <= mu * r[0] * (1.0 + 8.0 * f64::EPSILON) {
+            let r = [r[0], r[1], r[2]];
+            let residual = residual_of(block, q, r, mu, kind);
+            return ContactSolution {
+                r,
+                case: ContactCase::Stick,
+                residual,
+            };
+        }
+    }
+    // Slide.
+    let scale = q.norm() + block.w.norm() * q.norm().max(1e-300);
+    let mut best: Option<ContactSolution> = None;
+    for r in slide_candidates(block, q, mu, kind, warm) {
+        let residual = residual_of(block, q, r, mu, kind);
+        let cand = ContactSolution {
+            r,
+            case: ContactCase::Slide,
+            residual,
+        };
+        best = Some(match best {
+            None => cand,
+            Some(b) => {
+                let tie = 1e-13 * scale;
+                if cand.residual + tie < b.residual {
+                    cand
+                } else if (cand.residual - b.residual).abs() <= tie
+                    && dist2(cand.r, warm) < dist2(b.r, warm)
+                {
+                    cand
+                } else {
+                    b
+                }
+            }
+        });
+    }
+    match best {
+        Some(b) if b.residual <= 1e-10 * scale => b,
+        other => fallback(block, q, mu, kind, warm, other),
+    }
+}
+
+fn dist2(a: [f64; 3], b: [f64; 3]) -> f64 {
+    (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)
+}
+
+/// The coefficients of `F(θ) = k0 + c1 cos + s1 sin + c2 cos² + s2 sin² + cs cos sin`.
+#[derive(Debug, Clone, Copy)]
+struct TrigPoly {
+    k0: f64,
+    c1: f64,
+    s1: f64,
+    c2: f64,
+    s2: f64,
+    cs: f64,
+}
+
+impl TrigPoly {
+    /// `F(θ) = a(θ) · (h(θ) × q)` expanded (see the module docs).
+    fn new(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, kappa: f64) -> Self {
+        let w0 = w.column(0).into_owned();
+        let w1 = w.column(1).into_owned();
+        let w2 = w.column(2).into_owned();
+        // p_k = e_k × q
+        let p0 = Vector3::new(0.0, -q[2], q[1]);
+        let p1 = Vector3::new(q[2], 0.0, -q[0]);
+        let p2 = Vector3::new(-q[1], q[0], 0.0);
+        TrigPoly {
+            k0: kappa * w0.dot(&p0),
+            c1: -w0.dot(&p1) + mu * kappa * w1.dot(&p0),
+            s1: -w0.dot(&p2) + mu * kappa * w2.dot(&p0),
+            c2: -mu * w1.dot(&p1),
+            s2: -mu * w2.dot(&p2),
+            cs: -mu * (w1.dot(&p2) + w2.dot(&p1)),
+        }
+    }
+
+    fn value(&self, th: f64) -> f64 {
+        let (s, c) = th.sin_cos();
+        self.k0 + self.c1 * c + self.s1 * s + self.c2 * c * c + self.s2 * s * s + self.cs * c * s
+    }
+
+    fn derivative(&self, th: f64) -> f64 {
+        let (s, c) = th.sin_cos();
+        -self.c1 * s + self.s1 * c + 2.0 * (self.s2 - self.c2) * c * s + self.cs * (c * c - s * s)
+    }
+
+    /// Coefficients of the quartic in `t = tan(θ/2)`, highest degree first, from
+    /// `(1 + t²)² F`.
+    fn quartic(&self) -> [f64; 5] {
+        let TrigPoly {
+            k0,
+            c1,
+            s1,
+            c2,
+            s2,
+            cs,
+        } = *self;
+        [
+            k0 - c1 + c2,
+            2.0 * s1 - 2.0 * cs,
+            2.0 * k0 - 2.0 * c2 + 4.0 * s2,
+            2.0 * s1 + 2.0 * cs,
+            k0 + c1 + c2,
+        ]
+    }
+
+    /// Newton's method on `F` from `th`, keeping the best point; a few steps suffice from
+    /// a quartic root.
+    fn polish(&self, mut th: f64) -> f64 {
+        let mut f = self.value(th);
+        for _ in 0..12 {
+            let d = self.derivative(th);
+            if d == 0.0 || f == 0.0 {
+                break;
+            }
+            let next = th - f / d;
+            let fnext = self.value(next);
+            if !(fnext.abs() < f.abs()) {
+                break;
+            }
+            th = next;
+            f = fnext;
+        }
+        th
+    }
+
+    /// Candidate roots in `θ`: the real roots of the quartic, `θ = π` (the root at
+    /// `t = ∞`), and sign changes on a coarse grid (a safety net when the quartic is
+    /// badly scaled), each polished.
+    fn roots(&self, extra: Option<f64>) -> Vec<f64> {
+        let mut thetas = Vec::with_capacity(12);
+        let coef = self.quartic();
+        let big = coef.iter().fold(0.0f64, |m, c| m.max(c.abs()));
+        if big == 0.0 || !big.is_finite() {
+            return thetas;
+        }
+        // Strip negligible leading coefficients (roots at infinity, i.e. θ = π).
+        let mut lead = 0;
+        while lead < 4 && coef[lead].abs() <= 1e-13 * big {
+            lead += 1;
+        }
+        let deg = 4 - lead;
+        let p: Vec<f64> = coef[lead..].iter().map(|c| c / coef[lead]).collect();
+        match deg {
+            0 => {}
+            1 => thetas.push(2.0 * (-p[1]).atan()),
+            _ => {
+                let mut comp = Matrix4::<f64>::zeros();
+                // companion of t^deg + p1 t^(deg-1) + ... + p_deg, embedded in 4x4 with
+                // extra zero eigenvalues when deg < 4 (filtered by the check below)
+                for i in 0..deg {
+                    comp[(0, i)] = -p[i + 1];
+                }
+                for i in 1..deg {
+                    comp[(i, i - 1)] = 1.0;
+                }
+                let sub = comp.view((0, 0), (deg, deg)).into_owned();
+                if let Some(schur) = nalgebra::Schur::try_new(sub, f64::EPSILON, 200) {
+                    for z in schur.complex_eigenvalues().iter() {
+                        if z.im.abs() <= 1e-6 * (1.0 + z.re.abs()) {
+                            thetas.push(2.0 * z.re.atan());
+                        }
+                    }
+                }
+            }
+        }
+        thetas.push(std::f64::consts::PI);
+        if let Some(th) = extra {
+            thetas.push(th);
+        }
+        // Grid safety net.
+        const GRID: usize = 24;
+        let step = 2.0 * std::f64::consts::PI / GRID as f64;
+        let mut prev = self.value(-std::f64::consts::PI);
+        for k in 1..=GRID {
+            let th = -std::f64::consts::PI + k as f64 * step;
+            let v = self.value(th);
+            if prev.signum() != v.signum() {
+                thetas.push(self.bisect(th - step, th));
+            }
+            prev = v;
+        }
+        thetas.iter().map(|th| self.polish(*th)).collect()
+    }
+
+    fn bisect(&self, mut lo: f64, mut hi: f64) -> f64 {
+        let mut flo = self.value(lo);
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            let fm = self.value(mid);
+            if fm == 0.0 {
+                return mid;
+            }
+            if fm.signum() == flo.signum() {
+                lo = mid;
+                flo = fm;
+            } else {
+                hi = mid;
+            }
+        }
+        0.5 * (lo + hi)
+    }
+}
+
+/// The reactions of every valid slide root.
+fn slide_candidates(
+    block: &LocalBlock,
+    q: &Vector3<f64>,
+    mu: f64,
+    kind: FrictionKind,
+    warm: [f64; 3],
+) -> Vec<[f64; 3]> {
+    let kappa = match kind {
+        FrictionKind::Coulomb => 0.0,
+        FrictionKind::Ccp => mu,
+    };
+    let poly = TrigPoly::new(&block.w, q, mu, kappa);
+    let warm_theta = if warm[1] != 0.0 || warm[2] != 0.0 {
+        Some(warm[2].atan2(warm[1]))
+    } else {
+        None
+    };
+    let mut out = Vec::new();
+    for th in poly.roots(warm_theta) {
+        let (s, c) = th.sin_cos();
+        let g = Vector3::new(1.0, mu * c, mu * s);
+        let a = block.w * g;
+        let h = Vector3::new(kappa, -c, -s);
+        // least squares for [a, -h] (rho, slip) = -q
+        let a11 = a.dot(&a);
+        let a12 = -a.dot(&h);
+        let a22 = h.dot(&h);
+        let b1 = -a.dot(q);
+        let b2 = h.dot(q);
+        let det = a11 * a22 - a12 * a12;
+        if !(det > 1e-14 * a11 * a22) {
+            continue;
+        }
+        let rho = (b1 * a22 - a12 * b2) / det;
+        let slip = (a11 * b2 - a12 * b1) / det;
+        if rho > 0.0 && slip >= -1e-12 * q.norm() && rho.is_finite() {
+            out.push([rho, rho * g[1], rho * g[2]]);
+        }
+    }
+    out
+}
+
+/// Last resort for degenerate blocks: the projected fixed point
+/// `r <- P_K(r - γ (W r + q + De Saxce shift))` from the best point known.
+fn fallback(
+    block: &LocalBlock,
+    q: &Vector3<f64>,
+    mu: f64,
+    kind: FrictionKind,
+    warm: [f64; 3],
+    best: Option<ContactSolution>,
+) -> ContactSolution {
+    let wn = block.w.norm();
+    let gamma = if wn > 0.0 { 1.0 / wn } else { 1.0 };
+    let mut r = best.map(|b| b.r).unwrap_or(warm);
+    let mut best_r = r;
+    let mut best_res = residual_of(block, q, r, mu, kind);
+    for _ in 0..500 {
+        let rv = Vector3::new(r[0], r[1], r[2]);
+        let u = block.w * rv + q;
+        let shift = match kind {
+            FrictionKind::Coulomb => mu * u[1].hypot(u[2]),
+            FrictionKind::Ccp => 0.0,
+        };
+        r = crate::friction::project_on_cone(
+            [
+                r[0] - gamma * (u[0] + shift),
+                r[1] - gamma * u[1],
+                r[2] - gamma * u[2],
+            ],
+            mu,
+        );
+        let res = residual_of(block, q, r, mu, kind);
+        if res < best_res {
+            best_res = res;
+            best_r = r;
+        }
+        if res == 0.0 {
+            break;
+        }
+    }
+    ContactSolution {
+        r: best_r,
+        case: ContactCase::Fallback,
+        residual: best_res,
+    }
+}
