@@ -35,7 +35,8 @@
 pub fn project_on_cone(x: [f64; 3], mu: f64) -> [f64; 3] {
     let xn = x[0];
     let nt = x[1].hypot(x[2]);
-    if nt <= mu * xn {
+    // (`xn >= 0` matters only for mu = 0, where `nt <= mu xn` reads `0 <= -0`.)
+    if nt <= mu * xn && xn >= 0.0 {
         return x;
     }
     if mu * nt <= -xn {
