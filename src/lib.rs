@@ -27,6 +27,7 @@ pub mod io;
 pub mod linalg;
 pub mod matrix;
 pub mod merit;
+pub mod method;
 pub mod ncp;
 pub mod pivoting;
 pub mod problem;

@@ -187,3 +187,31 @@ pub fn load(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
     let bytes = std::fs::read(path).map_err(|e| IoError::new(path, IoErrorKind::Io(e)))?;
     json::from_bytes(path, &bytes)
 }
+
+/// Expands `path` into the problem files it holds: itself if it is a file, else the
+/// `.json` files below it, sorted.
+pub fn discover(path: impl AsRef<Path>) -> Result<Vec<PathBuf>, IoError> {
+    let path = path.as_ref();
+    let meta = std::fs::metadata(path).map_err(|e| IoError::new(path, IoErrorKind::Io(e)))?;
+    if meta.is_file() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![path.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| IoError::new(&dir, IoErrorKind::Io(e)))?;
+        for entry in entries {
+            let p = entry
+                .map_err(|e| IoError::new(&dir, IoErrorKind::Io(e)))?
+                .path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "json") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}

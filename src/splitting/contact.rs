@@ -28,7 +28,7 @@
 //! This is the enumerative approach of Siconos's `FC3D_QUARTIC` local solver, derived here
 //! for both laws at once.
 
-use nalgebra::{Matrix3, Matrix4, Vector3};
+use nalgebra::{Matrix3, Vector3};
 
 use crate::merit::natural_map_contact;
 use crate::problem::FrictionKind;
@@ -154,6 +154,7 @@ pub(crate) fn solve_block(
         return fallback(block, q, mu, kind, warm, None);
     }
     // Stick.
+    let mut guess = None;
     if let Some(inv) = &block.w_inv {
         let r = -(inv * q);
         if r[0] > 0.0 && r[1].hypot(r[2]) <= mu * r[0] * (1.0 + 8.0 * f64::EPSILON) {
@@ -165,37 +166,90 @@ pub(crate) fn solve_block(
                 residual,
             };
         }
+        if r[1] != 0.0 || r[2] != 0.0 {
+            guess = Some(r[2].atan2(r[1]));
+        }
     }
     // Slide.
+    let kappa = match kind {
+        FrictionKind::Coulomb => 0.0,
+        FrictionKind::Ccp => mu,
+    };
+    let poly = TrigPoly::new(&block.w, q, mu, kappa);
     let scale = q.norm() + block.w.norm() * q.norm().max(1e-300);
+    let accept = 1e-13 * scale;
+    // Fast path: Newton on F from the previous direction of sliding (or the direction of
+    // the rejected stick solution). In a converging sweep this lands on the root at once.
+    let warm_theta = if warm[1] != 0.0 || warm[2] != 0.0 {
+        Some(warm[2].atan2(warm[1]))
+    } else {
+        guess
+    };
+    if let Some(th0) = warm_theta {
+        if let Some(r) = slide_reaction(block, q, mu, kappa, poly.polish(th0)) {
+            let residual = residual_of(block, q, r, mu, kind);
+            if residual <= accept {
+                return ContactSolution {
+                    r,
+                    case: ContactCase::Slide,
+                    residual,
+                };
+            }
+        }
+    }
+    // Every root of the quartic, then (if none is valid) a grid search as a safety net.
+    let mut best = best_candidate(block, q, mu, kind, kappa, warm, scale, poly.quartic_roots());
+    if best.is_none_or(|b| b.residual > accept) {
+        let grid = best_candidate(block, q, mu, kind, kappa, warm, scale, poly.grid_roots());
+        best = match (best, grid) {
+            (Some(a), Some(b)) => Some(if b.residual < a.residual { b } else { a }),
+            (a, b) => a.or(b),
+        };
+    }
+    match best {
+        Some(b) if b.residual <= 1e-10 * scale => b,
+        other => fallback(block, q, mu, kind, warm, other),
+    }
+}
+
+/// The valid slide solution with the smallest residual among the roots `thetas`; ties
+/// (equal residuals to rounding) go to the one nearest `warm`.
+#[allow(clippy::too_many_arguments)]
+fn best_candidate(
+    block: &LocalBlock,
+    q: &Vector3<f64>,
+    mu: f64,
+    kind: FrictionKind,
+    kappa: f64,
+    warm: [f64; 3],
+    scale: f64,
+    thetas: Vec<f64>,
+) -> Option<ContactSolution> {
+    let tie = 1e-13 * scale;
     let mut best: Option<ContactSolution> = None;
-    for r in slide_candidates(block, q, mu, kind, warm) {
+    for th in thetas {
+        let Some(r) = slide_reaction(block, q, mu, kappa, th) else {
+            continue;
+        };
         let residual = residual_of(block, q, r, mu, kind);
         let cand = ContactSolution {
             r,
             case: ContactCase::Slide,
             residual,
         };
-        best = Some(match best {
-            None => cand,
+        let better = match best {
+            None => true,
             Some(b) => {
-                let tie = 1e-13 * scale;
-                if cand.residual + tie < b.residual {
-                    cand
-                } else if (cand.residual - b.residual).abs() <= tie
-                    && dist2(cand.r, warm) < dist2(b.r, warm)
-                {
-                    cand
-                } else {
-                    b
-                }
+                cand.residual + tie < b.residual
+                    || ((cand.residual - b.residual).abs() <= tie
+                        && dist2(cand.r, warm) < dist2(b.r, warm))
             }
-        });
+        };
+        if better {
+            best = Some(cand);
+        }
     }
-    match best {
-        Some(b) if b.residual <= 1e-10 * scale => b,
-        other => fallback(block, q, mu, kind, warm, other),
-    }
+    best
 }
 
 fn dist2(a: [f64; 3], b: [f64; 3]) -> f64 {
@@ -283,11 +337,10 @@ impl TrigPoly {
         th
     }
 
-    /// Candidate roots in `θ`: the real roots of the quartic, `θ = π` (the root at
-    /// `t = ∞`), and sign changes on a coarse grid (a safety net when the quartic is
-    /// badly scaled), each polished.
-    fn roots(&self, extra: Option<f64>) -> Vec<f64> {
-        let mut thetas = Vec::with_capacity(12);
+    /// The real roots of the quartic in `t = tan(θ/2)` (companion-matrix eigenvalues) and
+    /// `θ = π` (the root at `t = ∞`), each polished by Newton on `F`.
+    fn quartic_roots(&self) -> Vec<f64> {
+        let mut thetas = Vec::with_capacity(5);
         let coef = self.quartic();
         let big = coef.iter().fold(0.0f64, |m, c| m.max(c.abs()));
         if big == 0.0 || !big.is_finite() {
@@ -304,17 +357,14 @@ impl TrigPoly {
             0 => {}
             1 => thetas.push(2.0 * (-p[1]).atan()),
             _ => {
-                let mut comp = Matrix4::<f64>::zeros();
-                // companion of t^deg + p1 t^(deg-1) + ... + p_deg, embedded in 4x4 with
-                // extra zero eigenvalues when deg < 4 (filtered by the check below)
+                let mut comp = nalgebra::DMatrix::<f64>::zeros(deg, deg);
                 for i in 0..deg {
                     comp[(0, i)] = -p[i + 1];
                 }
                 for i in 1..deg {
                     comp[(i, i - 1)] = 1.0;
                 }
-                let sub = comp.view((0, 0), (deg, deg)).into_owned();
-                if let Some(schur) = nalgebra::Schur::try_new(sub, f64::EPSILON, 200) {
+                if let Some(schur) = nalgebra::Schur::try_new(comp, f64::EPSILON, 200) {
                     for z in schur.complex_eigenvalues().iter() {
                         if z.im.abs() <= 1e-6 * (1.0 + z.re.abs()) {
                             thetas.push(2.0 * z.re.atan());
@@ -324,22 +374,25 @@ impl TrigPoly {
             }
         }
         thetas.push(std::f64::consts::PI);
-        if let Some(th) = extra {
-            thetas.push(th);
-        }
-        // Grid safety net.
-        const GRID: usize = 24;
+        thetas.iter().map(|th| self.polish(*th)).collect()
+    }
+
+    /// Sign changes of `F` on a grid, bisected and polished: a safety net for a badly
+    /// scaled quartic.
+    fn grid_roots(&self) -> Vec<f64> {
+        const GRID: usize = 48;
+        let mut thetas = Vec::new();
         let step = 2.0 * std::f64::consts::PI / GRID as f64;
         let mut prev = self.value(-std::f64::consts::PI);
         for k in 1..=GRID {
             let th = -std::f64::consts::PI + k as f64 * step;
             let v = self.value(th);
             if prev.signum() != v.signum() {
-                thetas.push(self.bisect(th - step, th));
+                thetas.push(self.polish(self.bisect(th - step, th)));
             }
             prev = v;
         }
-        thetas.iter().map(|th| self.polish(*th)).collect()
+        thetas
     }
 
     fn bisect(&self, mut lo: f64, mut hi: f64) -> f64 {
@@ -361,47 +414,36 @@ impl TrigPoly {
     }
 }
 
-/// The reactions of every valid slide root.
-fn slide_candidates(
+/// The slide reaction `rho (1, mu cos θ, mu sin θ)` for a root `θ` of `F`, if `rho > 0` and
+/// the slip `s >= 0` (the 3x2 system solved by least squares).
+fn slide_reaction(
     block: &LocalBlock,
     q: &Vector3<f64>,
     mu: f64,
-    kind: FrictionKind,
-    warm: [f64; 3],
-) -> Vec<[f64; 3]> {
-    let kappa = match kind {
-        FrictionKind::Coulomb => 0.0,
-        FrictionKind::Ccp => mu,
-    };
-    let poly = TrigPoly::new(&block.w, q, mu, kappa);
-    let warm_theta = if warm[1] != 0.0 || warm[2] != 0.0 {
-        Some(warm[2].atan2(warm[1]))
+    kappa: f64,
+    th: f64,
+) -> Option<[f64; 3]> {
+    let (s, c) = th.sin_cos();
+    let g = Vector3::new(1.0, mu * c, mu * s);
+    let a = block.w * g;
+    let h = Vector3::new(kappa, -c, -s);
+    // least squares for [a, -h] (rho, slip) = -q
+    let a11 = a.dot(&a);
+    let a12 = -a.dot(&h);
+    let a22 = h.dot(&h);
+    let b1 = -a.dot(q);
+    let b2 = h.dot(q);
+    let det = a11 * a22 - a12 * a12;
+    if !(det > 1e-14 * a11 * a22) {
+        return None;
+    }
+    let rho = (b1 * a22 - a12 * b2) / det;
+    let slip = (a11 * b2 - a12 * b1) / det;
+    if rho > 0.0 && rho.is_finite() && slip >= -1e-12 * q.norm() {
+        Some([rho, rho * g[1], rho * g[2]])
     } else {
         None
-    };
-    let mut out = Vec::new();
-    for th in poly.roots(warm_theta) {
-        let (s, c) = th.sin_cos();
-        let g = Vector3::new(1.0, mu * c, mu * s);
-        let a = block.w * g;
-        let h = Vector3::new(kappa, -c, -s);
-        // least squares for [a, -h] (rho, slip) = -q
-        let a11 = a.dot(&a);
-        let a12 = -a.dot(&h);
-        let a22 = h.dot(&h);
-        let b1 = -a.dot(q);
-        let b2 = h.dot(q);
-        let det = a11 * a22 - a12 * a12;
-        if !(det > 1e-14 * a11 * a22) {
-            continue;
-        }
-        let rho = (b1 * a22 - a12 * b2) / det;
-        let slip = (a11 * b2 - a12 * b1) / det;
-        if rho > 0.0 && slip >= -1e-12 * q.norm() && rho.is_finite() {
-            out.push([rho, rho * g[1], rho * g[2]]);
-        }
     }
-    out
 }
 
 /// Last resort for degenerate blocks: the projected fixed point

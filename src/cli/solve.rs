@@ -1,0 +1,261 @@
+//! `nonsmooth solve`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nonsmooth::io::{LoadedProblem, load};
+use nonsmooth::merit::Measure;
+use nonsmooth::method::{Method, solve};
+use nonsmooth::problem::FrictionKind;
+use nonsmooth::solver::{Params, no_observer};
+use serde_json::json;
+
+use super::table::{Align, Table, emit, sci};
+use super::{expand, parse_kind, short_name};
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Problem files or folders (searched recursively).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs.
+    #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
+    method: Method,
+    /// Relaxation factor for pj and psor.
+    #[arg(long)]
+    omega: Option<f64>,
+    /// Stop when the error is at most this (Siconos 4.4 normalisation unless --measure).
+    #[arg(long, default_value_t = 1e-8)]
+    tol: f64,
+    /// Iteration cap (sweeps, or pivots for Lemke).
+    #[arg(long, default_value_t = 100_000)]
+    max_iter: usize,
+    /// Friction law to solve: coulomb or ccp (default: the file's own).
+    #[arg(long, value_parser = parse_kind)]
+    kind: Option<FrictionKind>,
+    /// Which error meets the tolerance: rel (Siconos 4.4), rel-q (‖q‖-scaled) or abs.
+    #[arg(long, default_value = "rel", value_parser = parse_measure)]
+    measure: Measure,
+    /// Write the error at every iteration to this CSV file.
+    #[arg(long)]
+    history: Option<PathBuf>,
+    /// One JSON object per problem and line instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn parse_measure(s: &str) -> Result<Measure, String> {
+    match s {
+        "rel" => Ok(Measure::Relative),
+        "rel-q" => Ok(Measure::RelativeQ),
+        "abs" => Ok(Measure::Absolute),
+        o => Err(format!(
+            "unknown measure `{o}` (expected rel, rel-q or abs)"
+        )),
+    }
+}
+
+fn table() -> Table {
+    Table::new(&[
+        ("file", 34, Align::Left),
+        ("type", 9, Align::Left),
+        ("kind", 7, Align::Left),
+        ("n", 6, Align::Right),
+        ("contacts", 8, Align::Right),
+        ("method", 6, Align::Left),
+        ("status", 14, Align::Left),
+        ("iter", 7, Align::Right),
+        ("error", 9, Align::Right),
+        ("error_q", 9, Align::Right),
+        ("seconds", 8, Align::Right),
+    ])
+}
+
+/// The fields of one result row.
+struct Row {
+    file: String,
+    ptype: String,
+    kind: String,
+    n: usize,
+    contacts: usize,
+    method: String,
+    status: String,
+    iterations: Option<usize>,
+    error: Option<f64>,
+    error_q: Option<f64>,
+    error_abs: Option<f64>,
+    seconds: Option<f64>,
+    message: Option<String>,
+}
+
+impl Row {
+    fn json(&self, path: &str) -> String {
+        json!({
+            "file": self.file, "path": path, "type": self.ptype, "kind": self.kind,
+            "n": self.n, "contacts": self.contacts, "method": self.method,
+            "status": self.status, "iterations": self.iterations,
+            "error": self.error, "error_q": self.error_q, "error_abs": self.error_abs,
+            "seconds": self.seconds, "message": self.message,
+        })
+        .to_string()
+    }
+
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.file.clone(),
+            self.ptype.clone(),
+            self.kind.clone(),
+            self.n.to_string(),
+            self.contacts.to_string(),
+            self.method.clone(),
+            self.status.clone(),
+            self.iterations
+                .map(|i| i.to_string())
+                .unwrap_or_else(|| "-".into()),
+            sci(self.error),
+            sci(self.error_q),
+            self.seconds
+                .map(|s| format!("{s:.4}"))
+                .unwrap_or_else(|| "-".into()),
+        ]
+    }
+}
+
+fn kind_name(lp: &LoadedProblem, k: Option<FrictionKind>) -> String {
+    match k {
+        Some(k) => k.name().to_string(),
+        None => lp.problem.type_name().to_string(),
+    }
+}
+
+pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
+    let files = expand(&a.paths)?;
+    let mut method = a.method;
+    if let Some(omega) = a.omega {
+        method = method.with_omega(omega);
+    }
+    let params = Params {
+        tol: a.tol,
+        max_iter: a.max_iter,
+        measure: a.measure,
+        record_history: a.history.is_some(),
+        ..Default::default()
+    };
+    let mut history = match &a.history {
+        Some(p) => {
+            let mut f = std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            writeln!(f, "file,method,iteration,seconds,error,error_q,error_abs")
+                .map_err(|e| e.to_string())?;
+            Some(f)
+        }
+        None => None,
+    };
+
+    let bar = if a.quiet || files.len() < 2 {
+        ProgressBar::hidden()
+    } else {
+        let b = ProgressBar::new(files.len() as u64);
+        b.set_draw_target(ProgressDrawTarget::stderr());
+        b.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} {wide_msg}")
+                .expect("static template")
+                .progress_chars("=> "),
+        );
+        b
+    };
+    let t = table();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if !a.json {
+        bar.suspend(|| emit(&mut out, &t.header()))?;
+    }
+    let mut all_ok = true;
+    for path in &files {
+        bar.set_message(short_name(path));
+        let row = match load(path) {
+            Err(e) => {
+                all_ok = false;
+                bar.suspend(|| eprintln!("nonsmooth: {e}"));
+                Row {
+                    file: short_name(path),
+                    ptype: "-".into(),
+                    kind: "-".into(),
+                    n: 0,
+                    contacts: 0,
+                    method: method.name().into(),
+                    status: "unreadable".into(),
+                    iterations: None,
+                    error: None,
+                    error_q: None,
+                    error_abs: None,
+                    seconds: None,
+                    message: Some(e.to_string()),
+                }
+            }
+            Ok(lp) => {
+                let outcome = solve(&lp.problem, method, a.kind, &params, &mut no_observer());
+                let info = outcome.info();
+                if outcome.status() != "converged" {
+                    all_ok = false;
+                }
+                if let (Some(f), Some(info)) = (history.as_mut(), info) {
+                    for h in &info.history {
+                        writeln!(
+                            f,
+                            "{},{},{},{},{},{},{}",
+                            short_name(path),
+                            outcome.method.name(),
+                            h.iteration,
+                            h.seconds,
+                            h.error.rel,
+                            h.error.rel_q,
+                            h.error.abs
+                        )
+                        .map_err(|e| e.to_string())?;
+                    }
+                }
+                let message = match &outcome.result {
+                    Err(e) => Some(e.to_string()),
+                    Ok(_) => None,
+                };
+                if let Some(m) = &message {
+                    bar.suspend(|| eprintln!("nonsmooth: {}: {m}", path.display()));
+                }
+                Row {
+                    file: short_name(path),
+                    ptype: lp.problem.type_name().into(),
+                    kind: kind_name(&lp, outcome.kind),
+                    n: lp.problem.dim(),
+                    contacts: lp.problem.contacts(),
+                    method: outcome.method.name().into(),
+                    status: outcome.status().into(),
+                    iterations: info.map(|i| i.iterations),
+                    error: info.map(|i| i.error.rel),
+                    error_q: info.map(|i| i.error.rel_q),
+                    error_abs: info.map(|i| i.error.abs),
+                    seconds: info.map(|i| i.seconds),
+                    message,
+                }
+            }
+        };
+        let line = if a.json {
+            row.json(&path.display().to_string())
+        } else {
+            t.row(&row.cells())
+        };
+        bar.suspend(|| emit(&mut out, &line))?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,67 @@
+//! Plain-text tables: a header, then rows printed as they come.
+
+/// Column alignment.
+#[derive(Debug, Clone, Copy)]
+pub enum Align {
+    Left,
+    Right,
+}
+
+/// A fixed-width table printed row by row (so long runs stream their results).
+#[derive(Debug, Clone)]
+pub struct Table {
+    cols: Vec<(String, usize, Align)>,
+}
+
+impl Table {
+    pub fn new(cols: &[(&str, usize, Align)]) -> Self {
+        Table {
+            cols: cols
+                .iter()
+                .map(|(n, w, a)| (n.to_string(), (*w).max(n.len()), *a))
+                .collect(),
+        }
+    }
+
+    fn line(&self, cells: &[String]) -> String {
+        let mut s = String::new();
+        for (i, ((_, w, a), cell)) in self.cols.iter().zip(cells).enumerate() {
+            if i > 0 {
+                s.push_str("  ");
+            }
+            match a {
+                Align::Left => s.push_str(&format!("{cell:<w$}")),
+                Align::Right => s.push_str(&format!("{cell:>w$}")),
+            }
+        }
+        s.trim_end().to_string()
+    }
+
+    pub fn header(&self) -> String {
+        let names: Vec<String> = self.cols.iter().map(|c| c.0.clone()).collect();
+        self.line(&names)
+    }
+
+    pub fn row(&self, cells: &[String]) -> String {
+        self.line(cells)
+    }
+}
+
+/// A number in the tables' exponent format (`1.234e-9`), or `-` when absent.
+pub fn sci(v: Option<f64>) -> String {
+    match v {
+        Some(v) if v.is_finite() => format!("{v:.3e}"),
+        Some(v) => format!("{v}"),
+        None => "-".to_string(),
+    }
+}
+
+/// Writes one line to standard output. A closed pipe (`nonsmooth solve ... | head`) ends
+/// the program quietly, as Unix tools do.
+pub fn emit(out: &mut impl std::io::Write, line: &str) -> Result<(), String> {
+    match writeln!(out, "{line}") {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(e.to_string()),
+    }
+}
