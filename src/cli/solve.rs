@@ -42,9 +42,12 @@ pub struct SolveArgs {
     /// Write the error at every iteration to this CSV file.
     #[arg(long)]
     history: Option<PathBuf>,
-    /// One JSON object per problem and line instead of a table.
+    /// One JSON object per problem and line instead of a table (same as --format json).
     #[arg(long)]
     json: bool,
+    /// Output: table, json or markdown.
+    #[arg(long, default_value = "table")]
+    format: String,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -106,6 +109,10 @@ impl Row {
         .to_string()
     }
 
+    fn markdown(&self) -> String {
+        format!("| {} |", self.cells().join(" | "))
+    }
+
     fn cells(&self) -> Vec<String> {
         vec![
             self.file.clone(),
@@ -135,6 +142,10 @@ fn kind_name(lp: &LoadedProblem, k: Option<FrictionKind>) -> String {
 }
 
 pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
+    let format = if a.json { "json".to_string() } else { a.format.clone() };
+    if !["table", "json", "markdown"].contains(&format.as_str()) {
+        return Err(format!("unknown format `{format}` (expected table, json or markdown)"));
+    }
     let files = expand(&a.paths)?;
     let mut method = a.method;
     if let Some(omega) = a.omega {
@@ -172,8 +183,13 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     let t = table();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    if !a.json {
-        bar.suspend(|| emit(&mut out, &t.header()))?;
+    match format.as_str() {
+        "table" => bar.suspend(|| emit(&mut out, &t.header()))?,
+        "markdown" => {
+            emit(&mut out, "| file | type | kind | n | contacts | method | status | iterations | error | error_q | seconds |")?;
+            emit(&mut out, "|---|---|---|---:|---:|---|---|---:|---:|---:|---:|")?;
+        }
+        _ => {}
     }
     let mut all_ok = true;
     for path in &files {
@@ -244,10 +260,10 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                 }
             }
         };
-        let line = if a.json {
-            row.json(&path.display().to_string())
-        } else {
-            t.row(&row.cells())
+        let line = match format.as_str() {
+            "json" => row.json(&path.display().to_string()),
+            "markdown" => row.markdown(),
+            _ => t.row(&row.cells()),
         };
         bar.suspend(|| emit(&mut out, &line))?;
         bar.inc(1);

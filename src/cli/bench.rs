@@ -1,0 +1,212 @@
+//! `nonsmooth bench`: time per sweep, side by side with Siconos's NSGS in the same run.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+use clap::Args;
+use nalgebra::DVector;
+use nonsmooth::io::{AnyProblem, Format, load};
+use nonsmooth::splitting::{BlockedGaussSeidel, Splitting, VelocityGaussSeidel, sweep_boxed, sweep_lcp};
+use serde_json::json;
+
+use super::table::{Align, Table, emit, sci};
+use super::{expand, short_name};
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Problem files or folders.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Sweeps per timed run.
+    #[arg(long, default_value_t = 200)]
+    sweeps: usize,
+    /// Timed runs; the best is kept.
+    #[arg(long, default_value_t = 5)]
+    repeat: usize,
+    /// Also time Siconos 4.4's NSGS on the same Siconos .dat files (needs /usr/bin/python3
+    /// with python3-siconos) and report our time per sweep over Siconos's.
+    #[arg(long)]
+    siconos: bool,
+    /// Output: table, json or markdown.
+    #[arg(long, default_value = "table")]
+    format: String,
+}
+
+/// Best time per sweep over `repeat` runs of `sweeps` sweeps, from a zero start each run.
+fn time_sweeps(mut run: impl FnMut(usize), sweeps: usize, repeat: usize) -> f64 {
+    let mut best = f64::INFINITY;
+    for _ in 0..repeat.max(1) {
+        let t = Instant::now();
+        run(sweeps);
+        best = best.min(t.elapsed().as_secs_f64() / sweeps.max(1) as f64);
+    }
+    best
+}
+
+fn ours(problem: &AnyProblem, sweeps: usize, repeat: usize) -> Result<(&'static str, f64), String> {
+    Ok(match problem {
+        AnyProblem::Lcp(p) => {
+            let t = time_sweeps(
+                |k| {
+                    let mut x = DVector::zeros(p.dim());
+                    for _ in 0..k {
+                        sweep_lcp(p, &mut x, Splitting::GaussSeidel);
+                    }
+                },
+                sweeps,
+                repeat,
+            );
+            ("pgs", t)
+        }
+        AnyProblem::Boxed(p) => {
+            let t = time_sweeps(
+                |k| {
+                    let mut x = DVector::zeros(p.dim());
+                    for _ in 0..k {
+                        sweep_boxed(p, &mut x, Splitting::GaussSeidel);
+                    }
+                },
+                sweeps,
+                repeat,
+            );
+            ("pgs", t)
+        }
+        AnyProblem::Friction(p) => {
+            let s = BlockedGaussSeidel::new(p).map_err(|e| e.to_string())?;
+            let t = time_sweeps(
+                |k| {
+                    let mut r = DVector::zeros(p.dim());
+                    for _ in 0..k {
+                        s.sweep(&mut r);
+                    }
+                },
+                sweeps,
+                repeat,
+            );
+            ("nsgs", t)
+        }
+        AnyProblem::Global(p) => {
+            let s = VelocityGaussSeidel::new(p).map_err(|e| e.to_string())?;
+            let t = time_sweeps(
+                |k| {
+                    let mut r = DVector::zeros(p.dim());
+                    let mut v = s.velocity_dofs(&r);
+                    for _ in 0..k {
+                        s.sweep(&mut r, &mut v);
+                    }
+                },
+                sweeps,
+                repeat,
+            );
+            ("vgs", t)
+        }
+    })
+}
+
+/// Runs `scripts/siconos_driver.py bench-nsgs` on the files and returns seconds per sweep.
+fn siconos_times(files: &[&Path], sweeps: usize, repeat: usize) -> Result<Vec<Option<f64>>, String> {
+    if files.is_empty() {
+        return Ok(Vec::new());
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/siconos_driver.py");
+    let out = Command::new("/usr/bin/python3")
+        .arg(&script)
+        .arg("bench-nsgs")
+        .args(files)
+        .args(["--sweeps", &sweeps.to_string(), "--repeat", &repeat.to_string()])
+        .output()
+        .map_err(|e| format!("cannot run /usr/bin/python3 {}: {e}", script.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "Siconos benchmark failed (is python3-siconos installed?): {}",
+            String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut by_file = std::collections::HashMap::new();
+    for line in text.lines().filter(|l| l.starts_with('{')) {
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        if let (Some(f), Some(t)) = (v["file"].as_str(), v["seconds_per_sweep"].as_f64()) {
+            by_file.insert(f.to_string(), t);
+        }
+    }
+    Ok(files.iter().map(|f| by_file.get(&f.display().to_string()).copied()).collect())
+}
+
+pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
+    let files = expand(&a.paths)?;
+    let mut rows = Vec::new();
+    for path in &files {
+        let lp = match load(path) {
+            Ok(lp) => lp,
+            Err(e) => {
+                eprintln!("nonsmooth: {e}");
+                continue;
+            }
+        };
+        let (method, t) = ours(&lp.problem, a.sweeps, a.repeat)?;
+        let siconos_ok = a.siconos && lp.format == Format::SiconosDat && matches!(lp.problem, AnyProblem::Friction(_));
+        rows.push((path.clone(), lp.problem.contacts(), lp.problem.dim(), method, t, siconos_ok));
+    }
+    let sic_files: Vec<&Path> = rows.iter().filter(|r| r.5).map(|r| r.0.as_path()).collect();
+    let sic = siconos_times(&sic_files, a.sweeps, a.repeat)?;
+    let mut sic_iter = sic.into_iter();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let t = Table::new(&[
+        ("file", 34, Align::Left),
+        ("contacts", 8, Align::Right),
+        ("n", 6, Align::Right),
+        ("method", 6, Align::Left),
+        ("us/sweep", 9, Align::Right),
+        ("siconos_us", 10, Align::Right),
+        ("ratio", 6, Align::Right),
+    ]);
+    match a.format.as_str() {
+        "table" => emit(&mut out, &t.header())?,
+        "markdown" => {
+            emit(&mut out, "| file | contacts | method | µs/sweep | Siconos NSGS µs/sweep | ratio |")?;
+            emit(&mut out, "|---|---:|---|---:|---:|---:|")?;
+        }
+        "json" => {}
+        other => return Err(format!("unknown format `{other}` (expected table, json or markdown)")),
+    }
+    for (path, nc, n, method, ours_t, has_sic) in rows {
+        let sic_t = if has_sic { sic_iter.next().flatten() } else { None };
+        let ratio = sic_t.map(|s| ours_t / s);
+        let us = |x: f64| format!("{:.1}", x * 1e6);
+        match a.format.as_str() {
+            "json" => emit(
+                &mut out,
+                &json!({"file": short_name(&path), "path": path.display().to_string(), "contacts": nc, "n": n,
+                        "method": method, "seconds_per_sweep": ours_t, "siconos_seconds_per_sweep": sic_t,
+                        "ratio": ratio})
+                .to_string(),
+            )?,
+            "markdown" => emit(
+                &mut out,
+                &format!(
+                    "| {} | {nc} | {method} | {} | {} | {} |",
+                    short_name(&path),
+                    us(ours_t),
+                    sic_t.map(us).unwrap_or_else(|| "-".into()),
+                    ratio.map(|r| format!("{r:.2}")).unwrap_or_else(|| "-".into())
+                ),
+            )?,
+            _ => emit(
+                &mut out,
+                &t.row(&[
+                    short_name(&path),
+                    nc.to_string(),
+                    n.to_string(),
+                    method.into(),
+                    us(ours_t),
+                    sic_t.map(us).unwrap_or_else(|| "-".into()),
+                    ratio.map(|r| format!("{r:.2}")).unwrap_or_else(|| sci(None)),
+                ]),
+            )?,
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
