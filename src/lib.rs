@@ -33,3 +33,29 @@ pub mod pivoting;
 pub mod problem;
 pub mod solver;
 pub mod splitting;
+
+// The book's chapters, compiled as doctests so that any Rust block in them is checked by
+// `cargo test` (GUIDE section 4). Tag non-Rust fences (`text`, `toml`, `console`); show
+// listings from compiled examples with `{{#include}}` inside `rust,ignore` blocks.
+// `tests/book.rs` fails if a chapter with a runnable Rust block is missing here.
+#[cfg(doctest)]
+#[doc = include_str!("../book/src/introduction.md")]
+pub struct BookIntroduction;
+#[cfg(doctest)]
+#[doc = include_str!("../book/src/conventions.md")]
+pub struct BookConventions;
+#[cfg(doctest)]
+#[doc = include_str!("../book/src/contact-problem.md")]
+pub struct BookContactProblem;
+#[cfg(doctest)]
+#[doc = include_str!("../book/src/complementarity.md")]
+pub struct BookComplementarity;
+#[cfg(doctest)]
+#[doc = include_str!("../book/src/splitting.md")]
+pub struct BookSplitting;
+#[cfg(doctest)]
+#[doc = include_str!("../book/src/real-problems.md")]
+pub struct BookRealProblems;
+#[cfg(doctest)]
+#[doc = include_str!("../book/src/command-line.md")]
+pub struct BookCommandLine;
