@@ -84,3 +84,33 @@ fn infinite_arguments_give_the_limits() {
     assert_eq!(Fb::value(f64::NEG_INFINITY, 1.0), f64::NEG_INFINITY);
     assert_eq!(MinMap::value(2.5, f64::INFINITY), 2.5);
 }
+
+#[test]
+fn extreme_finite_arguments_never_give_nan() {
+    // Found by fuzzing: 2ab overflowed to -inf while the denominator overflowed to +inf.
+    let v = Fb::value(1.7976931338164337e308, -8.3711609916934285e298);
+    assert!(v.is_finite(), "{v}");
+    assert!(
+        v < 0.0 && (v - -8.3711609916934285e298).abs() <= 1e-6 * v.abs(),
+        "{v}"
+    );
+    for (a, b) in [
+        (1e300, 1e300),
+        (-1e300, 1e-300),
+        (1e-300, 1e-300),
+        (5e-324, 5e-324),
+        (f64::MAX, f64::MAX),
+    ] {
+        let v = Fb::value(a, b);
+        assert!(!v.is_nan(), "phi({a}, {b}) = {v}");
+        // homogeneity: phi(a, b) = m phi(a/m, b/m)
+        let m = a.abs().max(b.abs());
+        let scaled = m * Fb::value(a / m, b / m);
+        assert!(
+            (v - scaled).abs() <= 1e-12 * v.abs().max(scaled.abs())
+                || (v.is_infinite() && scaled.is_infinite())
+        );
+    }
+    // the value 1e-300 * (2 - sqrt 2) must not underflow to zero
+    assert!(Fb::value(1e-300, 1e-300) > 0.0);
+}

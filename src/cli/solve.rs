@@ -142,9 +142,15 @@ fn kind_name(lp: &LoadedProblem, k: Option<FrictionKind>) -> String {
 }
 
 pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
-    let format = if a.json { "json".to_string() } else { a.format.clone() };
+    let format = if a.json {
+        "json".to_string()
+    } else {
+        a.format.clone()
+    };
     if !["table", "json", "markdown"].contains(&format.as_str()) {
-        return Err(format!("unknown format `{format}` (expected table, json or markdown)"));
+        return Err(format!(
+            "unknown format `{format}` (expected table, json or markdown)"
+        ));
     }
     let files = expand(&a.paths)?;
     let mut method = a.method;
@@ -186,8 +192,14 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     match format.as_str() {
         "table" => bar.suspend(|| emit(&mut out, &t.header()))?,
         "markdown" => {
-            emit(&mut out, "| file | type | kind | n | contacts | method | status | iterations | error | error_q | seconds |")?;
-            emit(&mut out, "|---|---|---|---:|---:|---|---|---:|---:|---:|---:|")?;
+            emit(
+                &mut out,
+                "| file | type | kind | n | contacts | method | status | iterations | error | error_q | seconds |",
+            )?;
+            emit(
+                &mut out,
+                "|---|---|---|---:|---:|---|---|---:|---:|---:|---:|",
+            )?;
         }
         _ => {}
     }

@@ -12,7 +12,8 @@ use super::NcpFunction;
 /// non-positive and the direct form is exact. `sqrt(a^2 + b^2)` is `hypot`, which does not
 /// overflow.
 ///
-/// Infinite arguments give the limits: `phi(a, +inf) = a`, `phi(+inf, b) = b`, and
+/// Arguments beyond `1e±100` are scaled first (`phi(ta, tb) = t phi(a, b)` for `t > 0`), so
+/// that `2ab` cannot overflow or underflow. Infinite arguments give the limits: `phi(a, +inf) = a`, `phi(+inf, b) = b`, and
 /// `-inf` if either is `-inf`.
 ///
 /// # B-subdifferential
@@ -43,6 +44,12 @@ impl NcpFunction for FischerBurmeister {
             }
             // one of them is +inf, the other finite or +inf
             return if a == f64::INFINITY { b } else { a };
+        }
+        // phi is positively homogeneous of degree one: scale extreme arguments into a range
+        // where 2ab neither overflows nor underflows.
+        let m = a.abs().max(b.abs());
+        if m > 1e100 || (m < 1e-100 && m > 0.0) {
+            return m * Self::value(a / m, b / m);
         }
         let s = a + b;
         let h = a.hypot(b);

@@ -8,8 +8,9 @@
 //! * **Sign.** The relative velocity `u` is measured so that a **positive normal velocity
 //!   separates** the bodies; the normal reaction `r_n >= 0` pushes them apart.
 //! * **Units.** At the velocity level (Siconos, FCLIB, the project's own scenes):
-//!   `u` in m/s, `r` an impulse in N s, so the Delassus operator `W` is in m/(N s^2) =
-//!   1/kg (mixed with 1/(kg m^2) for rotational coupling). MuJoCo's files are at the
+//!   `u` in m/s, `r` an impulse in N s, so the Delassus operator `W = J M^-1 J^T` is in
+//!   m/(N s^2) = 1/kg (the lever arms in `J`'s angular part turn the 1/(kg m^2) of the
+//!   inverse inertia into 1/kg as well). MuJoCo's files are at the
 //!   acceleration level (`u` in m/s^2, `r` a force in N); the algebra is identical.
 //! * **Complementarity.** `0 <= x ⊥ y >= 0` means `x >= 0`, `y >= 0`, `x_i y_i = 0`.
 //!
