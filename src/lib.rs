@@ -27,6 +27,7 @@ pub mod io;
 pub mod linalg;
 pub mod matrix;
 pub mod merit;
+pub mod multibody;
 pub mod ncp;
 pub mod problem;
 pub mod solver;
