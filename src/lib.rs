@@ -28,6 +28,7 @@ pub mod linalg;
 pub mod matrix;
 pub mod merit;
 pub mod method;
+pub mod multibody;
 pub mod ncp;
 pub mod pivoting;
 pub mod problem;

@@ -1,0 +1,749 @@
+//! Assembly of the contact problem from bodies and contacts: the contact Jacobian `J`,
+//! the block-diagonal mass matrix `M`, the external and gyroscopic forces, and from them
+//! the global and local friction problems (Erleben 2007 eq. 10-22; Erleben 2017 eq.
+//! 17-18 and appendix A, eq. 52-62).
+//!
+//! # The derivation in brief
+//!
+//! For contact `k` between bodies `i` (side `a`) and `j` (side `b`) with frame
+//! `C = [n t1 t2]` and lever arms `r_i`, `r_j` (contact point minus centre of mass),
+//! the relative velocity in the contact frame is
+//!
+//! ```text
+//! C^T ((v_j + w_j x r_j) - (v_i + w_i x r_i))
+//!   = [-C^T  -(r_i x C)^T  C^T  (r_j x C)^T] [v_i; w_i; v_j; w_j]        (eq. 2, 6, 11-12)
+//! ```
+//!
+//! where `(r x C)^T` has rows `(r x n)^T, (r x t1)^T, (r x t2)^T`. Placing the two
+//! `3 x 6` blocks in the columns of bodies `i` and `j` gives the `3nc x 6nb` Jacobian
+//! (eq. 13). Newton-Euler (eq. 16) with an explicit Euler step (eq. 19),
+//!
+//! ```text
+//! M u^{t+1} = M u^t + dt f_ext + J^T r,      f_ext = [m g + f; tau - w x I w]   (eq. 17-19)
+//! ```
+//!
+//! is the global problem with `H = J^T`; multiplying `u^{t+1} = u^t + dt M^-1 f_ext +
+//! M^-1 J^T r` by `J` gives the local one, `J u^{t+1} = W r + q`, with
+//! `W = J M^-1 J^T` and `q = J (u^t + dt M^-1 f_ext) + b` (eq. 20).
+
+use std::ops::AddAssign;
+
+use nalgebra::{DVector, Matrix3, Vector3};
+use nalgebra_sparse::CsrMatrix;
+
+use super::body::RigidBody;
+use super::contact::{BodyRef, Contact};
+use super::{MultibodyError, check_finite, check_positive};
+use crate::matrix::Matrix;
+use crate::problem::{FrictionContact, FrictionKind, GlobalFrictionContact};
+
+/// The time-stepping parameters of an assembly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepParams {
+    /// Time step `dt` in s (`> 0`). Default `0.01`.
+    pub dt: f64,
+    /// Gravitational acceleration in m/s^2. Default `(0, 0, -9.81)` (z is up).
+    pub gravity: Vector3<f64>,
+    /// The friction law the problems pose. Default [`FrictionKind::Coulomb`].
+    pub kind: FrictionKind,
+}
+
+impl Default for StepParams {
+    fn default() -> Self {
+        StepParams {
+            dt: 0.01,
+            gravity: Vector3::new(0.0, 0.0, -9.81),
+            kind: FrictionKind::Coulomb,
+        }
+    }
+}
+
+impl StepParams {
+    /// Checks `dt > 0` and that everything is finite.
+    ///
+    /// # Errors
+    /// [`MultibodyError::NonPositive`] or [`MultibodyError::NonFinite`].
+    pub fn validate(&self) -> Result<(), MultibodyError> {
+        check_positive("time step dt", self.dt)?;
+        check_finite("gravity", self.gravity.as_slice())
+    }
+}
+
+/// Where each body's six velocity entries `[v, omega]` live in the generalised velocity
+/// `u` (Erleben 2007 eq. 10): bodies that are not fixed are numbered in order, body
+/// block `k` owns entries `6k..6k+6`; fixed bodies own none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DofMap {
+    block_of_body: Vec<Option<usize>>,
+    body_of_block: Vec<usize>,
+}
+
+impl DofMap {
+    /// The map for `bodies`.
+    pub fn new(bodies: &[RigidBody]) -> Self {
+        let mut block_of_body = Vec::with_capacity(bodies.len());
+        let mut body_of_block = Vec::with_capacity(bodies.len());
+        for (i, b) in bodies.iter().enumerate() {
+            if b.fixed {
+                block_of_body.push(None);
+            } else {
+                block_of_body.push(Some(body_of_block.len()));
+                body_of_block.push(i);
+            }
+        }
+        DofMap {
+            block_of_body,
+            body_of_block,
+        }
+    }
+
+    /// The block index `k` of body `body` (its entries are `6k..6k+6`), `None` for a
+    /// fixed body or an index out of range.
+    pub fn block(&self, body: usize) -> Option<usize> {
+        self.block_of_body.get(body).copied().flatten()
+    }
+
+    /// The first entry `6k` of body `body` in `u`, `None` for a fixed body.
+    pub fn offset(&self, body: usize) -> Option<usize> {
+        self.block(body).map(|k| 6 * k)
+    }
+
+    /// The body that owns block `k`.
+    ///
+    /// # Panics
+    /// If `k >= self.blocks()`.
+    pub fn body(&self, k: usize) -> usize {
+        self.body_of_block[k]
+    }
+
+    /// Number of bodies that are not fixed.
+    pub fn blocks(&self) -> usize {
+        self.body_of_block.len()
+    }
+
+    /// Number of velocity unknowns, `6 * blocks()`.
+    pub fn dofs(&self) -> usize {
+        6 * self.body_of_block.len()
+    }
+}
+
+/// The `3 x 6` block of one contact side: rows `[n, t1, t2]`, columns `[v, omega]`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct SideBlock {
+    /// Block index of the body.
+    k: usize,
+    /// `+-C^T`: the linear part.
+    lin: Matrix3<f64>,
+    /// `+-(r x C)^T`: the angular part.
+    ang: Matrix3<f64>,
+}
+
+/// Inverse mass data of one body block.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct InvMass {
+    inv_m: f64,
+    inv_i: Matrix3<f64>,
+}
+
+/// The assembled multibody system at one time step: everything needed to pose the
+/// contact problem.
+///
+/// Shapes, with `nb` bodies that are not fixed and `nc` contacts:
+///
+/// | item | shape | unit |
+/// |---|---|---|
+/// | `J` ([`Assembly::jacobian`]) | `3nc x 6nb`, sparse CSR, at most 12 entries a row | 1 (linear columns), m (angular columns) |
+/// | `M` ([`Assembly::mass_matrix`]) | `6nb x 6nb`, block diagonal `diag(m 1, R I_body R^T)` | kg, kg m^2 |
+/// | `u` ([`Assembly::velocity`]) | `6nb`: `[v, omega]` per body | m/s, rad/s |
+/// | `f_ext` ([`Assembly::external_force`]) | `6nb`: `[m g + f, tau - w x I w]` per body | N, N m |
+/// | `b` ([`Assembly::b`]) | `3nc`: prescribed motion of fixed bodies plus restitution | m/s |
+/// | `mu` ([`Assembly::mu`]) | `nc` | 1 |
+///
+/// # The constant term `b`
+///
+/// `b` collects what the contact velocity gets from outside the unknowns:
+///
+/// * **Fixed bodies that move.** A fixed body's velocity is prescribed; its part of the
+///   contact velocity, `C^T (+-(v + w x r))`, is a constant ([`Assembly::b_kinematic`]).
+///   Zero for fixed bodies at rest and for the world.
+/// * **Restitution** (Erleben 2007 eq. 21-22, Newton's impact law): with `e` the
+///   contact's coefficient and `v_n^-` its normal velocity before the step (`(J u + b_kin)_n`),
+///   the normal row gets `e min(v_n^-, 0)`, so that `u_n >= 0` becomes
+///   `u_n^{t+1} >= -e v_n^-`. The `min` applies the law to approaching contacts only (eq.
+///   21 as printed would also let a separating contact approach; this is the usual
+///   reading). Zero when `e = 0`, the default ([`Assembly::b_restitution`]).
+///
+/// # Errors
+/// [`Assembly::new`] validates every body ([`RigidBody::validate`], with the body
+/// index), every contact (indices in range, no self-contact, at least one side not
+/// fixed: [`MultibodyError::UnknownBody`], [`MultibodyError::SelfContact`],
+/// [`MultibodyError::NoDynamicBody`]) and the step parameters.
+#[derive(Debug, Clone)]
+pub struct Assembly {
+    dofs: DofMap,
+    /// Per contact, its one or two sides with dynamic bodies, sorted by block index.
+    sides: Vec<([Option<SideBlock>; 2], usize)>,
+    inv_mass: Vec<InvMass>,
+    mass: Vec<(f64, Matrix3<f64>)>,
+    j: Matrix,
+    u: DVector<f64>,
+    f_ext: DVector<f64>,
+    b_kin: DVector<f64>,
+    b_rest: DVector<f64>,
+    mu: DVector<f64>,
+    dt: f64,
+    kind: FrictionKind,
+}
+
+impl Assembly {
+    /// Assembles `J`, `M`, `u`, `f_ext` and `b` for `bodies` and `contacts`.
+    ///
+    /// Linear in the number of bodies and contacts.
+    ///
+    /// # Errors
+    /// See the [type documentation](Assembly#errors).
+    pub fn new(
+        bodies: &[RigidBody],
+        contacts: &[Contact],
+        step: &StepParams,
+    ) -> Result<Self, MultibodyError> {
+        step.validate()?;
+        for (i, body) in bodies.iter().enumerate() {
+            body.validate().map_err(|e| e.at_body(i))?;
+        }
+        let dofs = DofMap::new(bodies);
+        let nb = dofs.blocks();
+        let nc = contacts.len();
+
+        // Per-body data.
+        let mut inv_mass = Vec::with_capacity(nb);
+        let mut mass = Vec::with_capacity(nb);
+        let mut u = DVector::zeros(6 * nb);
+        let mut f_ext = DVector::zeros(6 * nb);
+        for k in 0..nb {
+            let body = &bodies[dofs.body(k)];
+            let i_world = body.inertia_world();
+            inv_mass.push(InvMass {
+                inv_m: 1.0 / body.mass,
+                inv_i: body.inverse_inertia_world(),
+            });
+            mass.push((body.mass, i_world));
+            let (f, tau) = body.external_wrench(&step.gravity);
+            u.fixed_rows_mut::<3>(6 * k)
+                .copy_from(&body.linear_velocity);
+            u.fixed_rows_mut::<3>(6 * k + 3)
+                .copy_from(&body.angular_velocity);
+            f_ext.fixed_rows_mut::<3>(6 * k).copy_from(&f);
+            f_ext.fixed_rows_mut::<3>(6 * k + 3).copy_from(&tau);
+        }
+
+        // Per-contact blocks (eq. 11-12) and the prescribed-motion term.
+        let mut sides = Vec::with_capacity(nc);
+        let mut b_kin = DVector::zeros(3 * nc);
+        let mut mu = DVector::zeros(nc);
+        for (c, contact) in contacts.iter().enumerate() {
+            check_contact(contact, c, bodies.len())?;
+            let frame_t = contact.frame().transpose();
+            let mut found: [Option<SideBlock>; 2] = [None, None];
+            let mut count = 0;
+            let mut kin = Vector3::zeros();
+            let side_refs = [(contact.a(), -1.0), (BodyRef::Body(contact.b()), 1.0)];
+            for (side, sign) in side_refs {
+                let BodyRef::Body(i) = side else { continue };
+                let body = &bodies[i];
+                let r = contact.point() - body.position;
+                match dofs.block(i) {
+                    Some(k) => {
+                        let ang = Matrix3::from_rows(&[
+                            r.cross(contact.normal()).transpose(),
+                            r.cross(contact.t1()).transpose(),
+                            r.cross(contact.t2()).transpose(),
+                        ]);
+                        found[count] = Some(SideBlock {
+                            k,
+                            lin: frame_t * sign,
+                            ang: ang * sign,
+                        });
+                        count += 1;
+                    }
+                    None => kin += frame_t * body.velocity_at(contact.point()) * sign,
+                }
+            }
+            if count == 0 {
+                return Err(MultibodyError::NoDynamicBody { contact: c });
+            }
+            if let [Some(x), Some(y)] = found
+                && y.k < x.k
+            {
+                found.swap(0, 1);
+            }
+            b_kin.fixed_rows_mut::<3>(3 * c).copy_from(&kin);
+            mu[c] = contact.mu();
+            sides.push((found, count));
+        }
+
+        let j = build_jacobian(&sides, nc, nb);
+
+        // Restitution (eq. 21-22), on approaching contacts.
+        let mut b_rest = DVector::zeros(3 * nc);
+        if contacts.iter().any(|c| c.restitution() > 0.0) {
+            for (c, contact) in contacts.iter().enumerate() {
+                let e = contact.restitution();
+                if e > 0.0 {
+                    let vn = j.row_dot(3 * c, u.as_slice()) + b_kin[3 * c];
+                    b_rest[3 * c] = e * vn.min(0.0);
+                }
+            }
+        }
+
+        Ok(Assembly {
+            dofs,
+            sides,
+            inv_mass,
+            mass,
+            j,
+            u,
+            f_ext,
+            b_kin,
+            b_rest,
+            mu,
+            dt: step.dt,
+            kind: step.kind,
+        })
+    }
+
+    /// Where each body's velocity lives in `u`.
+    pub fn dof_map(&self) -> &DofMap {
+        &self.dofs
+    }
+
+    /// Number of contacts `nc`.
+    pub fn contacts(&self) -> usize {
+        self.mu.len()
+    }
+
+    /// Number of velocity unknowns `6 nb`.
+    pub fn dofs(&self) -> usize {
+        self.dofs.dofs()
+    }
+
+    /// The contact Jacobian `J` (`3nc x 6nb`, sparse CSR; entries that are exactly zero
+    /// are not stored). Row `3k + i` is `[n, t1, t2][i]` of contact `k` (Erleben 2007
+    /// eq. 11-13).
+    pub fn jacobian(&self) -> &Matrix {
+        &self.j
+    }
+
+    /// The generalised velocity `u^t` (`6nb`): `[v, omega]` per body.
+    pub fn velocity(&self) -> &DVector<f64> {
+        &self.u
+    }
+
+    /// The external and gyroscopic forces `f_ext` (`6nb`, Erleben 2007 eq. 18):
+    /// `[m g + f, tau - w x I w]` per body, in N and N m.
+    pub fn external_force(&self) -> &DVector<f64> {
+        &self.f_ext
+    }
+
+    /// The constant term of the contact velocity, `b_kinematic + b_restitution` (`3nc`).
+    pub fn b(&self) -> DVector<f64> {
+        &self.b_kin + &self.b_rest
+    }
+
+    /// The part of `b` from fixed bodies with a prescribed velocity (`3nc`, m/s).
+    pub fn b_kinematic(&self) -> &DVector<f64> {
+        &self.b_kin
+    }
+
+    /// The restitution part of `b` (`3nc`, m/s; only normal rows, Erleben 2007 eq. 22).
+    pub fn b_restitution(&self) -> &DVector<f64> {
+        &self.b_rest
+    }
+
+    /// The friction coefficients (`nc`).
+    pub fn mu(&self) -> &DVector<f64> {
+        &self.mu
+    }
+
+    /// The time step in s.
+    pub fn dt(&self) -> f64 {
+        self.dt
+    }
+
+    /// The friction law the problems pose.
+    pub fn kind(&self) -> FrictionKind {
+        self.kind
+    }
+
+    /// The contact velocity `J u + b_kinematic` (`3nc`, m/s) of a generalised velocity
+    /// `u` (`6nb`): the relative velocity of the contact points in the contact frames.
+    pub fn contact_velocity(&self, u: &DVector<f64>) -> DVector<f64> {
+        self.j.mul_vec(u) + &self.b_kin
+    }
+
+    /// The mass matrix `M` (`6nb x 6nb`, sparse CSR, block diagonal with blocks
+    /// `diag(m 1_3, R I_body R^T)`; Erleben 2007 eq. 17, Erleben 2017 eq. 59-60).
+    pub fn mass_matrix(&self) -> Matrix {
+        block_diagonal(self.mass.iter().map(|(m, i)| (*m, *i)))
+    }
+
+    /// The inverse mass matrix `M^-1` (`6nb x 6nb`, sparse CSR, blocks
+    /// `diag(1/m 1_3, R I_body^-1 R^T)`).
+    pub fn inverse_mass_matrix(&self) -> Matrix {
+        block_diagonal(self.inv_mass.iter().map(|b| (b.inv_m, b.inv_i)))
+    }
+
+    /// `M^-1 x` for a vector `x` of `6nb` entries, block by block.
+    pub fn apply_inverse_mass(&self, x: &DVector<f64>) -> DVector<f64> {
+        let mut y = DVector::zeros(x.len());
+        for (k, b) in self.inv_mass.iter().enumerate() {
+            let f = x.fixed_rows::<3>(6 * k) * b.inv_m;
+            let t = b.inv_i * x.fixed_rows::<3>(6 * k + 3);
+            y.fixed_rows_mut::<3>(6 * k).copy_from(&f);
+            y.fixed_rows_mut::<3>(6 * k + 3).copy_from(&t);
+        }
+        y
+    }
+
+    /// The free velocity `u^t + dt M^-1 f_ext` (`6nb`): the velocity after the step if no
+    /// contact pushed (Erleben 2007 eq. 19 with `r = 0`).
+    pub fn free_velocity(&self) -> DVector<f64> {
+        &self.u + self.apply_inverse_mass(&self.f_ext) * self.dt
+    }
+
+    /// The velocity after the step for contact impulses `r` (`3nc`, N s):
+    /// `u^{t+1} = u^t + dt M^-1 f_ext + M^-1 J^T r` (Erleben 2007 eq. 19).
+    pub fn velocity_after(&self, r: &DVector<f64>) -> DVector<f64> {
+        self.free_velocity() + self.apply_inverse_mass(&self.j.tr_mul_vec(r))
+    }
+
+    /// The Delassus operator `W = J M^-1 J^T` (`3nc x 3nc`, sparse CSR, in 1/kg), formed
+    /// block by block from the block-diagonal `M^-1` without any factorisation.
+    ///
+    /// The `3 x 3` block of contacts `c` and `d` is
+    /// `sum_k J_ck M_k^-1 J_dk^T` over the bodies `k` they share. Each pair is computed
+    /// once (for `c <= d`, upper triangle within diagonal blocks) and mirrored, so `W` is
+    /// exactly symmetric. Entries that are exactly zero are not stored. Time and memory
+    /// are linear in the number of pairs of contacts that share a body.
+    pub fn delassus(&self) -> Matrix {
+        Matrix::Sparse(build_delassus(
+            &self.sides,
+            &self.inv_mass,
+            self.dofs.blocks(),
+        ))
+    }
+
+    /// The local problem `u = W r + q` with `W = J M^-1 J^T` ([`Assembly::delassus`])
+    /// and `q = J (u^t + dt M^-1 f_ext) + b` (Erleben 2007 eq. 20, 22).
+    ///
+    /// # Errors
+    /// [`MultibodyError::Problem`] if the data is rejected by [`FrictionContact::new`]
+    /// (only possible for non-finite results of extreme inputs).
+    pub fn local(&self) -> Result<FrictionContact, MultibodyError> {
+        let q = self.j.mul_vec(&self.free_velocity()) + self.b();
+        Ok(FrictionContact::new(
+            self.delassus(),
+            q,
+            self.mu.clone(),
+            self.kind,
+        )?)
+    }
+
+    /// The global problem `M v = q + H r`, `u = H^T v + b` with `H = J^T` and
+    /// `q = M u^t + dt f_ext` (Erleben 2007 eq. 16-19; Siconos `gfc3d`).
+    ///
+    /// # Errors
+    /// [`MultibodyError::Problem`] if [`GlobalFrictionContact::new`] rejects the data.
+    pub fn global(&self) -> Result<GlobalFrictionContact, MultibodyError> {
+        let mut q = self.f_ext.clone() * self.dt;
+        for (k, (m, i)) in self.mass.iter().enumerate() {
+            let lin = self.u.fixed_rows::<3>(6 * k) * *m;
+            let ang = i * self.u.fixed_rows::<3>(6 * k + 3);
+            q.fixed_rows_mut::<3>(6 * k).add_assign(&lin);
+            q.fixed_rows_mut::<3>(6 * k + 3).add_assign(&ang);
+        }
+        let h = Matrix::Sparse(self.j.to_csr().transpose());
+        Ok(GlobalFrictionContact::new(
+            self.mass_matrix(),
+            h,
+            q,
+            self.b(),
+            self.mu.clone(),
+            self.kind,
+        )?)
+    }
+}
+
+fn check_contact(contact: &Contact, c: usize, nbodies: usize) -> Result<(), MultibodyError> {
+    let unknown = |body| MultibodyError::UnknownBody {
+        contact: c,
+        body,
+        bodies: nbodies,
+    };
+    if contact.b() >= nbodies {
+        return Err(unknown(contact.b()));
+    }
+    if let BodyRef::Body(a) = contact.a()
+        && a >= nbodies
+    {
+        return Err(unknown(a));
+    }
+    Ok(())
+}
+
+/// Builds the CSR Jacobian: row `3c + i`, columns `6k..6k+6` of each dynamic side.
+fn build_jacobian(sides: &[([Option<SideBlock>; 2], usize)], nc: usize, nb: usize) -> Matrix {
+    let mut offsets = Vec::with_capacity(3 * nc + 1);
+    let mut cols = Vec::with_capacity(3 * nc * 12);
+    let mut vals = Vec::with_capacity(3 * nc * 12);
+    offsets.push(0);
+    for (found, count) in sides {
+        for i in 0..3 {
+            for s in found[..*count].iter().flatten() {
+                for jj in 0..3 {
+                    push_nonzero(&mut cols, &mut vals, 6 * s.k + jj, s.lin[(i, jj)]);
+                }
+                for jj in 0..3 {
+                    push_nonzero(&mut cols, &mut vals, 6 * s.k + 3 + jj, s.ang[(i, jj)]);
+                }
+            }
+            offsets.push(cols.len());
+        }
+    }
+    Matrix::Sparse(
+        CsrMatrix::try_from_csr_data(3 * nc, 6 * nb, offsets, cols, vals)
+            .expect("rows are built with sorted, unique, in-range columns"),
+    )
+}
+
+fn push_nonzero(cols: &mut Vec<usize>, vals: &mut Vec<f64>, j: usize, v: f64) {
+    if v != 0.0 {
+        cols.push(j);
+        vals.push(v);
+    }
+}
+
+/// A `6n x 6n` block-diagonal CSR matrix with blocks `diag(s 1_3, B)`.
+fn block_diagonal(blocks: impl ExactSizeIterator<Item = (f64, Matrix3<f64>)>) -> Matrix {
+    let n = blocks.len();
+    let mut offsets = Vec::with_capacity(6 * n + 1);
+    let mut cols = Vec::with_capacity(12 * n);
+    let mut vals = Vec::with_capacity(12 * n);
+    offsets.push(0);
+    for (k, (s, b)) in blocks.enumerate() {
+        for i in 0..3 {
+            push_nonzero(&mut cols, &mut vals, 6 * k + i, s);
+            offsets.push(cols.len());
+        }
+        for i in 0..3 {
+            for jj in 0..3 {
+                push_nonzero(&mut cols, &mut vals, 6 * k + 3 + jj, b[(i, jj)]);
+            }
+            offsets.push(cols.len());
+        }
+    }
+    Matrix::Sparse(
+        CsrMatrix::try_from_csr_data(6 * n, 6 * n, offsets, cols, vals)
+            .expect("rows are built with sorted, unique, in-range columns"),
+    )
+}
+
+/// `sum_k J_ck M_k^-1 J_dk^T` over the blocks `k` shared by contacts `c` and `d`.
+fn pair_block(
+    sc: &([Option<SideBlock>; 2], usize),
+    sd: &([Option<SideBlock>; 2], usize),
+    inv_mass: &[InvMass],
+) -> Matrix3<f64> {
+    let mut w = Matrix3::zeros();
+    for x in sc.0[..sc.1].iter().flatten() {
+        for y in sd.0[..sd.1].iter().flatten() {
+            if x.k == y.k {
+                let im = &inv_mass[x.k];
+                w += x.lin * y.lin.transpose() * im.inv_m + x.ang * im.inv_i * y.ang.transpose();
+            }
+        }
+    }
+    w
+}
+
+fn build_delassus(
+    sides: &[([Option<SideBlock>; 2], usize)],
+    inv_mass: &[InvMass],
+    nb: usize,
+) -> CsrMatrix<f64> {
+    let nc = sides.len();
+    // Contacts of each body block, in increasing contact order (a CSR adjacency).
+    let mut start = vec![0usize; nb + 1];
+    for (found, count) in sides {
+        for s in found[..*count].iter().flatten() {
+            start[s.k + 1] += 1;
+        }
+    }
+    for k in 0..nb {
+        start[k + 1] += start[k];
+    }
+    let mut fill = start.clone();
+    let mut adj = vec![0usize; start[nb]];
+    for (c, (found, count)) in sides.iter().enumerate() {
+        for s in found[..*count].iter().flatten() {
+            adj[fill[s.k]] = c;
+            fill[s.k] += 1;
+        }
+    }
+
+    let mut offsets = Vec::with_capacity(3 * nc + 1);
+    offsets.push(0);
+    let mut cols = Vec::new();
+    let mut vals = Vec::new();
+    let mut neighbours: Vec<usize> = Vec::new();
+    let mut blocks: Vec<Matrix3<f64>> = Vec::new();
+    for c in 0..nc {
+        // The contacts sharing a body with c: merge the (sorted) lists of its bodies.
+        neighbours.clear();
+        let (found, count) = &sides[c];
+        for s in found[..*count].iter().flatten() {
+            neighbours.extend_from_slice(&adj[start[s.k]..start[s.k + 1]]);
+        }
+        neighbours.sort_unstable();
+        neighbours.dedup();
+        blocks.clear();
+        for &d in &neighbours {
+            let block = if c < d {
+                pair_block(&sides[c], &sides[d], inv_mass)
+            } else if c > d {
+                pair_block(&sides[d], &sides[c], inv_mass).transpose()
+            } else {
+                let w = pair_block(&sides[c], &sides[c], inv_mass);
+                Matrix3::from_fn(|i, j| if i <= j { w[(i, j)] } else { w[(j, i)] })
+            };
+            blocks.push(block);
+        }
+        for i in 0..3 {
+            for (&d, block) in neighbours.iter().zip(&blocks) {
+                for jj in 0..3 {
+                    push_nonzero(&mut cols, &mut vals, 3 * d + jj, block[(i, jj)]);
+                }
+            }
+            offsets.push(cols.len());
+        }
+    }
+    CsrMatrix::try_from_csr_data(3 * nc, 3 * nc, offsets, cols, vals)
+        .expect("rows are built with sorted, unique, in-range columns")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::multibody::contact::Contact;
+
+    fn two_boxes() -> (Vec<RigidBody>, Vec<Contact>) {
+        let h = Vector3::new(0.5, 0.5, 0.5);
+        let b0 = RigidBody::solid_box(h, 1.0, Vector3::new(0.0, 0.0, 0.5)).unwrap();
+        let b1 = RigidBody::solid_box(h, 2.0, Vector3::new(0.1, 0.0, 1.5)).unwrap();
+        let mut contacts = Vec::new();
+        for (x, y) in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)] {
+            let p = Vector3::new(x, y, 0.0);
+            contacts.push(Contact::new(BodyRef::World, 0, p, Vector3::z(), 0.3).unwrap());
+            let p = Vector3::new(x * 0.8 + 0.05, y, 1.0);
+            contacts.push(Contact::new(BodyRef::Body(0), 1, p, Vector3::z(), 0.3).unwrap());
+        }
+        (vec![b0, b1], contacts)
+    }
+
+    #[test]
+    fn delassus_matches_dense_product() {
+        let (bodies, contacts) = two_boxes();
+        let a = Assembly::new(&bodies, &contacts, &StepParams::default()).unwrap();
+        let j = a.jacobian().to_dense();
+        let minv = a.inverse_mass_matrix().to_dense();
+        let w_dense = &j * &minv * j.transpose();
+        let w = a.delassus();
+        assert_eq!(w.relative_asymmetry(), 0.0);
+        assert!((w.to_dense() - &w_dense).amax() <= 1e-14 * w_dense.amax());
+        let m = a.mass_matrix().to_dense();
+        assert!((&m * &minv - nalgebra::DMatrix::identity(12, 12)).amax() < 1e-14);
+    }
+
+    #[test]
+    fn scene_errors_name_the_culprit() {
+        let (mut bodies, contacts) = two_boxes();
+        let step = StepParams::default();
+        let bad =
+            vec![Contact::new(BodyRef::Body(7), 1, Vector3::zeros(), Vector3::z(), 0.1).unwrap()];
+        assert_eq!(
+            Assembly::new(&bodies, &bad, &step).unwrap_err(),
+            MultibodyError::UnknownBody {
+                contact: 0,
+                body: 7,
+                bodies: 2
+            }
+        );
+        bodies[1].mass = -1.0;
+        assert_eq!(
+            Assembly::new(&bodies, &contacts, &step).unwrap_err(),
+            MultibodyError::NonPositiveMass {
+                body: Some(1),
+                mass: -1.0
+            }
+        );
+        bodies[1].mass = 1.0;
+        bodies[0].fixed = true;
+        let fixed_pair = vec![contacts[0].clone()];
+        assert_eq!(
+            Assembly::new(&bodies, &fixed_pair, &step).unwrap_err(),
+            MultibodyError::NoDynamicBody { contact: 0 }
+        );
+        let bad_step = StepParams {
+            dt: 0.0,
+            ..StepParams::default()
+        };
+        assert!(matches!(
+            Assembly::new(&bodies, &contacts, &bad_step),
+            Err(MultibodyError::NonPositive { .. })
+        ));
+    }
+
+    #[test]
+    fn restitution_bounces_approaching_contacts_only() {
+        let h = Vector3::new(0.5, 0.5, 0.5);
+        let falling = RigidBody::solid_box(h, 1.0, Vector3::new(0.0, 0.0, 0.5))
+            .unwrap()
+            .with_velocity(Vector3::new(0.0, 0.0, -2.0), Vector3::zeros());
+        let c = Contact::new(
+            BodyRef::World,
+            0,
+            Vector3::new(0.5, 0.5, 0.0),
+            Vector3::z(),
+            0.3,
+        )
+        .unwrap()
+        .with_restitution(0.5)
+        .unwrap();
+        let a = Assembly::new(
+            std::slice::from_ref(&falling),
+            std::slice::from_ref(&c),
+            &StepParams::default(),
+        )
+        .unwrap();
+        assert_eq!(a.b_restitution()[0], 0.5 * -2.0);
+        assert_eq!(a.b_restitution().rows(1, 2).amax(), 0.0);
+        let rising = falling.with_velocity(Vector3::new(0.0, 0.0, 2.0), Vector3::zeros());
+        let a = Assembly::new(&[rising], &[c], &StepParams::default()).unwrap();
+        assert_eq!(a.b_restitution()[0], 0.0);
+    }
+
+    #[test]
+    fn moving_fixed_body_enters_b() {
+        let h = Vector3::new(0.5, 0.5, 0.5);
+        let belt = RigidBody::solid_box(h, 1.0, Vector3::new(0.0, 0.0, -0.5))
+            .unwrap()
+            .with_velocity(Vector3::new(1.0, 0.0, 0.0), Vector3::zeros())
+            .into_fixed();
+        let boxy = RigidBody::solid_box(h, 1.0, Vector3::new(0.0, 0.0, 0.5)).unwrap();
+        let c = Contact::new(BodyRef::Body(0), 1, Vector3::zeros(), Vector3::z(), 0.3).unwrap();
+        let a = Assembly::new(&[belt, boxy], &[c], &StepParams::default()).unwrap();
+        // b moves at rest relative to world; a (the belt) moves at +x: b slides at -x.
+        assert_eq!(a.b_kinematic().as_slice(), &[0.0, -1.0, 0.0]);
+        assert_eq!(a.dofs(), 6);
+    }
+}
