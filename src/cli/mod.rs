@@ -1,6 +1,7 @@
 //! The command-line program's subcommands.
 
 mod check;
+mod generate;
 mod info;
 mod solve;
 mod table;
@@ -29,6 +30,8 @@ enum Command {
     Info(info::InfoArgs),
     /// Judge an engine's answer against the problem it solved, overall and per contact.
     Check(check::CheckArgs),
+    /// Write a generated scene (box stack, heavy-on-light, wall, pyramid) as a problem file.
+    Generate(generate::GenerateArgs),
 }
 
 /// Parses `coulomb` / `ccp` for clap.
@@ -42,6 +45,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Solve(a) => solve::run(a),
         Command::Info(a) => info::run(a),
         Command::Check(a) => check::run(a),
+        Command::Generate(a) => generate::run(a),
     }
 }
 
