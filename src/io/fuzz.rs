@@ -11,9 +11,12 @@ use std::path::Path;
 use super::{AnyProblem, opentissue, siconos};
 use crate::matrix::Matrix;
 
+/// A target body: takes any bytes, must not panic.
+pub type Body = fn(&[u8]);
+
 /// Every target: `(name, body)`. The names are the cargo-fuzz target names and the
 /// folder names under `fuzz/seeds/`.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Body)] = &[
     ("siconos_dat", siconos_dat),
     ("opentissue_dlm", opentissue_dlm),
     ("mujoco_json", mujoco_json),

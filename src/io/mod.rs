@@ -265,8 +265,11 @@ pub fn load(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
             return opentissue::load(dir);
         }
     }
+    if ext == "hdf5" || ext == "h5" {
+        return load_hdf5(path);
+    }
     let bytes = std::fs::read(path).map_err(io_err(path))?;
-    if bytes.starts_with(HDF5_MAGIC) || ext == "hdf5" || ext == "h5" {
+    if bytes.starts_with(HDF5_MAGIC) {
         return load_hdf5(path);
     }
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
@@ -350,4 +353,63 @@ fn walk(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("nonsmooth_io_{tag}_{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn load_detects_formats_and_discover_skips_unknown_files() {
+        let d = temp_dir("load");
+        std::fs::write(d.join("a.dat"), "2 0 2 2 2 2 2 1 1 2 -5 -6").unwrap();
+        std::fs::write(d.join("README.md"), "# not a problem").unwrap();
+        std::fs::write(d.join("other.json"), "{\"hello\": 1}").unwrap();
+        // HDF5 signature under another extension.
+        std::fs::write(d.join("h.bin"), b"\x89HDF\r\n\x1a\nrest").unwrap();
+        let ot = d.join("sub/ot");
+        std::fs::create_dir_all(&ot).unwrap();
+        std::fs::write(ot.join("A.dlm"), "1 1 1\n0 0 2\n").unwrap();
+        std::fs::write(ot.join("b.dlm"), "1\n0 -1\n").unwrap();
+
+        let a = load(d.join("a.dat")).unwrap();
+        assert_eq!(a.format, Format::Siconos);
+        assert_eq!(a.name, "a");
+        assert!(matches!(
+            load(d.join("other.json")).unwrap_err().kind,
+            IoErrorKind::UnknownFormat
+        ));
+        let h = load(d.join("h.bin")).unwrap_err();
+        if cfg!(feature = "hdf5") {
+            assert!(matches!(h.kind, IoErrorKind::Parse { .. }), "{h}");
+        } else {
+            assert!(
+                matches!(h.kind, IoErrorKind::FeatureDisabled("hdf5")),
+                "{h}"
+            );
+        }
+        assert_eq!(load(&ot).unwrap().format, Format::OpenTissue);
+        assert_eq!(load(ot.join("A.dlm")).unwrap().path, ot);
+        assert!(matches!(
+            load(&d).unwrap_err().kind,
+            IoErrorKind::UnknownFormat
+        ));
+        assert!(matches!(
+            load(d.join("missing.dat")).unwrap_err().kind,
+            IoErrorKind::Io(_)
+        ));
+        let list = discover(&d).unwrap();
+        assert_eq!(
+            list,
+            vec![d.join("a.dat"), d.join("other.json"), ot.clone()]
+        );
+        assert!(discover(d.join("missing")).is_err());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
 }
