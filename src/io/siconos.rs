@@ -955,4 +955,24 @@ mod tests {
         let back = read_lcp(p(), lcp_to_string(&z).as_bytes()).unwrap();
         assert_eq!(back.a().to_dense(), DMatrix::zeros(2, 2));
     }
+
+    proptest::proptest! {
+        /// Any finite values, dense or sparse, write and read back bit for bit.
+        #[test]
+        fn round_trip_any_finite_values(
+            n in 1usize..7,
+            raw in proptest::collection::vec(proptest::num::f64::NORMAL | proptest::num::f64::SUBNORMAL | proptest::num::f64::ZERO, 49),
+            sparse in proptest::bool::ANY,
+        ) {
+            let a = DMatrix::from_fn(n, n, |i, j| raw[i * 7 + j]);
+            let a = if sparse { Matrix::Dense(a).to_csr().into() } else { Matrix::Dense(a) };
+            let b = DVector::from_fn(n, |i, _| raw[(i * 3) % 49]);
+            let lcp = Lcp::new(a, b).unwrap();
+            let back = read_lcp(p(), lcp_to_string(&lcp).as_bytes()).unwrap();
+            proptest::prop_assert_eq!(bits(back.a()), bits(lcp.a()));
+            let bb: Vec<u64> = back.b().iter().map(|v| v.to_bits()).collect();
+            let ob: Vec<u64> = lcp.b().iter().map(|v| v.to_bits()).collect();
+            proptest::prop_assert_eq!(bb, ob);
+        }
+    }
 }
