@@ -1,7 +1,7 @@
 //! Law: the Delassus operator `W = J M^-1 J^T` is exactly symmetric and positive
 //! semidefinite (Erleben 2007 eq. 20).
 
-mod common;
+mod bodies;
 
 use nonsmooth::multibody::Assembly;
 use proptest::prelude::*;
@@ -10,7 +10,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
-    fn delassus_is_symmetric_positive_semidefinite(sys in common::system(6, 12)) {
+    fn delassus_is_symmetric_positive_semidefinite(sys in bodies::system(6, 12)) {
         let asm = Assembly::new(&sys.bodies, &sys.contacts, &sys.step).unwrap();
         let w = asm.delassus();
         prop_assert_eq!(w.nrows(), 3 * sys.contacts.len());

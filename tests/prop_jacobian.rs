@@ -2,7 +2,7 @@
 //! the contact points, `(v_b + w_b x r_b) - (v_a + w_a x r_a)`, in the contact frame
 //! `[n, t1, t2]` (Erleben 2007 eq. 2, 6, 11-13).
 
-mod common;
+mod bodies;
 
 use nalgebra::Vector3;
 use nonsmooth::multibody::{Assembly, BodyRef, RigidBody};
@@ -19,7 +19,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
-    fn jacobian_gives_relative_contact_velocity(sys in common::system(6, 12)) {
+    fn jacobian_gives_relative_contact_velocity(sys in bodies::system(6, 12)) {
         let asm = Assembly::new(&sys.bodies, &sys.contacts, &sys.step).unwrap();
         // u as the assembly laid it out, checked against the bodies through the map.
         let u = asm.velocity();

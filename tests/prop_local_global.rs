@@ -3,7 +3,7 @@
 //! of the assembled global problem (which eliminates `v` with a Cholesky factorisation
 //! of `M`), to 1e-12 relative.
 
-mod common;
+mod bodies;
 
 use nonsmooth::multibody::Assembly;
 use proptest::prelude::*;
@@ -12,7 +12,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
-    fn direct_local_problem_equals_eliminated_global(sys in common::system(6, 12)) {
+    fn direct_local_problem_equals_eliminated_global(sys in bodies::system(6, 12)) {
         let asm = Assembly::new(&sys.bodies, &sys.contacts, &sys.step).unwrap();
         let direct = asm.local().unwrap();
         let global = asm.global().unwrap();

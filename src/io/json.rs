@@ -95,6 +95,15 @@ impl MatrixJson {
         }
     }
 
+    /// The declared `(nrows, ncols)`.
+    pub fn shape(&self) -> (usize, usize) {
+        match self {
+            MatrixJson::Triplets { nrows, ncols, .. } | MatrixJson::Dense { nrows, ncols, .. } => {
+                (*nrows, *ncols)
+            }
+        }
+    }
+
     /// Builds the matrix, checking shapes and indices.
     pub fn to_matrix(&self, what: &str) -> Result<Matrix, String> {
         match self {
@@ -320,21 +329,53 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
     }
     let ty = file.problem_type.as_str();
     let d = file.data;
-    let mat = |m: Option<MatrixJson>, key: &str| -> Result<Matrix, IoError> {
-        need(path, m, key, ty)?
-            .to_matrix(key)
+    let prob = |e| IoError::new(path, IoErrorKind::Problem(e));
+    // Every matrix dimension equals the length of a vector stored in the file: check the
+    // declared shape against it *before* building, so that a triplet matrix declaring
+    // 10^12 rows with no entries is an error, not a 10^12-row allocation.
+    let mat = |m: Option<MatrixJson>,
+               key: &'static str,
+               want: (usize, usize)|
+     -> Result<Matrix, IoError> {
+        let m = need(path, m, key, ty)?;
+        let got = m.shape();
+        if got != want {
+            return Err(prob(if key != "H" && got.0 != got.1 {
+                crate::problem::ProblemError::NotSquare {
+                    what: key,
+                    rows: got.0,
+                    cols: got.1,
+                }
+            } else {
+                let (expected, found) = if got.0 != want.0 {
+                    (want.0, got.0)
+                } else {
+                    (want.1, got.1)
+                };
+                crate::problem::ProblemError::DimensionMismatch {
+                    what: key,
+                    expected,
+                    found,
+                }
+            }));
+        }
+        m.to_matrix(key)
             .map_err(|msg| IoError::parse(path, format!("data.{key}"), msg))
     };
     let vect = |v: Option<Vec<f64>>, key: &str| -> Result<DVector<f64>, IoError> {
         Ok(DVector::from_vec(need(path, v, key, ty)?))
     };
     let law = file.law.unwrap_or_default();
-    let prob = |e| IoError::new(path, IoErrorKind::Problem(e));
     let problem = match ty {
-        "lcp" => AnyProblem::Lcp(Lcp::new(mat(d.a, "A")?, vect(d.b, "b")?).map_err(prob)?),
-        "boxed-lcp" => {
-            let a = mat(d.a, "A")?;
+        "lcp" => {
             let b = vect(d.b, "b")?;
+            let n = b.len();
+            AnyProblem::Lcp(Lcp::new(mat(d.a, "A", (n, n))?, b).map_err(prob)?)
+        }
+        "boxed-lcp" => {
+            let b = vect(d.b, "b")?;
+            let n = b.len();
+            let a = mat(d.a, "A", (n, n))?;
             let lo: Vec<f64> = need(path, d.lo, "lo", ty)?
                 .into_iter()
                 .map(|v| v.unwrap_or(f64::NEG_INFINITY))
@@ -349,21 +390,30 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
                 BoxedLcp::from_opentissue(a, b, &lo, &hi, &dep, &factor).map_err(prob)?,
             )
         }
-        "fc3d" => AnyProblem::Friction(
-            FrictionContact::new(mat(d.w, "W")?, vect(d.q, "q")?, vect(d.mu, "mu")?, law)
-                .map_err(prob)?,
-        ),
-        "gfc3d" => AnyProblem::Global(
-            GlobalFrictionContact::new(
-                mat(d.m, "M")?,
-                mat(d.h, "H")?,
-                vect(d.q, "q")?,
-                vect(d.b, "b")?,
-                vect(d.mu, "mu")?,
-                law,
+        "fc3d" => {
+            let q = vect(d.q, "q")?;
+            let n = q.len();
+            AnyProblem::Friction(
+                FrictionContact::new(mat(d.w, "W", (n, n))?, q, vect(d.mu, "mu")?, law)
+                    .map_err(prob)?,
             )
-            .map_err(prob)?,
-        ),
+        }
+        "gfc3d" => {
+            let q = vect(d.q, "q")?;
+            let b = vect(d.b, "b")?;
+            let (ndof, dim) = (q.len(), b.len());
+            AnyProblem::Global(
+                GlobalFrictionContact::new(
+                    mat(d.m, "M", (ndof, ndof))?,
+                    mat(d.h, "H", (ndof, dim))?,
+                    q,
+                    b,
+                    vect(d.mu, "mu")?,
+                    law,
+                )
+                .map_err(prob)?,
+            )
+        }
         other => {
             return Err(IoError::parse(
                 path,
@@ -383,6 +433,7 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
         format: Format::Json,
         problem,
         answer: file.answer,
+        warm_start: None,
         provenance: file.provenance,
     })
 }

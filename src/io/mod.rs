@@ -1,14 +1,32 @@
 //! Reading and writing contact problems.
 //!
-//! | format | read | write | module |
-//! |---|---|---|---|
-//! | the project's JSON (problem, kind, optional engine answer, provenance, units) | yes | yes | [`json`] |
+//! | format | what | read | write | module |
+//! |---|---|---|---|---|
+//! | the project's JSON (`.json`, `"format": "nonsmooth-problem"`) | any problem, kind, optional engine answer, provenance, units | yes | yes | [`json`] |
+//! | Siconos numerics text (`.dat`) | LCP, fc3d, gfc3d; NumericsMatrix dense (column-major) or sparse block | yes | yes | [`siconos`] |
+//! | FCLIB HDF5 (`.hdf5`, `.h5`) | local (fc3d) and global (gfc3d) problems | with the `hdf5` feature | no | `fclib` |
+//! | OpenTissue `.dlm` dump (a folder holding `A.dlm`, `b.dlm`, ...) | boxed LCP (friction box) or LCP; `lambda.dlm` as warm start | yes | no | [`opentissue`] |
+//! | MuJoCo export (`.json` with `A`, `b`, `mu`, `dim`, `n_contacts`) | CCP (elliptic) or edge LCP (pyramidal) with MuJoCo's answer; the hard velocity-level view | yes | no | [`mujoco`] |
+//!
+//! The formats and conventions are those of `../shared/data/README.md` (dense Siconos
+//! matrices are column-major, FCLIB triplets hold the row in `i` and the column in `p`,
+//! OpenTissue writes `DBL_MAX` for an infinite bound).
 //!
 //! [`load`] detects the format from the path and the first bytes and returns a
-//! [`LoadedProblem`]. Readers never panic: malformed input gives an [`IoError`] that names
-//! the file and what is wrong.
+//! [`LoadedProblem`]; [`discover`] lists the problems under a folder. Readers never
+//! panic: malformed input gives an [`IoError`] that names the file and what is wrong (the
+//! token and line for the text formats). No size read from a file is used to allocate
+//! before the data it announces is known to be there (see [`MAX_UNBACKED_DIM`]).
 
+#[cfg(feature = "hdf5")]
+pub mod fclib;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod json;
+pub mod mujoco;
+pub mod opentissue;
+pub mod siconos;
+mod text;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -89,15 +107,26 @@ pub struct LoadedProblem {
     pub problem: AnyProblem,
     /// An answer embedded in the file (MuJoCo's solution, or one stored in our JSON).
     pub answer: Option<EngineAnswer>,
+    /// An initial guess the file provides (OpenTissue's `lambda.dlm`, FCLIB's
+    /// `/guesses/1/r`): a starting point for a solver, not an answer.
+    pub warm_start: Option<Vec<f64>>,
     /// Provenance and units.
     pub provenance: Provenance,
 }
 
 /// File formats the crate knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// The project's own JSON.
+    /// The project's own JSON ([`json`]).
     Json,
+    /// Siconos numerics text `.dat` ([`siconos`]).
+    Siconos,
+    /// FCLIB HDF5 (`fclib`, feature `hdf5`).
+    Fclib,
+    /// An OpenTissue `.dlm` folder ([`opentissue`]).
+    OpenTissue,
+    /// A MuJoCo JSON export ([`mujoco`]).
+    MuJoCo,
 }
 
 impl Format {
@@ -105,9 +134,20 @@ impl Format {
     pub fn name(self) -> &'static str {
         match self {
             Format::Json => "nonsmooth-json",
+            Format::Siconos => "siconos-dat",
+            Format::Fclib => "fclib-hdf5",
+            Format::OpenTissue => "opentissue-dlm",
+            Format::MuJoCo => "mujoco-json",
         }
     }
 }
+
+/// The largest dimension a reader accepts when the file does not back it with at least
+/// as many stored numbers (2^20). Sparse formats may announce sizes larger than their
+/// data (an OpenTissue vector file lists only its nonzeros); without a cap a header of a
+/// few bytes could make the reader allocate gigabytes. Sizes backed by data are not
+/// capped.
+pub const MAX_UNBACKED_DIM: usize = 1 << 20;
 
 /// What went wrong reading or writing a problem file.
 #[derive(Debug)]
@@ -136,6 +176,9 @@ pub enum IoErrorKind {
     Problem(ProblemError),
     /// Reading this format needs a cargo feature that was not enabled.
     FeatureDisabled(&'static str),
+    /// The file is well formed but uses a part of its format this crate does not
+    /// handle (Siconos CSparse storage, an FCLIB equality block `G`, MuJoCo `dim` 6).
+    Unsupported(String),
 }
 
 impl IoError {
@@ -175,43 +218,199 @@ impl fmt::Display for IoError {
                 f,
                 "{p}: reading this format needs the `{feat}` cargo feature (cargo build --features {feat})"
             ),
+            IoErrorKind::Unsupported(msg) => write!(f, "{p}: not supported: {msg}"),
         }
     }
 }
 
 impl std::error::Error for IoError {}
 
-/// Reads a problem from `path`, detecting the format.
-pub fn load(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| IoError::new(path, IoErrorKind::Io(e)))?;
-    json::from_bytes(path, &bytes)
+const HDF5_MAGIC: &[u8] = b"\x89HDF\r\n\x1a\n";
+
+fn extension(path: &Path) -> String {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
 }
 
-/// Expands `path` into the problem files it holds: itself if it is a file, else the
-/// `.json` files below it, sorted.
+fn io_err(path: &Path) -> impl Fn(std::io::Error) -> IoError + '_ {
+    move |e| IoError::new(path, IoErrorKind::Io(e))
+}
+
+/// Reads a problem from `path`, detecting the format:
+///
+/// * a folder holding `A.dlm` (or a `.dlm` file inside one) is an OpenTissue problem;
+/// * a file starting with the HDF5 signature, or named `.hdf5` / `.h5`, is FCLIB
+///   ([`IoErrorKind::FeatureDisabled`]`("hdf5")` without the `hdf5` feature);
+/// * a file whose first non-blank byte is `{` (or named `.json`) is JSON: the project's
+///   format if it has `"format": "nonsmooth-problem"`, a MuJoCo export if it has the
+///   keys `A`, `b`, `mu`, `dim` and `n_contacts`;
+/// * anything else (normally `.dat`) is read as Siconos text ([`siconos::read_any`]).
+///
+/// # Errors
+/// [`IoErrorKind::Io`] if the path cannot be read, [`IoErrorKind::UnknownFormat`] for
+/// JSON of neither kind or a folder without `A.dlm`, else the reader's error.
+pub fn load(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
+    let path = path.as_ref();
+    let meta = std::fs::metadata(path).map_err(io_err(path))?;
+    if meta.is_dir() {
+        if opentissue::is_problem_folder(path) {
+            return opentissue::load(path);
+        }
+        return Err(IoError::new(path, IoErrorKind::UnknownFormat));
+    }
+    let ext = extension(path);
+    if ext == "dlm" {
+        if let Some(dir) = path.parent().filter(|d| opentissue::is_problem_folder(d)) {
+            return opentissue::load(dir);
+        }
+    }
+    if ext == "hdf5" || ext == "h5" {
+        return load_hdf5(path);
+    }
+    let bytes = std::fs::read(path).map_err(io_err(path))?;
+    if bytes.starts_with(HDF5_MAGIC) {
+        return load_hdf5(path);
+    }
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first == Some(&b'{') || ext == "json" {
+        return load_json(path, &bytes);
+    }
+    siconos::from_bytes(path, &bytes)
+}
+
+#[cfg(feature = "hdf5")]
+fn load_hdf5(path: &Path) -> Result<LoadedProblem, IoError> {
+    fclib::read(path)
+}
+
+#[cfg(not(feature = "hdf5"))]
+fn load_hdf5(path: &Path) -> Result<LoadedProblem, IoError> {
+    Err(IoError::new(path, IoErrorKind::FeatureDisabled("hdf5")))
+}
+
+/// Reads JSON bytes as the project's format or a MuJoCo export.
+pub fn load_json(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| {
+        IoError::parse(
+            path,
+            format!("line {} column {}", e.line(), e.column()),
+            e.to_string(),
+        )
+    })?;
+    if value.get("format").is_some() {
+        return json::from_bytes(path, bytes);
+    }
+    if mujoco::looks_like_mujoco(&value) {
+        return Ok(mujoco::from_bytes(path, bytes)?.into_loaded(path));
+    }
+    Err(IoError::new(path, IoErrorKind::UnknownFormat))
+}
+
+/// The problems under `path`, sorted: `path` itself if it is a file or an OpenTissue
+/// folder, else every `.dat`, `.json`, `.hdf5` and `.h5` file and every folder holding
+/// `A.dlm` (one entry per folder) found recursively. Other files (`README.md`, ...) are
+/// skipped; each directory is visited once even if symbolic links loop.
+///
+/// # Errors
+/// [`IoErrorKind::Io`] if `path` or a folder under it cannot be read.
 pub fn discover(path: impl AsRef<Path>) -> Result<Vec<PathBuf>, IoError> {
     let path = path.as_ref();
-    let meta = std::fs::metadata(path).map_err(|e| IoError::new(path, IoErrorKind::Io(e)))?;
-    if meta.is_file() {
+    let meta = std::fs::metadata(path).map_err(io_err(path))?;
+    if !meta.is_dir() || opentissue::is_problem_folder(path) {
         return Ok(vec![path.to_path_buf()]);
     }
     let mut out = Vec::new();
-    let mut stack = vec![path.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&dir).map_err(|e| IoError::new(&dir, IoErrorKind::Io(e)))?;
-        for entry in entries {
-            let p = entry
-                .map_err(|e| IoError::new(&dir, IoErrorKind::Io(e)))?
-                .path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "json") {
-                out.push(p);
-            }
-        }
-    }
+    let mut seen = std::collections::HashSet::new();
+    walk(path, &mut out, &mut seen)?;
     out.sort();
     Ok(out)
 }
+
+fn walk(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    seen: &mut std::collections::HashSet<PathBuf>,
+) -> Result<(), IoError> {
+    let canonical = std::fs::canonicalize(dir).map_err(io_err(dir))?;
+    if !seen.insert(canonical) {
+        return Ok(());
+    }
+    let entries = std::fs::read_dir(dir).map_err(io_err(dir))?;
+    for entry in entries {
+        let p = entry.map_err(io_err(dir))?.path();
+        let Ok(meta) = std::fs::metadata(&p) else {
+            continue; // a dangling link
+        };
+        if meta.is_dir() {
+            if opentissue::is_problem_folder(&p) {
+                out.push(p);
+            } else {
+                walk(&p, out, seen)?;
+            }
+        } else if matches!(extension(&p).as_str(), "dat" | "json" | "hdf5" | "h5") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("nonsmooth_io_{tag}_{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn load_detects_formats_and_discover_skips_unknown_files() {
+        let d = temp_dir("load");
+        std::fs::write(d.join("a.dat"), "2 0 2 2 2 2 2 1 1 2 -5 -6").unwrap();
+        std::fs::write(d.join("README.md"), "# not a problem").unwrap();
+        std::fs::write(d.join("other.json"), "{\"hello\": 1}").unwrap();
+        // HDF5 signature under another extension.
+        std::fs::write(d.join("h.bin"), b"\x89HDF\r\n\x1a\nrest").unwrap();
+        let ot = d.join("sub/ot");
+        std::fs::create_dir_all(&ot).unwrap();
+        std::fs::write(ot.join("A.dlm"), "1 1 1\n0 0 2\n").unwrap();
+        std::fs::write(ot.join("b.dlm"), "1\n0 -1\n").unwrap();
+
+        let a = load(d.join("a.dat")).unwrap();
+        assert_eq!(a.format, Format::Siconos);
+        assert_eq!(a.name, "a");
+        assert!(matches!(
+            load(d.join("other.json")).unwrap_err().kind,
+            IoErrorKind::UnknownFormat
+        ));
+        let h = load(d.join("h.bin")).unwrap_err();
+        if cfg!(feature = "hdf5") {
+            assert!(matches!(h.kind, IoErrorKind::Parse { .. }), "{h}");
+        } else {
+            assert!(
+                matches!(h.kind, IoErrorKind::FeatureDisabled("hdf5")),
+                "{h}"
+            );
+        }
+        assert_eq!(load(&ot).unwrap().format, Format::OpenTissue);
+        assert_eq!(load(ot.join("A.dlm")).unwrap().path, ot);
+        assert!(matches!(
+            load(&d).unwrap_err().kind,
+            IoErrorKind::UnknownFormat
+        ));
+        assert!(matches!(
+            load(d.join("missing.dat")).unwrap_err().kind,
+            IoErrorKind::Io(_)
+        ));
+        let list = discover(&d).unwrap();
+        assert_eq!(
+            list,
+            vec![d.join("a.dat"), d.join("other.json"), ot.clone()]
+        );
+        assert!(discover(d.join("missing")).is_err());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}
+

@@ -1,0 +1,106 @@
+//! Fuzz target bodies, kept in the library so that the cargo-fuzz crate in `fuzz/` and a
+//! plain `#[test]` on stable (`tests/fuzz_replay.rs`) run the same code.
+//!
+//! Each function takes arbitrary bytes and must return without panicking, whatever they
+//! are. Where a reader succeeds, the function also checks a property that must hold
+//! (written text reads back to the same numbers), and panics if it does not: that is a
+//! bug for the fuzzer to report.
+
+use std::path::Path;
+
+use super::{AnyProblem, opentissue, siconos};
+use crate::matrix::Matrix;
+
+/// A target body: takes any bytes, must not panic.
+pub type Body = fn(&[u8]);
+
+/// Every target: `(name, body)`. The names are the cargo-fuzz target names and the
+/// folder names under `fuzz/seeds/`.
+pub const TARGETS: &[(&str, Body)] = &[
+    ("siconos_dat", siconos_dat),
+    ("opentissue_dlm", opentissue_dlm),
+    ("mujoco_json", mujoco_json),
+    ("project_json", project_json),
+];
+
+fn bits(m: &Matrix) -> Vec<u64> {
+    m.to_dense().iter().map(|v| v.to_bits()).collect()
+}
+
+fn vbits(v: &nalgebra::DVector<f64>) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+/// Siconos `.dat`: the three explicit readers and detection; a problem that reads must
+/// write and read back bit for bit.
+pub fn siconos_dat(data: &[u8]) {
+    let path = Path::new("fuzz.dat");
+    if let Ok(lcp) = siconos::read_lcp(path, data) {
+        let text = siconos::lcp_to_string(&lcp);
+        let back = siconos::read_lcp(path, text.as_bytes()).expect("written LCP reads back");
+        assert_eq!(bits(back.a()), bits(lcp.a()), "LCP matrix round trip");
+        assert_eq!(vbits(back.b()), vbits(lcp.b()), "LCP vector round trip");
+    }
+    if let Ok(fc) = siconos::read_fc3d(path, data) {
+        let text = siconos::fc3d_to_string(&fc);
+        let back = siconos::read_fc3d(path, text.as_bytes()).expect("written fc3d reads back");
+        assert_eq!(bits(back.w()), bits(fc.w()), "fc3d W round trip");
+        assert_eq!(vbits(back.q()), vbits(fc.q()), "fc3d q round trip");
+        assert_eq!(vbits(back.mu()), vbits(fc.mu()), "fc3d mu round trip");
+    }
+    if let Ok(g) = siconos::read_gfc3d(path, data) {
+        let text = siconos::gfc3d_to_string(&g);
+        let back = siconos::read_gfc3d(path, text.as_bytes()).expect("written gfc3d reads back");
+        assert_eq!(bits(back.m()), bits(g.m()), "gfc3d M round trip");
+        assert_eq!(bits(back.h()), bits(g.h()), "gfc3d H round trip");
+        assert_eq!(vbits(back.q()), vbits(g.q()), "gfc3d q round trip");
+        assert_eq!(vbits(back.b()), vbits(g.b()), "gfc3d b round trip");
+    }
+    let _ = siconos::read_any(path, data);
+    let _ = siconos::read_any(Path::new("gfc3d/lcp_fc3d.dat"), data);
+}
+
+/// One OpenTissue `.dlm` file, parsed both as a matrix file and as a vector file; what
+/// parses is turned into a matrix / dense vector.
+pub fn opentissue_dlm(data: &[u8]) {
+    let path = Path::new("A.dlm");
+    if let Ok(m) = opentissue::parse_matrix(path, data) {
+        let a = m.to_matrix().expect("parsed entries lie inside the matrix");
+        assert_eq!((a.nrows(), a.ncols()), (m.nrows, m.ncols));
+    }
+    if let Ok(v) = opentissue::parse_vector(path, data) {
+        assert_eq!(v.to_dense().len(), v.len);
+    }
+}
+
+/// A MuJoCo JSON export.
+pub fn mujoco_json(data: &[u8]) {
+    let path = Path::new("fuzz.json");
+    if let Ok(m) = super::mujoco::from_bytes(path, data) {
+        let _ = m.problem.dim();
+    }
+    let _ = super::load_json(path, data);
+}
+
+/// The project's JSON: a problem that reads must write, read back, and write the same
+/// text again.
+pub fn project_json(data: &[u8]) {
+    let path = Path::new("fuzz.json");
+    if let Ok(p) = super::json::from_bytes(path, data) {
+        let text = super::json::to_string(&p.name, &p.problem, p.answer.as_ref(), &p.provenance);
+        let back = super::json::from_bytes(path, text.as_bytes()).expect("written JSON reads back");
+        let again = super::json::to_string(
+            &back.name,
+            &back.problem,
+            back.answer.as_ref(),
+            &back.provenance,
+        );
+        assert_eq!(text, again, "JSON round trip");
+        if let AnyProblem::Lcp(lcp) = &p.problem {
+            // The same problem through the Siconos writer.
+            let s = siconos::lcp_to_string(lcp);
+            let b = siconos::read_lcp(path, s.as_bytes()).expect("Siconos text reads back");
+            assert_eq!(bits(b.a()), bits(lcp.a()));
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! Whitespace tokens with line numbers, shared by the text readers (Siconos `.dat`,
+//! OpenTissue `.dlm`).
+//!
+//! The reader never trusts a count it reads: [`Tokens::f64_vec`] checks that enough
+//! tokens remain before it allocates, so a header claiming `n = 10^12` is an error after
+//! a few bytes, not an out-of-memory abort.
+
+use std::path::Path;
+
+use super::IoError;
+
+/// The tokens of a text file, read front to back.
+pub(crate) struct Tokens<'a> {
+    path: &'a Path,
+    /// `(token, 1-based line)`.
+    toks: Vec<(&'a [u8], usize)>,
+    pos: usize,
+    last_line: usize,
+}
+
+impl<'a> Tokens<'a> {
+    /// Splits `bytes` on ASCII whitespace. Tokens need not be UTF-8 until they are parsed
+    /// (so a trailing comment in any encoding is harmless).
+    pub fn new(path: &'a Path, bytes: &'a [u8]) -> Self {
+        let mut toks = Vec::new();
+        let mut line = 1;
+        let mut start: Option<usize> = None;
+        for (k, &c) in bytes.iter().enumerate() {
+            if c.is_ascii_whitespace() {
+                if let Some(s) = start.take() {
+                    toks.push((&bytes[s..k], line));
+                }
+                if c == b'\n' {
+                    line += 1;
+                }
+            } else if start.is_none() {
+                start = Some(k);
+            }
+        }
+        if let Some(s) = start {
+            toks.push((&bytes[s..], line));
+        }
+        Tokens {
+            path,
+            toks,
+            pos: 0,
+            last_line: line,
+        }
+    }
+
+    /// Goes back to the first token.
+    pub fn rewind(&mut self) {
+        self.pos = 0;
+    }
+
+    /// Index of the next token (0-based), i.e. how many were consumed.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// How many tokens are left.
+    pub fn remaining(&self) -> usize {
+        self.toks.len() - self.pos
+    }
+
+    /// Total number of tokens.
+    pub fn len(&self) -> usize {
+        self.toks.len()
+    }
+
+    /// The path used in messages.
+    pub fn path(&self) -> &'a Path {
+        self.path
+    }
+
+    /// Where token `idx` is, for messages: `"token 17 (line 5)"`, or the end of the file.
+    pub fn at(&self, idx: usize) -> String {
+        match self.toks.get(idx) {
+            Some((_, line)) => format!("token {} (line {line})", idx + 1),
+            None => format!(
+                "end of file (line {}, after {} tokens)",
+                self.last_line,
+                self.toks.len()
+            ),
+        }
+    }
+
+    /// A parse error at token `idx`.
+    pub fn err_at(&self, idx: usize, message: impl Into<String>) -> IoError {
+        IoError::parse(self.path, self.at(idx), message)
+    }
+
+    /// A parse error at the next token.
+    pub fn err(&self, message: impl Into<String>) -> IoError {
+        self.err_at(self.pos, message)
+    }
+
+    fn next_raw(&mut self, what: &str) -> Result<(&'a [u8], usize), IoError> {
+        match self.toks.get(self.pos) {
+            Some(&(t, _)) => {
+                let idx = self.pos;
+                self.pos += 1;
+                Ok((t, idx))
+            }
+            None => Err(self.err(format!("expected {what}, the file ends"))),
+        }
+    }
+
+    /// The next token as text.
+    pub fn next_str(&mut self, what: &str) -> Result<&'a str, IoError> {
+        let (t, idx) = self.next_raw(what)?;
+        std::str::from_utf8(t).map_err(|_| {
+            self.err_at(
+                idx,
+                format!("expected {what}, found bytes that are not text"),
+            )
+        })
+    }
+
+    /// The next token as a non-negative integer (decimal digits, optional `+`).
+    pub fn next_usize(&mut self, what: &str) -> Result<usize, IoError> {
+        let idx = self.pos;
+        let s = self.next_str(what)?;
+        parse_usize(s).ok_or_else(|| {
+            self.err_at(
+                idx,
+                format!(
+                    "expected {what} (a non-negative integer), found `{}`",
+                    shorten(s)
+                ),
+            )
+        })
+    }
+
+    /// The next token as a floating-point number (Rust's syntax, a superset of what C's
+    /// `%le` writes; `nan` and `inf` parse and are rejected later by the problem
+    /// constructors).
+    pub fn next_f64(&mut self, what: &str) -> Result<f64, IoError> {
+        let idx = self.pos;
+        let s = self.next_str(what)?;
+        s.parse::<f64>().map_err(|_| {
+            self.err_at(
+                idx,
+                format!("expected {what} (a number), found `{}`", shorten(s)),
+            )
+        })
+    }
+
+    /// Fails unless at least `n` tokens remain (call before allocating for `n` items).
+    pub fn need(&self, n: usize, what: &str) -> Result<(), IoError> {
+        if self.remaining() < n {
+            return Err(self.err(format!(
+                "expected {n} values for {what}, but only {} tokens remain",
+                self.remaining()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The next `n` tokens as numbers.
+    pub fn f64_vec(&mut self, n: usize, what: &str) -> Result<Vec<f64>, IoError> {
+        self.need(n, what)?;
+        let mut v = Vec::with_capacity(n);
+        for k in 0..n {
+            v.push(self.next_f64(&format!("{what}[{k}]"))?);
+        }
+        Ok(v)
+    }
+
+    /// The next `n` tokens as non-negative integers.
+    pub fn usize_vec(&mut self, n: usize, what: &str) -> Result<Vec<usize>, IoError> {
+        self.need(n, what)?;
+        let mut v = Vec::with_capacity(n);
+        for k in 0..n {
+            v.push(self.next_usize(&format!("{what}[{k}]"))?);
+        }
+        Ok(v)
+    }
+}
+
+/// Strict non-negative integer: optional `+`, then ASCII digits only.
+pub(crate) fn parse_usize(s: &str) -> Option<usize> {
+    let digits = s.strip_prefix('+').unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse::<usize>().ok()
+}
+
+/// At most 40 characters of a token, for messages.
+pub(crate) fn shorten(s: &str) -> String {
+    if s.chars().count() <= 40 {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(40).collect();
+        format!("{head}...")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_lines_and_counts() {
+        let p = Path::new("x");
+        let mut t = Tokens::new(p, b"3\n 1\t2.5\n\n-1 +4 \xff");
+        assert_eq!(t.len(), 6);
+        assert_eq!(t.next_usize("n").unwrap(), 3);
+        assert!(t.at(t.pos()).contains("line 2"));
+        assert_eq!(t.f64_vec(2, "v").unwrap(), vec![1.0, 2.5]);
+        assert!(t.next_usize("m").is_err()); // -1
+        assert_eq!(t.next_usize("k").unwrap(), 4);
+        assert!(t.next_f64("x").is_err()); // not UTF-8
+        let e = t.next_f64("y").unwrap_err().to_string();
+        assert!(e.contains("end of file"), "{e}");
+        let t = Tokens::new(p, b"1 2");
+        assert!(t.need(3, "q").is_err());
+        assert!(parse_usize("99999999999999999999999").is_none());
+        assert!(parse_usize("1e3").is_none());
+    }
+}
