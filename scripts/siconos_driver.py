@@ -116,7 +116,7 @@ def main(argv):
         out = [solve_fc3d(f, opts.get("solver", "NSGS"), float(opts.get("tol", 1e-8)),
                           int(opts.get("max_iter", 1000))) for f in files]
     elif cmd == "error-fc3d":
-        out = [error_fc3d(files[0], files[1])]
+        out = [error_fc3d(files[i], files[i + 1]) for i in range(0, len(files) - 1, 2)]
     elif cmd == "bench-nsgs":
         out = [bench_nsgs(f, int(opts.get("sweeps", 200)), int(opts.get("repeat", 5))) for f in files]
     else:

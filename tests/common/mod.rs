@@ -14,6 +14,10 @@ pub fn shared_data() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
+        // CI sets this so that a missing folder fails loudly instead of skipping.
+        if std::env::var_os("NONSMOOTH_REQUIRE_SHARED_DATA").is_some() {
+            panic!("shared data folder {} not found, and NONSMOOTH_REQUIRE_SHARED_DATA is set", dir.display());
+        }
         eprintln!(
             "skipping: shared data folder {} not found (set NONSMOOTH_SHARED_DATA)",
             dir.display()
@@ -31,4 +35,53 @@ pub fn shared_file(rel: &str) -> Option<PathBuf> {
         eprintln!("skipping: {} not found", p.display());
         None
     }
+}
+
+/// One row of a Siconos reference table in `../shared/reference/`.
+#[derive(Debug, Clone)]
+pub struct Reference {
+    /// File name.
+    pub file: String,
+    /// Solver name (`NSGS`, `LEMKE`, ...).
+    pub solver: String,
+    /// Siconos's return code (0 = converged); `None` when the run crashed.
+    pub info: Option<i64>,
+    /// Iterations Siconos reports.
+    pub iterations: Option<usize>,
+    /// The error Siconos reports (Siconos 4.4 normalisation).
+    pub error: Option<f64>,
+}
+
+/// The rows of `../shared/reference/<table>` (for example `siconos-4.4-fc3d.tsv`), or
+/// `None` with a skip notice when the folder is absent.
+pub fn reference(table: &str) -> Option<Vec<Reference>> {
+    let path = shared_data()?.join("../reference").join(table);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("skipping: {}: {e}", path.display());
+            return None;
+        }
+    };
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next()?.split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name);
+    let (cf, cs, ci, ct) = (col("file")?, col("solver")?, col("info")?, col("iter")?);
+    let ce = col("error_siconos44").or(col("error"))?;
+    Some(
+        lines
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                let get = |i: usize| f.get(i).copied().unwrap_or("");
+                Reference {
+                    file: get(cf).to_string(),
+                    solver: get(cs).to_string(),
+                    info: get(ci).parse().ok(),
+                    iterations: get(ct).parse().ok(),
+                    error: get(ce).parse().ok(),
+                }
+            })
+            .collect(),
+    )
 }
