@@ -50,7 +50,9 @@ fn nsgs_shared(c: &mut Criterion) {
                 continue;
             }
         };
-        let AnyProblem::Friction(p) = &lp.problem else { continue };
+        let AnyProblem::Friction(p) = &lp.problem else {
+            continue;
+        };
         let s = BlockedGaussSeidel::new(p).expect("valid shared problem");
         let mut r = DVector::zeros(p.dim());
         // Start from a mid-solve state, where the mix of stick and slide is realistic.
@@ -58,7 +60,9 @@ fn nsgs_shared(c: &mut Criterion) {
             s.sweep(&mut r);
         }
         g.throughput(Throughput::Elements(p.contacts() as u64));
-        g.bench_function(BenchmarkId::new("nsgs", name), |b| b.iter(|| s.sweep(black_box(&mut r))));
+        g.bench_function(BenchmarkId::new("nsgs", name), |b| {
+            b.iter(|| s.sweep(black_box(&mut r)))
+        });
     }
     g.finish();
 }
@@ -77,9 +81,11 @@ fn nsgs_generated(c: &mut Criterion) {
             s.sweep(&mut r);
         }
         g.throughput(Throughput::Elements(p.contacts() as u64));
-        g.bench_with_input(BenchmarkId::new("box_stack", p.contacts()), &p.contacts(), |b, _| {
-            b.iter(|| s.sweep(black_box(&mut r)))
-        });
+        g.bench_with_input(
+            BenchmarkId::new("box_stack", p.contacts()),
+            &p.contacts(),
+            |b, _| b.iter(|| s.sweep(black_box(&mut r))),
+        );
     }
     g.finish();
 }
@@ -99,9 +105,11 @@ fn velocity_gs_generated(c: &mut Criterion) {
             }
             g.throughput(Throughput::Elements(p.contacts() as u64));
             let name = format!("{kind:?}").to_lowercase();
-            g.bench_with_input(BenchmarkId::new(name, p.contacts()), &p.contacts(), |b, _| {
-                b.iter(|| s.sweep(black_box(&mut r), black_box(&mut v)))
-            });
+            g.bench_with_input(
+                BenchmarkId::new(name, p.contacts()),
+                &p.contacts(),
+                |b, _| b.iter(|| s.sweep(black_box(&mut r), black_box(&mut v))),
+            );
         }
     }
     g.finish();
@@ -133,5 +141,11 @@ fn pgs_boxed(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, nsgs_shared, nsgs_generated, velocity_gs_generated, pgs_boxed);
+criterion_group!(
+    benches,
+    nsgs_shared,
+    nsgs_generated,
+    velocity_gs_generated,
+    pgs_boxed
+);
 criterion_main!(benches);

@@ -10,15 +10,24 @@ use nonsmooth::solver::{Params, SolveError};
 
 #[test]
 fn lemke_solves_what_siconos_lemke_solves() {
-    let (Some(dir), Some(refs)) = (common::shared_file("siconos/lcp"), common::reference("siconos-4.4-lcp.tsv")) else {
+    let (Some(dir), Some(refs)) = (
+        common::shared_file("siconos/lcp"),
+        common::reference("siconos-4.4-lcp.tsv"),
+    ) else {
         return;
     };
-    let params = Params { tol: 1e-10, max_iter: 100_000, ..Default::default() };
+    let params = Params {
+        tol: 1e-10,
+        max_iter: 100_000,
+        ..Default::default()
+    };
     let mut siconos_solved = 0;
     let mut ours = 0;
     for r in refs.iter().filter(|r| r.solver == "LEMKE") {
         let lp = load(dir.join(&r.file)).unwrap_or_else(|e| panic!("{e}"));
-        let AnyProblem::Lcp(p) = &lp.problem else { panic!("{} is not an LCP", r.file) };
+        let AnyProblem::Lcp(p) = &lp.problem else {
+            panic!("{} is not an LCP", r.file)
+        };
         let mut x = DVector::zeros(p.dim());
         let result = lemke(p, &mut x, &params);
         let siconos_ok = r.info == Some(0);
@@ -26,11 +35,24 @@ fn lemke_solves_what_siconos_lemke_solves() {
         match &result {
             Ok(info) => {
                 ours += 1;
-                assert!(info.error.rel <= 1e-10, "{}: error {}", r.file, info.error.rel);
+                assert!(
+                    info.error.rel <= 1e-10,
+                    "{}: error {}",
+                    r.file,
+                    info.error.rel
+                );
             }
             Err(e) => {
-                assert!(!siconos_ok, "{}: Siconos's Lemke solved it, ours failed: {e}", r.file);
-                assert!(matches!(e, SolveError::RayTermination { .. }), "{}: {e}", r.file);
+                assert!(
+                    !siconos_ok,
+                    "{}: Siconos's Lemke solved it, ours failed: {e}",
+                    r.file
+                );
+                assert!(
+                    matches!(e, SolveError::RayTermination { .. }),
+                    "{}: {e}",
+                    r.file
+                );
             }
         }
         eprintln!(

@@ -25,7 +25,11 @@ const ELLIPTIC: &[&str] = &[
 
 fn solve(p: &nonsmooth::problem::FrictionContact, tol: f64) -> DVector<f64> {
     let mut r = DVector::zeros(p.dim());
-    let params = Params { tol, max_iter: 1_000_000, ..Default::default() };
+    let params = Params {
+        tol,
+        max_iter: 1_000_000,
+        ..Default::default()
+    };
     let info = blocked_gauss_seidel(p, &mut r, &params, &mut no_observer()).unwrap();
     assert!(info.error.rel <= tol);
     r
@@ -33,10 +37,14 @@ fn solve(p: &nonsmooth::problem::FrictionContact, tol: f64) -> DVector<f64> {
 
 #[test]
 fn ccp_solved_to_1e_10_and_matches_mujoco() {
-    let Some(dir) = common::shared_file("mujoco") else { return };
+    let Some(dir) = common::shared_file("mujoco") else {
+        return;
+    };
     for name in ELLIPTIC {
         let m = mujoco::read(dir.join(name)).unwrap();
-        let AnyProblem::Friction(p) = &m.problem else { panic!("{name}") };
+        let AnyProblem::Friction(p) = &m.problem else {
+            panic!("{name}")
+        };
         assert_eq!(p.kind(), FrictionKind::Ccp);
         let r = solve(p, 1e-10);
         let engine = DVector::from_vec(m.answer.as_ref().unwrap().r.clone());
@@ -48,22 +56,33 @@ fn ccp_solved_to_1e_10_and_matches_mujoco() {
 
 #[test]
 fn mujoco_answers_are_consistent() {
-    let Some(dir) = common::shared_file("mujoco") else { return };
+    let Some(dir) = common::shared_file("mujoco") else {
+        return;
+    };
     for name in ELLIPTIC {
         let m = mujoco::read(dir.join(name)).unwrap();
-        let AnyProblem::Friction(p) = &m.problem else { panic!("{name}") };
+        let AnyProblem::Friction(p) = &m.problem else {
+            panic!("{name}")
+        };
         let engine = DVector::from_vec(m.answer.as_ref().unwrap().r.clone());
         let e = friction_error(p, &engine);
-        eprintln!("{name}: MuJoCo's answer, CCP error {:.2e} (q-scaled {:.2e})", e.rel, e.rel_q);
+        eprintln!(
+            "{name}: MuJoCo's answer, CCP error {:.2e} (q-scaled {:.2e})",
+            e.rel, e.rel_q
+        );
         assert!(e.rel <= 1e-8, "{name}: {}", e.rel);
     }
 }
 
 #[test]
 fn coulomb_changes_the_sliding_slab() {
-    let Some(path) = common::shared_file("mujoco/mujoco_sliding_slab_elliptic.json") else { return };
+    let Some(path) = common::shared_file("mujoco/mujoco_sliding_slab_elliptic.json") else {
+        return;
+    };
     let m = mujoco::read(path).unwrap();
-    let AnyProblem::Friction(p) = &m.problem else { panic!() };
+    let AnyProblem::Friction(p) = &m.problem else {
+        panic!()
+    };
     let engine = &m.answer.as_ref().unwrap().r;
     let coulomb = solve(&p.clone().with_kind(FrictionKind::Coulomb), 1e-10);
     for c in 0..p.contacts() {
@@ -74,6 +93,9 @@ fn coulomb_changes_the_sliding_slab() {
         assert!((32.0..38.0).contains(&theirs), "{theirs}");
     }
     // and MuJoCo's answer is not a Coulomb solution
-    let e = friction_error(&p.clone().with_kind(FrictionKind::Coulomb), &DVector::from_vec(engine.clone()));
+    let e = friction_error(
+        &p.clone().with_kind(FrictionKind::Coulomb),
+        &DVector::from_vec(engine.clone()),
+    );
     assert!(e.rel > 1e-2, "{}", e.rel);
 }

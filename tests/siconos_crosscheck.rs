@@ -36,7 +36,9 @@ fn siconos_available() -> bool {
         .unwrap_or(false);
     if !ok {
         if std::env::var_os("NONSMOOTH_REQUIRE_SICONOS").is_some() {
-            panic!("Siconos (python3-siconos) is required but `{PYTHON} -c 'import siconos.numerics'` failed");
+            panic!(
+                "Siconos (python3-siconos) is required but `{PYTHON} -c 'import siconos.numerics'` failed"
+            );
         }
         eprintln!("skipping: Siconos not installed (apt-get install python3-siconos)");
     }
@@ -45,8 +47,17 @@ fn siconos_available() -> bool {
 
 fn driver(args: &[&str], files: &[PathBuf]) -> Vec<Value> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/siconos_driver.py");
-    let out = Command::new(PYTHON).arg(script).args(args).args(files).output().expect("run python");
-    assert!(out.status.success(), "siconos driver failed: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(PYTHON)
+        .arg(script)
+        .args(args)
+        .args(files)
+        .output()
+        .expect("run python");
+    assert!(
+        out.status.success(),
+        "siconos driver failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter(|l| l.starts_with('{'))
@@ -61,7 +72,12 @@ fn agree(ours: f64, theirs: f64, floor: f64) -> bool {
 
 /// The rounding allowance of an error measured relative to `denom`:
 /// `64 ε (‖|A| |x| + |b|‖ + ‖x‖)` (forming the residual, then subtracting it from `x`).
-fn rounding_floor(a: &nonsmooth::matrix::Matrix, x: &DVector<f64>, b: &DVector<f64>, denom: f64) -> f64 {
+fn rounding_floor(
+    a: &nonsmooth::matrix::Matrix,
+    x: &DVector<f64>,
+    b: &DVector<f64>,
+    denom: f64,
+) -> f64 {
     let mut s = 0.0;
     for i in 0..a.nrows() {
         let mut row = b[i].abs();
@@ -77,12 +93,20 @@ fn fc3d_floor(p: &nonsmooth::problem::FrictionContact, r: &DVector<f64>) -> f64 
 }
 
 fn numbers(v: &Value) -> DVector<f64> {
-    DVector::from_vec(v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
+    DVector::from_vec(
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect(),
+    )
 }
 
 #[test]
 fn lcp_error_measure_matches_siconos() {
-    let Some(dir) = common::shared_file("siconos/lcp") else { return };
+    let Some(dir) = common::shared_file("siconos/lcp") else {
+        return;
+    };
     if !siconos_available() {
         return;
     }
@@ -90,13 +114,23 @@ fn lcp_error_measure_matches_siconos() {
     let results = driver(&["solve-lcp"], &files);
     assert_eq!(results.len(), files.len());
     for (path, res) in files.iter().zip(&results) {
-        let AnyProblem::Lcp(p) = load(path).unwrap().problem else { panic!() };
+        let AnyProblem::Lcp(p) = load(path).unwrap().problem else {
+            panic!()
+        };
         let z = numbers(&res["z"]);
         let ours = lcp_error(&p, &z).rel;
         let theirs = res["error"].as_f64().unwrap();
         let floor = rounding_floor(p.a(), &z, p.b(), p.b().norm());
-        eprintln!("{:28} Siconos {:>8} error {theirs:.6e}, ours {ours:.6e} (rounding {floor:.1e})", name(path), res["solver"].as_str().unwrap());
-        assert!(agree(ours, theirs, floor), "{}: ours {ours}, Siconos {theirs}", path.display());
+        eprintln!(
+            "{:28} Siconos {:>8} error {theirs:.6e}, ours {ours:.6e} (rounding {floor:.1e})",
+            name(path),
+            res["solver"].as_str().unwrap()
+        );
+        assert!(
+            agree(ours, theirs, floor),
+            "{}: ours {ours}, Siconos {theirs}",
+            path.display()
+        );
     }
 }
 
@@ -107,31 +141,53 @@ fn name(p: &Path) -> String {
 fn fc3d_dat_files() -> Option<Vec<PathBuf>> {
     let dir = common::shared_file("siconos/fc3d")?;
     // This Siconos build has no FCLIB (HDF5) support: its text files only.
-    Some(discover(&dir).unwrap().into_iter().filter(|p| p.extension().is_some_and(|e| e == "dat")).collect())
+    Some(
+        discover(&dir)
+            .unwrap()
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "dat"))
+            .collect(),
+    )
 }
 
 #[test]
 fn fc3d_error_measure_matches_siconos() {
-    let Some(files) = fc3d_dat_files() else { return };
+    let Some(files) = fc3d_dat_files() else {
+        return;
+    };
     if !siconos_available() {
         return;
     }
-    let results = driver(&["solve-fc3d", "--tol", "1e-8", "--max-iter", "1000"], &files);
+    let results = driver(
+        &["solve-fc3d", "--tol", "1e-8", "--max-iter", "1000"],
+        &files,
+    );
     assert_eq!(results.len(), files.len());
     for (path, res) in files.iter().zip(&results) {
-        let AnyProblem::Friction(p) = load(path).unwrap().problem else { panic!() };
+        let AnyProblem::Friction(p) = load(path).unwrap().problem else {
+            panic!()
+        };
         let r = numbers(&res["r"]);
         let ours = fc3d_error(&p, &r).rel;
         let theirs = res["error"].as_f64().unwrap();
         let floor = fc3d_floor(&p, &r);
-        eprintln!("{:36} Siconos NSGS error {theirs:.6e}, our measure {ours:.6e} (rounding {floor:.1e})", name(path));
-        assert!(agree(ours, theirs, floor), "{}: ours {ours}, Siconos {theirs}", path.display());
+        eprintln!(
+            "{:36} Siconos NSGS error {theirs:.6e}, our measure {ours:.6e} (rounding {floor:.1e})",
+            name(path)
+        );
+        assert!(
+            agree(ours, theirs, floor),
+            "{}: ours {ours}, Siconos {theirs}",
+            path.display()
+        );
     }
 }
 
 #[test]
 fn siconos_accepts_our_answers() {
-    let Some(files) = fc3d_dat_files() else { return };
+    let Some(files) = fc3d_dat_files() else {
+        return;
+    };
     if !siconos_available() {
         return;
     }
@@ -140,13 +196,23 @@ fn siconos_accepts_our_answers() {
     let mut pairs = Vec::new();
     let mut ours = Vec::new();
     for path in &files {
-        let AnyProblem::Friction(p) = load(path).unwrap().problem else { panic!() };
+        let AnyProblem::Friction(p) = load(path).unwrap().problem else {
+            panic!()
+        };
         let mut r = DVector::zeros(p.dim());
-        let params = Params { tol: 1e-8, max_iter: 200_000, ..Default::default() };
+        let params = Params {
+            tol: 1e-8,
+            max_iter: 200_000,
+            ..Default::default()
+        };
         match blocked_gauss_seidel(&p, &mut r, &params, &mut no_observer()) {
             Ok(info) => {
                 let answer = tmp.join(format!("{}.json", name(path)));
-                std::fs::write(&answer, serde_json::json!({ "r": r.as_slice() }).to_string()).unwrap();
+                std::fs::write(
+                    &answer,
+                    serde_json::json!({ "r": r.as_slice() }).to_string(),
+                )
+                .unwrap();
                 pairs.push(path.clone());
                 pairs.push(answer);
                 ours.push((path.clone(), info.error.rel, fc3d_floor(&p, &r)));
@@ -158,9 +224,20 @@ fn siconos_accepts_our_answers() {
     assert_eq!(results.len(), ours.len());
     for ((path, mine, floor), res) in ours.iter().zip(&results) {
         let theirs = res["error"].as_f64().unwrap();
-        eprintln!("{:36} our error {mine:.6e}, Siconos's fc3d_compute_error {theirs:.6e} (rounding {floor:.1e})", name(path));
-        assert!(theirs <= 1e-8 + floor, "{}: Siconos finds {theirs}", path.display());
-        assert!(agree(*mine, theirs, *floor), "{}: ours {mine}, Siconos {theirs}", path.display());
+        eprintln!(
+            "{:36} our error {mine:.6e}, Siconos's fc3d_compute_error {theirs:.6e} (rounding {floor:.1e})",
+            name(path)
+        );
+        assert!(
+            theirs <= 1e-8 + floor,
+            "{}: Siconos finds {theirs}",
+            path.display()
+        );
+        assert!(
+            agree(*mine, theirs, *floor),
+            "{}: ours {mine}, Siconos {theirs}",
+            path.display()
+        );
     }
     assert!(ours.len() >= 24);
     std::fs::remove_dir_all(&tmp).ok();

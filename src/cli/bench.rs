@@ -7,7 +7,9 @@ use std::time::Instant;
 use clap::Args;
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, Format, load};
-use nonsmooth::splitting::{BlockedGaussSeidel, Splitting, VelocityGaussSeidel, sweep_boxed, sweep_lcp};
+use nonsmooth::splitting::{
+    BlockedGaussSeidel, Splitting, VelocityGaussSeidel, sweep_boxed, sweep_lcp,
+};
 use serde_json::json;
 
 use super::table::{Align, Table, emit, sci};
@@ -105,7 +107,11 @@ fn ours(problem: &AnyProblem, sweeps: usize, repeat: usize) -> Result<(&'static 
 }
 
 /// Runs `scripts/siconos_driver.py bench-nsgs` on the files and returns seconds per sweep.
-fn siconos_times(files: &[&Path], sweeps: usize, repeat: usize) -> Result<Vec<Option<f64>>, String> {
+fn siconos_times(
+    files: &[&Path],
+    sweeps: usize,
+    repeat: usize,
+) -> Result<Vec<Option<f64>>, String> {
     if files.is_empty() {
         return Ok(Vec::new());
     }
@@ -114,13 +120,21 @@ fn siconos_times(files: &[&Path], sweeps: usize, repeat: usize) -> Result<Vec<Op
         .arg(&script)
         .arg("bench-nsgs")
         .args(files)
-        .args(["--sweeps", &sweeps.to_string(), "--repeat", &repeat.to_string()])
+        .args([
+            "--sweeps",
+            &sweeps.to_string(),
+            "--repeat",
+            &repeat.to_string(),
+        ])
         .output()
         .map_err(|e| format!("cannot run /usr/bin/python3 {}: {e}", script.display()))?;
     if !out.status.success() {
         return Err(format!(
             "Siconos benchmark failed (is python3-siconos installed?): {}",
-            String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
         ));
     }
     let text = String::from_utf8_lossy(&out.stdout);
@@ -131,7 +145,10 @@ fn siconos_times(files: &[&Path], sweeps: usize, repeat: usize) -> Result<Vec<Op
             by_file.insert(f.to_string(), t);
         }
     }
-    Ok(files.iter().map(|f| by_file.get(&f.display().to_string()).copied()).collect())
+    Ok(files
+        .iter()
+        .map(|f| by_file.get(&f.display().to_string()).copied())
+        .collect())
 }
 
 pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
@@ -146,8 +163,17 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             }
         };
         let (method, t) = ours(&lp.problem, a.sweeps, a.repeat)?;
-        let siconos_ok = a.siconos && lp.format == Format::SiconosDat && matches!(lp.problem, AnyProblem::Friction(_));
-        rows.push((path.clone(), lp.problem.contacts(), lp.problem.dim(), method, t, siconos_ok));
+        let siconos_ok = a.siconos
+            && lp.format == Format::Siconos
+            && matches!(lp.problem, AnyProblem::Friction(_));
+        rows.push((
+            path.clone(),
+            lp.problem.contacts(),
+            lp.problem.dim(),
+            method,
+            t,
+            siconos_ok,
+        ));
     }
     let sic_files: Vec<&Path> = rows.iter().filter(|r| r.5).map(|r| r.0.as_path()).collect();
     let sic = siconos_times(&sic_files, a.sweeps, a.repeat)?;
@@ -166,14 +192,25 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     match a.format.as_str() {
         "table" => emit(&mut out, &t.header())?,
         "markdown" => {
-            emit(&mut out, "| file | contacts | method | µs/sweep | Siconos NSGS µs/sweep | ratio |")?;
+            emit(
+                &mut out,
+                "| file | contacts | method | µs/sweep | Siconos NSGS µs/sweep | ratio |",
+            )?;
             emit(&mut out, "|---|---:|---|---:|---:|---:|")?;
         }
         "json" => {}
-        other => return Err(format!("unknown format `{other}` (expected table, json or markdown)")),
+        other => {
+            return Err(format!(
+                "unknown format `{other}` (expected table, json or markdown)"
+            ));
+        }
     }
     for (path, nc, n, method, ours_t, has_sic) in rows {
-        let sic_t = if has_sic { sic_iter.next().flatten() } else { None };
+        let sic_t = if has_sic {
+            sic_iter.next().flatten()
+        } else {
+            None
+        };
         let ratio = sic_t.map(|s| ours_t / s);
         let us = |x: f64| format!("{:.1}", x * 1e6);
         match a.format.as_str() {

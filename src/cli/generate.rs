@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use nonsmooth::io::{AnyProblem, json};
-use nonsmooth::multibody::scenes::{self, Scene, SceneParams, SceneSpec};
 use nonsmooth::multibody::SceneKind;
+use nonsmooth::multibody::scenes::{self, Scene, SceneParams, SceneSpec};
 use nonsmooth::problem::FrictionKind;
 
 use super::parse_kind;
@@ -64,10 +64,18 @@ fn build(a: &GenerateArgs) -> Result<Scene, String> {
             SceneName::BoxStack => SceneKind::BoxStack,
             SceneName::Wall => SceneKind::Wall,
             SceneName::Pyramid => SceneKind::Pyramid,
-            SceneName::HeavyOnLight => return Err("--contacts does not apply to heavy-on-light (it has 8)".into()),
+            SceneName::HeavyOnLight => {
+                return Err("--contacts does not apply to heavy-on-light (it has 8)".into());
+            }
         };
-        let p = if kind == SceneKind::Wall { SceneParams::bricks() } else { SceneParams::cubes() };
-        return SceneSpec::for_contacts(kind, target, &p).build(&p).map_err(e);
+        let p = if kind == SceneKind::Wall {
+            SceneParams::bricks()
+        } else {
+            SceneParams::cubes()
+        };
+        return SceneSpec::for_contacts(kind, target, &p)
+            .build(&p)
+            .map_err(e);
     }
     match a.scene {
         SceneName::BoxStack => scenes::box_stack(a.n),
@@ -81,15 +89,26 @@ fn build(a: &GenerateArgs) -> Result<Scene, String> {
 pub fn run(a: GenerateArgs) -> Result<ExitCode, String> {
     let scene = build(&a)?;
     let problem = if a.global {
-        AnyProblem::Global(scene.global_problem().map_err(|e| e.to_string())?.with_kind(a.kind))
+        AnyProblem::Global(
+            scene
+                .global_problem()
+                .map_err(|e| e.to_string())?
+                .with_kind(a.kind),
+        )
     } else {
-        AnyProblem::Friction(scene.local_problem().map_err(|e| e.to_string())?.with_kind(a.kind))
+        AnyProblem::Friction(
+            scene
+                .local_problem()
+                .map_err(|e| e.to_string())?
+                .with_kind(a.kind),
+        )
     };
     let text = json::to_string(&scene.name, &problem, None, &scene.provenance(a.global));
     if a.output.as_os_str() == "-" {
         println!("{text}");
     } else {
-        std::fs::write(&a.output, text + "\n").map_err(|e| format!("{}: {e}", a.output.display()))?;
+        std::fs::write(&a.output, text + "\n")
+            .map_err(|e| format!("{}: {e}", a.output.display()))?;
         eprintln!(
             "nonsmooth: wrote {} ({} contacts, {} unknowns)",
             a.output.display(),

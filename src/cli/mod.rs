@@ -1,6 +1,8 @@
 //! The command-line program's subcommands.
 
+mod bench;
 mod check;
+mod convert;
 mod generate;
 mod info;
 mod solve;
@@ -32,6 +34,10 @@ enum Command {
     Check(check::CheckArgs),
     /// Write a generated scene (box stack, heavy-on-light, wall, pyramid) as a problem file.
     Generate(generate::GenerateArgs),
+    /// Rewrite a problem as the project's JSON, Siconos .dat or a NumPy folder.
+    Convert(convert::ConvertArgs),
+    /// Time one sweep per problem, optionally side by side with Siconos's NSGS.
+    Bench(bench::BenchArgs),
 }
 
 /// Parses `coulomb` / `ccp` for clap.
@@ -46,6 +52,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Info(a) => info::run(a),
         Command::Check(a) => check::run(a),
         Command::Generate(a) => generate::run(a),
+        Command::Convert(a) => convert::run(a),
+        Command::Bench(a) => bench::run(a),
     }
 }
 

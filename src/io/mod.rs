@@ -7,6 +7,7 @@
 //! | FCLIB HDF5 (`.hdf5`, `.h5`) | local (fc3d) and global (gfc3d) problems | with the `hdf5` feature | no | `fclib` |
 //! | OpenTissue `.dlm` dump (a folder holding `A.dlm`, `b.dlm`, ...) | boxed LCP (friction box) or LCP; `lambda.dlm` as warm start | yes | no | [`opentissue`] |
 //! | MuJoCo export (`.json` with `A`, `b`, `mu`, `dim`, `n_contacts`) | CCP (elliptic) or edge LCP (pyramidal) with MuJoCo's answer; the hard velocity-level view | yes | no | [`mujoco`] |
+//! | NumPy folder (`W.npy`, `q.npy`, `mu.npy`, ...; `numpy.save`) | any problem, optional answer `r.npy`; dense | yes | yes | [`npy`] |
 //!
 //! The formats and conventions are those of `../shared/data/README.md` (dense Siconos
 //! matrices are column-major, FCLIB triplets hold the row in `i` and the column in `p`,
@@ -24,6 +25,7 @@ pub mod fclib;
 pub mod fuzz;
 pub mod json;
 pub mod mujoco;
+pub mod npy;
 pub mod opentissue;
 pub mod siconos;
 mod text;
@@ -127,6 +129,8 @@ pub enum Format {
     OpenTissue,
     /// A MuJoCo JSON export ([`mujoco`]).
     MuJoCo,
+    /// A folder of NumPy `.npy` arrays ([`npy`]).
+    Numpy,
 }
 
 impl Format {
@@ -138,6 +142,7 @@ impl Format {
             Format::Fclib => "fclib-hdf5",
             Format::OpenTissue => "opentissue-dlm",
             Format::MuJoCo => "mujoco-json",
+            Format::Numpy => "numpy-folder",
         }
     }
 }
@@ -257,6 +262,9 @@ pub fn load(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
         if opentissue::is_problem_folder(path) {
             return opentissue::load(path);
         }
+        if npy::is_problem_folder(path) {
+            return npy::load(path);
+        }
         return Err(IoError::new(path, IoErrorKind::UnknownFormat));
     }
     let ext = extension(path);
@@ -317,7 +325,7 @@ pub fn load_json(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
 pub fn discover(path: impl AsRef<Path>) -> Result<Vec<PathBuf>, IoError> {
     let path = path.as_ref();
     let meta = std::fs::metadata(path).map_err(io_err(path))?;
-    if !meta.is_dir() || opentissue::is_problem_folder(path) {
+    if !meta.is_dir() || opentissue::is_problem_folder(path) || npy::is_problem_folder(path) {
         return Ok(vec![path.to_path_buf()]);
     }
     let mut out = Vec::new();
@@ -343,7 +351,7 @@ fn walk(
             continue; // a dangling link
         };
         if meta.is_dir() {
-            if opentissue::is_problem_folder(&p) {
+            if opentissue::is_problem_folder(&p) || npy::is_problem_folder(&p) {
                 out.push(p);
             } else {
                 walk(&p, out, seen)?;
@@ -413,4 +421,3 @@ mod tests {
         std::fs::remove_dir_all(&d).unwrap();
     }
 }
-

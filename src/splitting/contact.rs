@@ -176,8 +176,9 @@ pub(crate) fn solve_block(
         FrictionKind::Ccp => mu,
     };
     let poly = TrigPoly::new(&block.w, q, mu, kappa);
-    let scale = q.norm() + block.w.norm() * q.norm().max(1e-300);
-    let accept = 1e-13 * scale;
+    let wn = block.w.norm();
+    // What rounding alone leaves in the natural map of a reaction r: eps (|q| + |r| + |W||r|).
+    let scale = |r: &[f64; 3]| q.norm() + (1.0 + wn) * Vector3::from(*r).norm();
     // Fast path: Newton on F from the previous direction of sliding (or the direction of
     // the rejected stick solution). In a converging sweep this lands on the root at once.
     let warm_theta = if warm[1] != 0.0 || warm[2] != 0.0 {
@@ -188,7 +189,7 @@ pub(crate) fn solve_block(
     if let Some(th0) = warm_theta {
         if let Some(r) = slide_reaction(block, q, mu, kappa, poly.polish(th0)) {
             let residual = residual_of(block, q, r, mu, kind);
-            if residual <= accept {
+            if residual <= 1e-13 * scale(&r) {
                 return ContactSolution {
                     r,
                     case: ContactCase::Slide,
@@ -198,16 +199,25 @@ pub(crate) fn solve_block(
         }
     }
     // Every root of the quartic, then (if none is valid) a grid search as a safety net.
-    let mut best = best_candidate(block, q, mu, kind, kappa, warm, scale, poly.quartic_roots());
-    if best.is_none_or(|b| b.residual > accept) {
-        let grid = best_candidate(block, q, mu, kind, kappa, warm, scale, poly.grid_roots());
+    let mut best = best_candidate(
+        block,
+        q,
+        mu,
+        kind,
+        kappa,
+        warm,
+        &scale,
+        poly.quartic_roots(),
+    );
+    if best.is_none_or(|b| b.residual > 1e-13 * scale(&b.r)) {
+        let grid = best_candidate(block, q, mu, kind, kappa, warm, &scale, poly.grid_roots());
         best = match (best, grid) {
             (Some(a), Some(b)) => Some(if b.residual < a.residual { b } else { a }),
             (a, b) => a.or(b),
         };
     }
     match best {
-        Some(b) if b.residual <= 1e-10 * scale => b,
+        Some(b) if b.residual <= 1e-10 * scale(&b.r) => b,
         other => fallback(block, q, mu, kind, warm, other),
     }
 }
@@ -222,10 +232,9 @@ fn best_candidate(
     kind: FrictionKind,
     kappa: f64,
     warm: [f64; 3],
-    scale: f64,
+    scale: &dyn Fn(&[f64; 3]) -> f64,
     thetas: Vec<f64>,
 ) -> Option<ContactSolution> {
-    let tie = 1e-13 * scale;
     let mut best: Option<ContactSolution> = None;
     for th in thetas {
         let Some(r) = slide_reaction(block, q, mu, kappa, th) else {
@@ -240,6 +249,7 @@ fn best_candidate(
         let better = match best {
             None => true,
             Some(b) => {
+                let tie = 1e-13 * scale(&cand.r).max(scale(&b.r));
                 cand.residual + tie < b.residual
                     || ((cand.residual - b.residual).abs() <= tie
                         && dist2(cand.r, warm) < dist2(b.r, warm))

@@ -16,7 +16,10 @@ pub fn shared_data() -> Option<PathBuf> {
     } else {
         // CI sets this so that a missing folder fails loudly instead of skipping.
         if std::env::var_os("NONSMOOTH_REQUIRE_SHARED_DATA").is_some() {
-            panic!("shared data folder {} not found, and NONSMOOTH_REQUIRE_SHARED_DATA is set", dir.display());
+            panic!(
+                "shared data folder {} not found, and NONSMOOTH_REQUIRE_SHARED_DATA is set",
+                dir.display()
+            );
         }
         eprintln!(
             "skipping: shared data folder {} not found (set NONSMOOTH_SHARED_DATA)",
