@@ -22,6 +22,11 @@
 //! Rows `[n, t1, t2]` per contact; a positive normal velocity separates; units and signs
 //! are stated once in [`problem`].
 
+// `!(x > 0.0)` is written on purpose throughout: unlike `x <= 0.0` it is also true for NaN,
+// so a check that guards a division rejects NaN too.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+#![warn(missing_docs)]
+
 pub mod friction;
 pub mod io;
 pub mod linalg;

@@ -1,7 +1,7 @@
 //! NumPy folders: a problem as a directory of `.npy` arrays, for exchange with Python.
 //!
 //! A Python user writes the arrays with `numpy.save` and points `nonsmooth` at the folder;
-//! [`write`] produces the same layout for a problem the crate made, so that it can be
+//! [`write`](fn@write) produces the same layout for a problem the crate made, so that it can be
 //! read back with `numpy.load`. Arrays are `float64` (`dep` is `int64`), C or Fortran order.
 //!
 //! | problem | files | shapes |

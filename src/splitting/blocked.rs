@@ -188,7 +188,7 @@ impl<'a> BlockedGaussSeidel<'a> {
         loop {
             self.sweep(r);
             k += 1;
-            if let Next::Finish(status) = driver.after_iteration(k, r, &measure, observer)? {
+            if let Next::Finish(status) = driver.after_iteration(k, r, measure, observer)? {
                 let e = match (status, driver.last_error()) {
                     (Status::Stopped, _) | (_, None) => measure(r),
                     (_, Some(e)) => e,

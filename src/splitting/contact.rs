@@ -91,7 +91,7 @@ fn residual_of(
 }
 
 /// Solves one contact's frictional problem `u = W r + q`, `r ∈ K_mu`, with the
-/// complementarity of `kind`, exactly (see the [module docs](self)).
+/// complementarity of `kind`, exactly (see the [module docs](crate::splitting::contact)).
 ///
 /// `w` is the 3x3 Delassus block (symmetric positive definite assumed; a singular block
 /// is handled by the slide equations or, failing those, a fallback iteration), `q` the

@@ -28,7 +28,7 @@
 //! projecting row by row.
 
 mod blocked;
-mod contact;
+pub mod contact;
 mod lcp;
 mod velocity;
 
