@@ -12,14 +12,82 @@ use nonsmooth::splitting::{
 };
 use serde_json::json;
 
+use nonsmooth::multibody::{SceneKind, scenes};
+
 use super::table::{Align, Table, emit, sci};
+
+fn parse_scene(s: &str) -> Result<SceneKind, String> {
+    match s {
+        "box-stack" => Ok(SceneKind::BoxStack),
+        "wall" => Ok(SceneKind::Wall),
+        "pyramid" => Ok(SceneKind::Pyramid),
+        o => Err(format!(
+            "unknown scene `{o}` (expected box-stack, wall or pyramid)"
+        )),
+    }
+}
+
+/// Times generated scenes of growing size: one row per size and form.
+fn run_scenes(a: &BenchArgs, kind: SceneKind) -> Result<ExitCode, String> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let name = match kind {
+        SceneKind::BoxStack => "box-stack",
+        SceneKind::Wall => "wall",
+        SceneKind::Pyramid => "pyramid",
+    };
+    let markdown = a.format == "markdown";
+    if markdown {
+        emit(
+            &mut out,
+            "| scene | contacts | method | µs/sweep | ns per contact and sweep |",
+        )?;
+        emit(&mut out, "|---|---:|---|---:|---:|")?;
+    } else if a.format == "table" {
+        emit(
+            &mut out,
+            "scene       contacts  method   us/sweep  ns/contact",
+        )?;
+    }
+    for &n in &a.contacts {
+        let scene = scenes::sized_for(kind, n).map_err(|e| e.to_string())?;
+        let local = AnyProblem::Friction(scene.local_problem().map_err(|e| e.to_string())?);
+        let global = AnyProblem::Global(scene.global_problem().map_err(|e| e.to_string())?);
+        for problem in [&local, &global] {
+            let (method, t) = ours(problem, a.sweeps, a.repeat)?;
+            let nc = problem.contacts();
+            let per = t / nc.max(1) as f64 * 1e9;
+            let line = match a.format.as_str() {
+                "markdown" => format!("| {name} | {nc} | {method} | {:.1} | {per:.0} |", t * 1e6),
+                "json" => {
+                    json!({"scene": name, "contacts": nc, "method": method, "seconds_per_sweep": t,
+                                 "ns_per_contact": per})
+                    .to_string()
+                }
+                _ => format!(
+                    "{name:<10} {nc:>9}  {method:<6} {:>9.1}  {per:>10.0}",
+                    t * 1e6
+                ),
+            };
+            emit(&mut out, &line)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
 use super::{expand, short_name};
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Problem files or folders.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "scene")]
     paths: Vec<PathBuf>,
+    /// Time generated scenes instead, built in memory: box-stack, wall or pyramid, each in
+    /// its local form (NSGS) and its global form (velocity-space GS).
+    #[arg(long, value_parser = parse_scene)]
+    scene: Option<SceneKind>,
+    /// Contact counts for --scene (comma-separated).
+    #[arg(long, value_delimiter = ',', default_values_t = [100usize, 1_000, 10_000, 100_000])]
+    contacts: Vec<usize>,
     /// Sweeps per timed run.
     #[arg(long, default_value_t = 200)]
     sweeps: usize,
@@ -152,6 +220,15 @@ fn siconos_times(
 }
 
 pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
+    if !["table", "json", "markdown"].contains(&a.format.as_str()) {
+        return Err(format!(
+            "unknown format `{}` (expected table, json or markdown)",
+            a.format
+        ));
+    }
+    if let Some(kind) = a.scene {
+        return run_scenes(&a, kind);
+    }
     let files = expand(&a.paths)?;
     let mut rows = Vec::new();
     for path in &files {

@@ -158,7 +158,14 @@ impl<'a> BlockedGaussSeidel<'a> {
             self.rows.row_product(c, r.as_slice(), &mut acc);
             let rc = Vector3::new(r[k], r[k + 1], r[k + 2]);
             let qt = Vector3::from(acc) - self.diag[c].w * rc;
-            let sol = solve_block(&self.diag[c], &qt, mu[c], self.kind, [rc[0], rc[1], rc[2]]);
+            let sol = solve_block(
+                &self.diag[c],
+                &qt,
+                mu[c],
+                self.kind,
+                [rc[0], rc[1], rc[2]],
+                false,
+            );
             r[k] = sol.r[0];
             r[k + 1] = sol.r[1];
             r[k + 2] = sol.r[2];

@@ -116,18 +116,36 @@ pub fn solve_contact(
     kind: FrictionKind,
     warm: [f64; 3],
 ) -> ContactSolution {
-    solve_block(&LocalBlock::new(*w), q, mu, kind, warm)
+    solve_block(&LocalBlock::new(*w), q, mu, kind, warm, true)
 }
 
-/// As [`solve_contact`] with the block's inverse precomputed.
+/// As [`solve_contact`] with the block's inverse precomputed. With `measure = false` the
+/// stick and frictionless cases skip computing their residual (it is zero up to rounding
+/// by construction) and report 0: the sweeps do not need it.
 pub(crate) fn solve_block(
     block: &LocalBlock,
     q: &Vector3<f64>,
     mu: f64,
     kind: FrictionKind,
     warm: [f64; 3],
+    measure: bool,
 ) -> ContactSolution {
-    // Take-off.
+    let residual_if = |r: [f64; 3]| {
+        if measure {
+            residual_of(block, q, r, mu, kind)
+        } else {
+            0.0
+        }
+    };
+    // Take-off. A free velocity that underflows (below 1e-300) is zero for every purpose;
+    // treating it so keeps subnormal noise out of the root finding.
+    if q.norm() < 1e-300 {
+        return ContactSolution {
+            r: [0.0; 3],
+            case: ContactCase::TakeOff,
+            residual: q.norm(),
+        };
+    }
     let takeoff = match kind {
         FrictionKind::Coulomb => q[0] >= 0.0,
         FrictionKind::Ccp => mu * q[1].hypot(q[2]) <= q[0],
@@ -144,7 +162,7 @@ pub(crate) fn solve_block(
         let wnn = block.w[(0, 0)];
         if wnn > 0.0 {
             let r = [(-q[0] / wnn).max(0.0), 0.0, 0.0];
-            let residual = residual_of(block, q, r, mu, kind);
+            let residual = residual_if(r);
             return ContactSolution {
                 r,
                 case: ContactCase::Stick,
@@ -159,7 +177,7 @@ pub(crate) fn solve_block(
         let r = -(inv * q);
         if r[0] > 0.0 && r[1].hypot(r[2]) <= mu * r[0] * (1.0 + 8.0 * f64::EPSILON) {
             let r = [r[0], r[1], r[2]];
-            let residual = residual_of(block, q, r, mu, kind);
+            let residual = residual_if(r);
             return ContactSolution {
                 r,
                 case: ContactCase::Stick,

@@ -123,7 +123,14 @@ impl<'a> VelocityGaussSeidel<'a> {
             }
             let rc = Vector3::new(r[k], r[k + 1], r[k + 2]);
             let qt = u - self.diag[c].w * rc;
-            let sol = solve_block(&self.diag[c], &qt, mu[c], self.kind, [rc[0], rc[1], rc[2]]);
+            let sol = solve_block(
+                &self.diag[c],
+                &qt,
+                mu[c],
+                self.kind,
+                [rc[0], rc[1], rc[2]],
+                false,
+            );
             // v += T_c Δr_c
             for d in 0..3 {
                 let delta = sol.r[d] - r[k + d];
