@@ -282,3 +282,31 @@ mod tests {
         assert_eq!(ccp_error(&fc, &DVector::zeros(3)).abs, 0.0);
     }
 }
+
+/// The complementarity gap `Σ_c |r_c · û_c|` of an answer for the law `kind` (`û = u` for
+/// CCP, `u + mu ‖u_t‖ e_n` for Coulomb), in the problem's units (impulse times velocity).
+/// Zero at a solution; together with [`feasibility`] it is another way to read the
+/// natural-map error.
+pub fn complementarity_gap(fc: &FrictionContact, r: &DVector<f64>, kind: FrictionKind) -> f64 {
+    check_contacts(fc, r, kind)
+        .iter()
+        .map(|c| c.complementarity)
+        .sum()
+}
+
+/// How far an answer is from being feasible: `(primal, dual)` with
+/// `primal = sqrt(Σ_c dist(r_c, K_mu)²)` and `dual = sqrt(Σ_c dist(û_c, K_mu*)²)`.
+pub fn feasibility(fc: &FrictionContact, r: &DVector<f64>, kind: FrictionKind) -> (f64, f64) {
+    let checks = check_contacts(fc, r, kind);
+    let primal = checks
+        .iter()
+        .map(|c| c.cone_violation * c.cone_violation)
+        .sum::<f64>()
+        .sqrt();
+    let dual = checks
+        .iter()
+        .map(|c| c.dual_violation * c.dual_violation)
+        .sum::<f64>()
+        .sqrt();
+    (primal, dual)
+}

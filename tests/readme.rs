@@ -12,14 +12,22 @@ use std::process::Command;
 fn block(readme: &str, name: &str) -> Vec<String> {
     let start = format!("<!-- results:{name} -->\n");
     let end = format!("<!-- /results:{name} -->");
-    let i = readme.find(&start).unwrap_or_else(|| panic!("README has no block {name}")) + start.len();
+    let i = readme
+        .find(&start)
+        .unwrap_or_else(|| panic!("README has no block {name}"))
+        + start.len();
     let j = readme[i..].find(&end).unwrap() + i;
     readme[i..j].lines().map(str::to_string).collect()
 }
 
 /// The row without its last cell (`seconds`).
 fn without_time(row: &str) -> String {
-    let cells: Vec<&str> = row.trim().trim_matches('|').split('|').map(str::trim).collect();
+    let cells: Vec<&str> = row
+        .trim()
+        .trim_matches('|')
+        .split('|')
+        .map(str::trim)
+        .collect();
     cells[..cells.len().saturating_sub(1)].join(" | ")
 }
 
@@ -29,17 +37,39 @@ fn solve_markdown(path: &Path) -> Vec<String> {
         .arg(path)
         .output()
         .unwrap();
-    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
 
 fn compare(name: &str, readme_rows: &[String], now: &[String], skip: impl Fn(&str) -> bool) {
-    let a: Vec<String> = readme_rows.iter().filter(|r| !skip(r)).map(|r| without_time(r)).collect();
-    let b: Vec<String> = now.iter().filter(|r| !skip(r)).map(|r| without_time(r)).collect();
-    assert!(!a.is_empty(), "README block {name} is empty: run scripts/readme_results.sh");
+    let a: Vec<String> = readme_rows
+        .iter()
+        .filter(|r| !skip(r))
+        .map(|r| without_time(r))
+        .collect();
+    let b: Vec<String> = now
+        .iter()
+        .filter(|r| !skip(r))
+        .map(|r| without_time(r))
+        .collect();
+    assert!(
+        !a.is_empty(),
+        "README block {name} is empty: run scripts/readme_results.sh"
+    );
     for (x, y) in a.iter().zip(&b) {
-        assert_eq!(x, y, "README block {name} is stale: run scripts/readme_results.sh");
+        assert_eq!(
+            x, y,
+            "README block {name} is stale: run scripts/readme_results.sh"
+        );
     }
-    assert_eq!(a.len(), b.len(), "README block {name} has a different number of rows");
+    assert_eq!(
+        a.len(),
+        b.len(),
+        "README block {name} has a different number of rows"
+    );
 }
 
 fn readme() -> String {
@@ -49,17 +79,27 @@ fn readme() -> String {
 #[test]
 fn data_table_is_current() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    compare("data", &block(&readme(), "data"), &solve_markdown(&root.join("data")), |_| false);
+    compare(
+        "data",
+        &block(&readme(), "data"),
+        &solve_markdown(&root.join("data")),
+        |_| false,
+    );
 }
 
 #[test]
 fn shared_table_is_current() {
-    let Some(dir) = common::shared_data() else { return };
+    let Some(dir) = common::shared_data() else {
+        return;
+    };
     // The README was generated with the hdf5 feature; without it those rows differ.
     let hdf5 = cfg!(feature = "hdf5");
-    compare("shared", &block(&readme(), "shared"), &solve_markdown(&dir), |row| {
-        !hdf5 && row.contains(".hdf5 |")
-    });
+    compare(
+        "shared",
+        &block(&readme(), "shared"),
+        &solve_markdown(&dir),
+        |row| !hdf5 && row.contains(".hdf5 |"),
+    );
 }
 
 #[test]
