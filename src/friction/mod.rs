@@ -1,10 +1,14 @@
 //! Friction sets and projections onto them.
 //!
-//! This module holds the second-order (Coulomb) cone `K_mu = { r : ||r_t|| <= mu r_n }`,
-//! its projection, and the per-contact algebra the friction solvers and error measures
-//! share. The general convex sets of Erleben 2017 (box, ellipse, Coulomb-Contensou
-//! ellipsoid) join it in the PROX work.
+//! * [`cone`](project_on_cone): the second-order (Coulomb) cone
+//!   `K_mu = { r : ‖r_t‖ <= mu r_n }` and its dual, used by the natural-map error measures
+//!   and the cone complementarity problem;
+//! * [`sets`]: friction laws as convex sets with their proximal operators (Erleben 2017):
+//!   the half-line of normal reactions, the box, the disk (isotropic Coulomb), the ellipse
+//!   (anisotropic) and the Coulomb-Contensou ellipsoid.
 
 mod cone;
+pub mod sets;
 
 pub use cone::{in_cone, in_dual_cone, project_on_cone, project_on_dual_cone};
+pub use sets::{BoxSet, ConvexSet, Disk, Ellipsoid, FrictionLaw, HalfLine, project_on_ellipsoid};
