@@ -13,6 +13,7 @@
 //! | [`ncp`] | minimum map, Fischer-Burmeister, nested boxed form, B-subdifferentials | *Complementarity and its reformulations* | Erleben 2009 slides eq. 23-34; Silcowitz et al. 2009 eq. 21-31 |
 //! | [`merit`] | LCP error, fc3d natural-map error (both normalisations), CCP error, merits | *Reading real problems and judging an answer* | Siconos 4.4; Acary et al. 2018 |
 //! | [`splitting`] | projected Jacobi / Gauss-Seidel / SOR, blocked Gauss-Seidel, velocity-space Gauss-Seidel | *Splitting methods and projected Gauss-Seidel* | Erleben 2009 slides eq. 20-37; Erleben 2007 eq. 28-33 |
+//! | [`newton`] | Fischer-Newton, minimum-map Newton, NNCG; B-subdifferential assembly, GMRES, line search, semi-staggered start | *Newton's method for nonsmooth equations* and the chapters after it | Silcowitz et al. 2009; Niebe and Erleben 2015; Silcowitz-Hansen et al. 2010 |
 //! | [`pivoting`] | Lemke's method (lexicographic) | *Complementarity and its reformulations* | Cottle, Pang, Stone 1992 |
 //! | [`friction`] | the friction cone and its projection | *Splitting methods and projected Gauss-Seidel* | Acary et al. 2018 |
 //! | [`io`] | Siconos `.dat`, FCLIB HDF5, OpenTissue `.dlm`, MuJoCo JSON, the project's JSON | *Reading real problems and judging an answer* | `../shared/data/README.md` |
@@ -35,6 +36,7 @@ pub mod merit;
 pub mod method;
 pub mod multibody;
 pub mod ncp;
+pub mod newton;
 pub mod pivoting;
 pub mod problem;
 pub mod solver;

@@ -12,6 +12,7 @@ use nalgebra::DVector;
 
 use crate::io::AnyProblem;
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
+use crate::newton::{FischerNewton, MinMapNewton, Nncg, fischer_newton, min_map_newton, nncg};
 use crate::pivoting::lemke;
 use crate::problem::FrictionKind;
 use crate::solver::{Iterate, Params, SolveError, SolveInfo};
@@ -45,6 +46,12 @@ pub enum Method {
     Nsgs,
     /// Velocity-space blocked Gauss-Seidel (global friction problems).
     Vgs,
+    /// Fischer-Newton with its default options (LCP, boxed LCP; [`crate::newton`]).
+    FischerNewton,
+    /// Minimum-map Newton with the projected line search (LCP, boxed LCP).
+    MinMapNewton,
+    /// Nonsmooth nonlinear conjugate gradient on projected Gauss-Seidel (LCP, boxed LCP).
+    Nncg,
 }
 
 impl Method {
@@ -58,12 +65,25 @@ impl Method {
             Method::Psor { .. } => "psor",
             Method::Nsgs => "nsgs",
             Method::Vgs => "vgs",
+            Method::FischerNewton => "fischer-newton",
+            Method::MinMapNewton => "minmap-newton",
+            Method::Nncg => "nncg",
         }
     }
 
     /// Every method name, for help texts.
-    pub const NAMES: &'static [&'static str] =
-        &["auto", "lemke", "pj", "pgs", "psor", "nsgs", "vgs"];
+    pub const NAMES: &'static [&'static str] = &[
+        "auto",
+        "lemke",
+        "pj",
+        "pgs",
+        "psor",
+        "nsgs",
+        "vgs",
+        "fischer-newton",
+        "minmap-newton",
+        "nncg",
+    ];
 
     /// The method `Auto` stands for on `problem`.
     pub fn resolve(self, problem: &AnyProblem) -> Method {
@@ -99,6 +119,9 @@ impl FromStr for Method {
             "psor" | "sor" => Method::Psor { omega: 1.2 },
             "nsgs" => Method::Nsgs,
             "vgs" => Method::Vgs,
+            "fischer-newton" | "fn" => Method::FischerNewton,
+            "minmap-newton" | "min-map-newton" | "mmn" => Method::MinMapNewton,
+            "nncg" => Method::Nncg,
             other => {
                 return Err(format!(
                     "unknown method `{other}` (expected one of {})",
@@ -198,6 +221,13 @@ pub fn solve(
             Method::Psor { omega } => {
                 solve_lcp(p, &mut x, Splitting::Sor { omega }, params, observer)
             }
+            Method::FischerNewton => {
+                fischer_newton(p, &mut x, params, &FischerNewton::default(), observer)
+            }
+            Method::MinMapNewton => {
+                min_map_newton(p, &mut x, params, &MinMapNewton::default(), observer)
+            }
+            Method::Nncg => nncg(p, &mut x, params, &Nncg::default(), observer),
             _ => unsupported("LCP"),
         },
         AnyProblem::Boxed(p) => match method {
@@ -208,6 +238,13 @@ pub fn solve(
             Method::Psor { omega } => {
                 solve_boxed(p, &mut x, Splitting::Sor { omega }, params, observer)
             }
+            Method::FischerNewton => {
+                fischer_newton(p, &mut x, params, &FischerNewton::default(), observer)
+            }
+            Method::MinMapNewton => {
+                min_map_newton(p, &mut x, params, &MinMapNewton::default(), observer)
+            }
+            Method::Nncg => nncg(p, &mut x, params, &Nncg::default(), observer),
             _ => unsupported("boxed LCP"),
         },
         AnyProblem::Friction(p) => {

@@ -78,3 +78,65 @@ pub fn friction_problem(nc: usize, kind: FrictionKind) -> impl Strategy<Value = 
             .unwrap()
         })
 }
+
+/// A boxed LCP in the box model of `nc` contacts (rows `[n, t1, t2]`, the tangent rows
+/// bounded by `±mu x_n`, `mu` in [0, 1]) with `A` from `mat` (`3nc x 3nc`) and `b` in
+/// [-1, 1].
+pub fn boxed_friction(
+    mat: impl Strategy<Value = DMatrix<f64>>,
+    nc: usize,
+) -> impl Strategy<Value = nonsmooth::problem::BoxedLcp> {
+    (
+        mat,
+        prop::collection::vec(-1.0..1.0f64, 3 * nc),
+        prop::collection::vec(0.0..1.0f64, nc),
+    )
+        .prop_map(move |(a, b, mu)| {
+            let fc = FrictionContact::new(
+                Matrix::Dense(a),
+                DVector::from_vec(b),
+                DVector::from_vec(mu),
+                FrictionKind::Coulomb,
+            )
+            .unwrap();
+            nonsmooth::problem::BoxedLcp::from_friction_contact(&fc)
+        })
+}
+
+/// A symmetric positive definite `n x n` matrix whose off-diagonal part is at most
+/// `ratio` times the diagonal in every row (strictly diagonally dominant for `ratio < 1`).
+pub fn spd_dominant(n: usize, ratio: f64) -> impl Strategy<Value = DMatrix<f64>> {
+    (
+        prop::collection::vec(-1.0..1.0f64, n * n),
+        prop::collection::vec(0.5..2.0f64, n),
+    )
+        .prop_map(move |(v, d)| {
+            let b = DMatrix::from_vec(n, n, v);
+            let mut s = (&b + b.transpose()) * 0.5;
+            for i in 0..n {
+                s[(i, i)] = 0.0;
+            }
+            let mut a = DMatrix::zeros(n, n);
+            for i in 0..n {
+                let off: f64 = (0..n).map(|j| s[(i, j)].abs()).sum();
+                a[(i, i)] = d[i];
+                let scale = if off > 0.0 { ratio * d[i] / off } else { 0.0 };
+                for j in 0..n {
+                    if j != i {
+                        a[(i, j)] = s[(i, j)] * scale;
+                    }
+                }
+            }
+            // symmetrise (keeps dominance: each row's scale is bounded by the smaller one)
+            let a2 = DMatrix::from_fn(n, n, |i, j| {
+                if i == j {
+                    a[(i, i)]
+                } else if a[(i, j)].abs() <= a[(j, i)].abs() {
+                    a[(i, j)]
+                } else {
+                    a[(j, i)]
+                }
+            });
+            a2
+        })
+}

@@ -1,0 +1,96 @@
+//! On real input: Fischer-Newton and minimum-map Newton on the 15 shared Siconos LCPs
+//! (`../shared/data/siconos/lcp`), beside what Siconos 4.4's NEWTONMIN and Lemke report
+//! (`../shared/reference/siconos-4.4-lcp.tsv`). Every answer our methods call converged is
+//! checked independently with `merit::lcp_error`, and each Newton method must solve (to
+//! 1e-10) at least as many files as Siconos's NEWTONMIN does.
+
+mod common;
+
+use nalgebra::DVector;
+use nonsmooth::io::{AnyProblem, load};
+use nonsmooth::merit::lcp_error;
+use nonsmooth::newton::{FischerNewton, MinMapNewton, fischer_newton, min_map_newton};
+use nonsmooth::solver::{Params, SolveError, SolveInfo, no_observer};
+
+fn cell(r: &Result<SolveInfo, SolveError>) -> String {
+    match r {
+        Ok(i) => format!("{} it, {:.1e}", i.iterations, i.error.rel),
+        Err(SolveError::NoConvergence(i)) => {
+            format!("no ({} it, {:.1e})", i.iterations, i.error.rel)
+        }
+        Err(e) => e.status_name().to_string(),
+    }
+}
+
+#[test]
+fn newton_methods_on_the_siconos_lcps() {
+    let (Some(dir), Some(refs)) = (
+        common::shared_file("siconos/lcp"),
+        common::reference("siconos-4.4-lcp.tsv"),
+    ) else {
+        return;
+    };
+    let params = Params {
+        tol: 1e-10,
+        max_iter: 1000,
+        ..Default::default()
+    };
+    let mut files: Vec<String> = refs.iter().map(|r| r.file.clone()).collect();
+    files.sort();
+    files.dedup();
+    assert_eq!(files.len(), 15);
+    let siconos_ok = |file: &str, solver: &str| {
+        refs.iter().any(|r| {
+            r.file == file
+                && r.solver == solver
+                && r.info == Some(0)
+                && r.error.is_some_and(|e| e <= 1e-10)
+        })
+    };
+    let (mut fn_solved, mut mm_solved, mut newtonmin, mut lemke) = (0, 0, 0, 0);
+    for file in &files {
+        let lp = load(dir.join(file)).unwrap_or_else(|e| panic!("{e}"));
+        let AnyProblem::Lcp(p) = &lp.problem else {
+            panic!("{file} is not an LCP")
+        };
+        let mut x = DVector::zeros(p.dim());
+        let rf = fischer_newton(
+            p,
+            &mut x,
+            &params,
+            &FischerNewton::default(),
+            &mut no_observer(),
+        );
+        if rf.is_ok() {
+            fn_solved += 1;
+            assert!(lcp_error(p, &x).rel <= 1e-10, "{file}");
+        }
+        let mut x = DVector::zeros(p.dim());
+        let rm = min_map_newton(
+            p,
+            &mut x,
+            &params,
+            &MinMapNewton::default(),
+            &mut no_observer(),
+        );
+        if rm.is_ok() {
+            mm_solved += 1;
+            assert!(lcp_error(p, &x).rel <= 1e-10, "{file}");
+        }
+        newtonmin += siconos_ok(file, "NEWTONMIN") as usize;
+        lemke += siconos_ok(file, "LEMKE") as usize;
+        eprintln!(
+            "{file:28} n={:2} FN {:22} MMN {:22} siconos NEWTONMIN {} LEMKE {}",
+            p.dim(),
+            cell(&rf),
+            cell(&rm),
+            siconos_ok(file, "NEWTONMIN"),
+            siconos_ok(file, "LEMKE")
+        );
+    }
+    eprintln!(
+        "solved to 1e-10: FN {fn_solved}, MMN {mm_solved}, Siconos NEWTONMIN {newtonmin}, Siconos LEMKE {lemke} (of 15)"
+    );
+    assert!(fn_solved >= newtonmin);
+    assert!(mm_solved >= newtonmin);
+}
