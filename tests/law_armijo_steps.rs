@@ -64,6 +64,7 @@ proptest! {
         let mut x = DVector::zeros(p.dim());
         let params = Params { tol: 1e-12, max_iter: 30, ..Default::default() };
         let _ = fischer_newton(&p, &mut x, &params, &options, &mut observer);
+        // ANCHOR: law
         for k in 0..iterates.len() - 1 {
             let (a, b) = (&iterates[k], &iterates[k + 1]);
             let step = b - a;
@@ -73,5 +74,6 @@ proptest! {
             prop_assert!(psi_b <= bound + slack,
                 "step {}: Psi {} -> {}, Armijo bound {}", k, psi_a, psi_b, bound);
         }
+        // ANCHOR_END: law
     }
 }

@@ -52,6 +52,7 @@ fn check(p: &BoxedLcp, x: &DVector<f64>) -> Result<(), TestCaseError> {
     let (phi, h) = GeneralizedJacobian::fischer(rows, x, &w, &JacobianOptions::default());
     prop_assert_eq!(h.kinks(), 0);
     prop_assert!((phi - rows.fischer(x, &w)).amax() == 0.0);
+    // ANCHOR: law
     let hd = h.to_dense();
     let fd = finite_difference(&rows, x);
     prop_assert!(
@@ -60,6 +61,7 @@ fn check(p: &BoxedLcp, x: &DVector<f64>) -> Result<(), TestCaseError> {
         hd,
         fd
     );
+    // ANCHOR_END: law
     Ok(())
 }
 

@@ -23,6 +23,7 @@ fn params() -> Params {
     }
 }
 
+// ANCHOR: law
 fn agree(lcp: &Lcp, bound: f64) -> Result<(), TestCaseError> {
     let n = lcp.dim();
     let mut xl = DVector::zeros(n);
@@ -60,6 +61,7 @@ fn agree(lcp: &Lcp, bound: f64) -> Result<(), TestCaseError> {
     );
     Ok(())
 }
+// ANCHOR_END: law
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]

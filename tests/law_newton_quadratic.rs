@@ -51,6 +51,7 @@ proptest! {
             let _ = fischer_newton(&lcp, &mut x, &params, &options, &mut observer);
             let last = *errors.last().unwrap();
             prop_assert!(last <= 1e-9, "{}: final error {} ({:?})", inner.name(), last, errors);
+            // ANCHOR: law
             for k in 0..errors.len() - 1 {
                 let (e, next) = (errors[k], errors[k + 1]);
                 if e <= 1e-2 && next >= 1e-11 {
@@ -58,6 +59,7 @@ proptest! {
                         "{}: e_k = {}, e_k+1 = {}, ratio {} ({:?})", inner.name(), e, next, next / (e * e), errors);
                 }
             }
+            // ANCHOR_END: law
         }
     }
 }

@@ -20,10 +20,12 @@ proptest! {
         let params = Params { tol: 1e-12, max_iter: 200_000, ..Default::default() };
         let mut xl = DVector::zeros(8);
         lemke(&lcp, &mut xl, &params).unwrap();
+        // ANCHOR: law
         let mut x = DVector::zeros(8);
         let options = Nncg { reproject, ..Default::default() };
         let r = nncg(&lcp, &mut x, &params, &options, &mut no_observer());
         prop_assert!(r.is_ok(), "{:?}", r);
         prop_assert!((&x - &xl).amax() <= 1e-6 * (1.0 + xl.amax()), "{} vs {}", x, xl);
+        // ANCHOR_END: law
     }
 }

@@ -42,6 +42,7 @@ proptest! {
         let mut cold = DVector::zeros(p.dim());
         let (r, _) = fischer_newton_traced(&p, &mut cold, &params, &FischerNewton::default(), &mut no_observer());
         prop_assert!(r.is_ok(), "cold start: {:?}", r);
+        // ANCHOR: law
         let options = FischerNewton {
             start: Start::SemiStaggered { threshold, max_iter: 50 },
             ..Default::default()
@@ -57,5 +58,6 @@ proptest! {
             prop_assert!(report.steps.iter().all(|s| !s.friction));
         }
         prop_assert!((&cold - &warm).amax() <= 1e-8 * (1.0 + cold.amax()), "{} vs {}", cold, warm);
+        // ANCHOR_END: law
     }
 }

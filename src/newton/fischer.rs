@@ -54,7 +54,7 @@ pub enum OnSingular {
 }
 
 /// The GMRES used as the fallback for singular systems: restart 30, at most
-/// `max(100, 2n)` products, forcing term `min(1e-2, ‖rhs‖)`.
+/// 200 products, forcing term `min(1e-2, ‖rhs‖)`.
 pub(crate) fn fallback_gmres(
     apply: &mut dyn FnMut(&DVector<f64>) -> DVector<f64>,
     rhs: &DVector<f64>,
@@ -386,12 +386,11 @@ impl<'a> FischerNewtonSolver<'a> {
         // 3.-4. descent test and line search along the Newton direction
         if let Some(d) = newton {
             let slope = grad.dot(&d);
-            if slope < 0.0 && slope <= -self.opts.descent_rho * d.norm_squared() {
-                if self.search(x, &d, merit, slope, 1.0, &mut step, &mut passes) {
-                    step.direction = Direction::Newton;
-                    step.passes = passes;
-                    return Ok(step);
-                }
+            let descent = slope < 0.0 && slope <= -self.opts.descent_rho * d.norm_squared();
+            if descent && self.search(x, &d, merit, slope, 1.0, &mut step, &mut passes) {
+                step.direction = Direction::Newton;
+                step.passes = passes;
+                return Ok(step);
             }
         }
         // ... or along the gradient direction

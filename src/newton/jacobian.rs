@@ -161,6 +161,7 @@ impl<'a> GeneralizedJacobian<'a> {
         let mut chain = vec![0.0; n];
         let mut held = vec![false; n];
         let mut kinks = 0;
+        // ANCHOR: assemble
         for i in 0..n {
             let (lo, hi) = rows.bounds_at(i, x.as_slice());
             let (xi, yi) = (x[i], w[i]);
@@ -184,6 +185,7 @@ impl<'a> GeneralizedJacobian<'a> {
                 chain[i] = factor * (pa - pb * qb);
             }
         }
+        // ANCHOR_END: assemble
         (
             phi,
             GeneralizedJacobian {
@@ -227,6 +229,7 @@ impl<'a> GeneralizedJacobian<'a> {
         (self.dx[i], self.dy[i], self.chain[i])
     }
 
+    // ANCHOR: apply
     /// `H v` (one pass over `A`).
     pub fn apply(&self, v: &DVector<f64>) -> DVector<f64> {
         let av = self.rows.a().mul_vec(v);
@@ -238,6 +241,8 @@ impl<'a> GeneralizedJacobian<'a> {
             s
         })
     }
+
+    // ANCHOR_END: apply
 
     /// The Newton operator `H'` with held rows replaced by `e_i^T`: `H' v` (one pass over
     /// `A`). Equal to [`GeneralizedJacobian::apply`] when no row is held.

@@ -42,11 +42,13 @@ impl Default for Armijo {
 
 impl Armijo {
     pub(crate) fn check(&self) -> Result<(), String> {
-        if !(self.c > 0.0 && self.c < 1.0)
-            || !(self.shrink > 0.0 && self.shrink < 1.0)
-            || self.max_iter == 0
-            || !(self.min_step >= 0.0)
-        {
+        let valid = self.c > 0.0
+            && self.c < 1.0
+            && self.shrink > 0.0
+            && self.shrink < 1.0
+            && self.max_iter != 0
+            && self.min_step >= 0.0;
+        if !valid {
             return Err(format!(
                 "Armijo line search needs 0 < c < 1, 0 < shrink < 1, max_iter >= 1, \
                  min_step >= 0 (got {}, {}, {}, {})",

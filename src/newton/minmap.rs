@@ -421,12 +421,11 @@ impl<'a> MinMapNewtonSolver<'a> {
         };
         if let Some(d) = newton {
             let slope = grad.dot(&d);
-            if slope < 0.0 && slope <= -self.opts.descent_rho * d.norm_squared() {
-                if self.search(x, &d, merit, slope, 1.0, &mut step, &mut passes) {
-                    step.direction = Direction::Newton;
-                    step.passes = passes;
-                    return Ok(step);
-                }
+            let descent = slope < 0.0 && slope <= -self.opts.descent_rho * d.norm_squared();
+            if descent && self.search(x, &d, merit, slope, 1.0, &mut step, &mut passes) {
+                step.direction = Direction::Newton;
+                step.passes = passes;
+                return Ok(step);
             }
         }
         let g2 = grad.norm_squared();

@@ -128,7 +128,7 @@ pub fn spd_dominant(n: usize, ratio: f64) -> impl Strategy<Value = DMatrix<f64>>
                 }
             }
             // symmetrise (keeps dominance: each row's scale is bounded by the smaller one)
-            let a2 = DMatrix::from_fn(n, n, |i, j| {
+            DMatrix::from_fn(n, n, |i, j| {
                 if i == j {
                     a[(i, i)]
                 } else if a[(i, j)].abs() <= a[(j, i)].abs() {
@@ -136,7 +136,6 @@ pub fn spd_dominant(n: usize, ratio: f64) -> impl Strategy<Value = DMatrix<f64>>
                 } else {
                     a[(j, i)]
                 }
-            });
-            a2
+            })
         })
 }

@@ -1,0 +1,260 @@
+//! Plotting for the Newton chapters' figures: curves on a log-scale vertical axis, one or
+//! more panels side by side, written as SVG together with the CSV of exactly what is
+//! plotted. Included by the examples with `#[path = "newton_plot/mod.rs"] mod newton_plot;`.
+#![allow(dead_code)]
+
+use std::fmt::Write;
+
+use plotters::prelude::*;
+
+/// Points of each curve of each panel, as read back from the CSV.
+pub type PanelData = Vec<Vec<Vec<(f64, f64)>>>;
+
+/// One curve: `(x, y)` points.
+#[derive(Debug, Clone)]
+pub struct Curve {
+    /// The legend text.
+    pub label: String,
+    /// The points.
+    pub points: Vec<(f64, f64)>,
+}
+
+impl Curve {
+    /// A curve from its label and points.
+    pub fn new(label: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Curve {
+            label: label.into(),
+            points,
+        }
+    }
+}
+
+/// One panel of a figure.
+#[derive(Debug, Clone)]
+pub struct Panel {
+    /// The panel's title.
+    pub title: String,
+    /// What the horizontal axis shows.
+    pub x_desc: String,
+    /// What the vertical axis shows.
+    pub y_desc: String,
+    /// Logarithmic horizontal axis (points with `x < 1` are then not drawn).
+    pub log_x: bool,
+    /// The curves.
+    pub curves: Vec<Curve>,
+    /// Vertical marker lines `(x, label)`.
+    pub markers: Vec<(f64, String)>,
+    /// Where the legend goes (where the curves are not).
+    pub legend: SeriesLabelPosition,
+}
+
+/// A figure: panels side by side.
+#[derive(Debug, Clone)]
+pub struct Figure {
+    /// File stem under `book/src/figures/`.
+    pub name: String,
+    /// Caption drawn above the panels.
+    pub caption: String,
+    /// The panels.
+    pub panels: Vec<Panel>,
+}
+
+const COLORS: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(23, 190, 207),
+    RGBColor(0, 0, 0),
+];
+
+/// A power of ten as `1e-8`.
+fn power_of_ten(v: &f64) -> String {
+    format!("1e{}", v.log10().round() + 0.0)
+}
+
+/// About `per_decade` points per decade of `x` (every point with `x <= 10`, and the last).
+pub fn thin(points: &[(f64, f64)], per_decade: f64) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
+    let mut next = 1.0f64;
+    for (i, &(x, y)) in points.iter().enumerate() {
+        if x <= 10.0 || i + 1 == points.len() || x >= next {
+            out.push((x, y));
+            while next <= x {
+                next *= 10f64.powf(1.0 / per_decade);
+            }
+        }
+    }
+    out
+}
+
+fn fmt_x(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x:.6e}")
+    }
+}
+
+impl Figure {
+    /// The CSV (`panel,curve,x,y`) and the curves as read back from it, so that the SVG
+    /// shows exactly the CSV's numbers.
+    pub fn csv(&self) -> (String, PanelData) {
+        let mut csv = String::from("panel,curve,x,y\n");
+        let mut back = Vec::new();
+        for p in &self.panels {
+            let mut panel = Vec::new();
+            for c in &p.curves {
+                let mut pts = Vec::new();
+                for &(x, y) in &c.points {
+                    let (xs, ys) = (fmt_x(x), format!("{y:.6e}"));
+                    writeln!(csv, "{},{},{xs},{ys}", p.title, c.label).unwrap();
+                    pts.push((xs.parse::<f64>().unwrap(), ys.parse::<f64>().unwrap()));
+                }
+                panel.push(pts);
+            }
+            back.push(panel);
+        }
+        (csv, back)
+    }
+
+    /// The SVG.
+    pub fn svg(&self, data: &PanelData) -> String {
+        let mut svg = String::new();
+        let width = 520 * self.panels.len() as u32;
+        {
+            let root = SVGBackend::with_string(&mut svg, (width, 470)).into_drawing_area();
+            root.fill(&WHITE).unwrap();
+            let root = root
+                .titled(&self.caption, ("sans-serif", 18))
+                .expect("caption");
+            let areas = root.split_evenly((1, self.panels.len()));
+            for ((panel, curves), area) in self.panels.iter().zip(data).zip(areas.iter()) {
+                draw_panel(area, panel, curves);
+            }
+            root.present().unwrap();
+        }
+        svg
+    }
+
+    /// Writes (or checks) `figures/<name>.csv` and `figures/<name>.svg`.
+    pub fn publish(&self) {
+        let (csv, data) = self.csv();
+        super::support::publish(&format!("figures/{}.csv", self.name), &csv);
+        super::support::publish(&format!("figures/{}.svg", self.name), &self.svg(&data));
+    }
+}
+
+fn draw_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    panel: &Panel,
+    curves: &[Vec<(f64, f64)>],
+) {
+    let visible = |p: &&(f64, f64)| p.1 > 0.0 && p.1.is_finite() && (!panel.log_x || p.0 >= 1.0);
+    let all: Vec<(f64, f64)> = curves.iter().flatten().filter(visible).copied().collect();
+    let x_max = all.iter().map(|p| p.0).fold(1.0f64, f64::max);
+    let y_min = all
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::INFINITY, f64::min)
+        .min(1.0);
+    let y_max = all
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::NEG_INFINITY, f64::max)
+        .max(1e-30);
+    // The vertical axis is drawn in log10 space (plotters' own log scale drops the labels
+    // below about 1e-14); labels are the integer exponents.
+    let y_lo = y_min.log10().floor() - 1.0;
+    let y_hi = y_max.log10().ceil() + 1.0;
+    let legend_pos = panel.legend.clone();
+    let y_labels = ((y_hi - y_lo) as usize + 1).min(16);
+    let exponent = |v: &f64| {
+        if v.fract() == 0.0 {
+            format!("1e{}", *v as i64)
+        } else {
+            String::new()
+        }
+    };
+    macro_rules! body {
+        ($chart:expr) => {{
+            let chart = &mut $chart;
+            for (i, (c, pts)) in panel.curves.iter().zip(curves).enumerate() {
+                let color = COLORS[i % COLORS.len()];
+                let shown: Vec<(f64, f64)> = pts
+                    .iter()
+                    .filter(visible)
+                    .map(|&(x, y)| (x, y.log10()))
+                    .collect();
+                chart
+                    .draw_series(LineSeries::new(shown.clone(), color.stroke_width(2)))
+                    .unwrap()
+                    .label(c.label.clone())
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                    });
+                chart
+                    .draw_series(shown.iter().map(|&p| Circle::new(p, 2, color.filled())))
+                    .unwrap();
+            }
+            for (x, _) in &panel.markers {
+                chart
+                    .draw_series(LineSeries::new(
+                        [(*x, y_lo), (*x, y_hi)],
+                        RGBColor(120, 120, 120).stroke_width(1),
+                    ))
+                    .unwrap();
+            }
+            chart
+                .configure_series_labels()
+                .position(legend_pos)
+                .background_style(WHITE.mix(0.85))
+                .border_style(RGBColor(200, 200, 200))
+                .draw()
+                .unwrap();
+        }};
+    }
+    if panel.log_x {
+        let x_hi = 10f64.powf(x_max.log10().ceil().max(1.0));
+        let mut chart = ChartBuilder::on(area)
+            .caption(&panel.title, ("sans-serif", 15))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d((1f64..x_hi).log_scale(), y_lo..y_hi)
+            .unwrap();
+        chart
+            .configure_mesh()
+            .x_desc(&panel.x_desc)
+            .y_desc(&panel.y_desc)
+            .y_labels(y_labels)
+            .x_label_formatter(&power_of_ten)
+            .y_label_formatter(&exponent)
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()
+            .unwrap();
+        body!(chart);
+    } else {
+        let x_hi = x_max.max(1.0);
+        let mut chart = ChartBuilder::on(area)
+            .caption(&panel.title, ("sans-serif", 15))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0f64..x_hi, y_lo..y_hi)
+            .unwrap();
+        chart
+            .configure_mesh()
+            .x_desc(&panel.x_desc)
+            .y_desc(&panel.y_desc)
+            .y_labels(y_labels)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&exponent)
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()
+            .unwrap();
+        body!(chart);
+    }
+}
