@@ -59,7 +59,10 @@ impl ConvexSet for BoxSet {
         }
     }
     fn contains(&self, x: &[f64], tol: f64) -> bool {
-        self.half.iter().enumerate().all(|(i, h)| x[i].abs() <= h + tol)
+        self.half
+            .iter()
+            .enumerate()
+            .all(|(i, h)| x[i].abs() <= h + tol)
     }
 }
 
@@ -111,19 +114,23 @@ impl ConvexSet for Ellipsoid {
     }
     fn contains(&self, x: &[f64], tol: f64) -> bool {
         // distance-like test: scale the slack by each axis
-        self.axes.iter().zip(x).all(|(a, v)| *a > 0.0 || v.abs() <= tol) && {
-            let s: f64 = self
-                .axes
-                .iter()
-                .zip(x)
-                .filter(|(a, _)| **a > 0.0)
-                .map(|(a, v)| {
-                    let q = (v.abs() - tol).max(0.0) / a;
-                    q * q
-                })
-                .sum();
-            s <= 1.0
-        }
+        self.axes
+            .iter()
+            .zip(x)
+            .all(|(a, v)| *a > 0.0 || v.abs() <= tol)
+            && {
+                let s: f64 = self
+                    .axes
+                    .iter()
+                    .zip(x)
+                    .filter(|(a, _)| **a > 0.0)
+                    .map(|(a, v)| {
+                        let q = (v.abs() - tol).max(0.0) / a;
+                        q * q
+                    })
+                    .sum();
+                s <= 1.0
+            }
     }
 }
 
@@ -156,7 +163,10 @@ pub fn project_on_ellipsoid(axes: &[f64], z: &[f64], out: &mut [f64]) {
         return;
     }
     // Scale into the unit cube (eq. 37-38).
-    let big = axes.iter().chain(z.iter()).fold(1.0f64, |m, v| m.max(v.abs()));
+    let big = axes
+        .iter()
+        .chain(z.iter())
+        .fold(1.0f64, |m, v| m.max(v.abs()));
     let s = 1.0 / big;
     let a: Vec<f64> = axes.iter().map(|v| v * s).collect();
     let zs: Vec<f64> = z.iter().map(|v| v * s).collect();
@@ -194,7 +204,11 @@ pub fn project_on_ellipsoid(axes: &[f64], z: &[f64], out: &mut [f64]) {
     let t = 0.5 * (lo + hi);
     for i in 0..d {
         let a2 = a[i] * a[i];
-        out[i] = if a2 > 0.0 { a2 * zs[i] / (a2 + t) / s } else { 0.0 };
+        out[i] = if a2 > 0.0 {
+            a2 * zs[i] / (a2 + t) / s
+        } else {
+            0.0
+        };
     }
 }
 
