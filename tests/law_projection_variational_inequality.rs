@@ -9,7 +9,10 @@ mod sets;
 use proptest::prelude::*;
 use sets::{SetCase, norm, point_for, set_case};
 
-fn case_point_ys() -> impl Strategy<Value = (SetCase, Vec<f64>, Vec<(Vec<f64>, f64)>)> {
+/// A set, a point, and eight (direction, fraction) pairs that name points of the set.
+type Case = (SetCase, Vec<f64>, Vec<(Vec<f64>, f64)>);
+
+fn case_point_ys() -> impl Strategy<Value = Case> {
     set_case().prop_flat_map(|c| {
         let d = c.dim();
         let z = point_for(&c);

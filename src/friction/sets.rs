@@ -258,6 +258,7 @@ impl FrictionLaw {
     ///
     /// # Panics
     /// If `z` or `out` has fewer than `friction_dim()` entries.
+    // ANCHOR: friction_law_project
     pub fn project(&self, normal: f64, z: &[f64], out: &mut [f64]) {
         let n = normal.max(0.0);
         match *self {
@@ -272,6 +273,7 @@ impl FrictionLaw {
             }
         }
     }
+    // ANCHOR_END: friction_law_project
 
     /// `true` if the friction part `x` lies in `F(λ_N)` up to an absolute slack `tol` on each
     /// coordinate (`λ_N` clamped at 0 as in [`project`](Self::project)).
