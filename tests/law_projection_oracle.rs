@@ -14,7 +14,7 @@
 //!   only that accurate here. Measured against the double-double reference of
 //!   `examples/ellipsoid_accuracy.rs` on 2000 random ellipses and ellipsoids (semi-axis ratios
 //!   down to 1e-2), Clarabel reporting `Solved` at tolerances from 1e-13 to 1e-10 was off by
-//!   up to 8e-7, and by 1.4e-6 on a ratio of 1e-3 found by this test (and by 5e-8 in the epigraph form `min t, ‖x - z‖ <= t`), while the crate
+//!   up to 8e-7, and by up to 2.5e-6 in runs of this test with ratios down to 1e-3 (and by 5e-8 in the epigraph form `min t, ‖x - z‖ <= t`), while the crate
 //!   was within 2ε of that reference. The `1e-9` claim is therefore checked against the
 //!   double-double reference (`examples/ellipsoid_accuracy.rs`), not here;
 //! * the crate's point is at least as good as Clarabel's: once Clarabel's point is made
@@ -176,9 +176,12 @@ proptest! {
         prop_assume!(scale > 0.0);
         let zs: Vec<f64> = z.iter().map(|v| v / scale).collect();
         let as_: Vec<f64> = axes.iter().map(|v| v / scale).collect();
-        let Some(x) = oracle(&as_, is_box, &zs) else {
-            return Err(TestCaseError::fail(format!("Clarabel did not solve {case:?} {z:?}")));
-        };
+        // A case Clarabel does not solve (rare: it stops with `AlmostSolved` or worse at
+        // every tolerance) is rejected, not passed; proptest fails the test if rejections
+        // exceed its limit (1024 per run).
+        let x = oracle(&as_, is_box, &zs);
+        prop_assume!(x.is_some(), "Clarabel did not solve this case");
+        let x = x.unwrap();
         let p: Vec<f64> = case.project(&z).iter().map(|v| v / scale).collect();
         let d = dist(&p, &x);
         prop_assert!(d <= 1e-5, "distance {d:e}: crate {p:?}, Clarabel {x:?}");
