@@ -21,6 +21,8 @@
 
 #[path = "ellipsoid_support/mod.rs"]
 mod ellipsoid_support;
+#[path = "support/mod.rs"]
+mod support;
 
 use std::fmt::Write;
 
@@ -183,7 +185,7 @@ fn main() {
     print!("{text}");
     check(&table);
     if count == 1_000_000 {
-        ellipsoid_support::publish("generated/ellipsoid_accuracy.txt", &text);
+        support::publish("generated/ellipsoid_accuracy.txt", &text);
     }
 }
 
@@ -193,7 +195,7 @@ fn reduced_run_meets_the_bounds() {
     let table = measure(6000);
     check(&table);
     // The committed full table: same format, and within the same bounds.
-    let path = ellipsoid_support::root().join("book/src/generated/ellipsoid_accuracy.txt");
+    let path = support::root().join("book/src/generated/ellipsoid_accuracy.txt");
     let text = std::fs::read_to_string(&path).expect("run the example to create the table");
     assert!(text.starts_with("1000000 random cases (seed 2017)"));
     let mut rows = 0;

@@ -14,12 +14,15 @@
 
 #[path = "ellipsoid_support/mod.rs"]
 mod ellipsoid_support;
+#[path = "support/mod.rs"]
+mod support;
 
 use std::fmt::Write;
 
-use ellipsoid_support::{publish, reference_projection};
+use ellipsoid_support::reference_projection;
 use nonsmooth::friction::{EllipsoidMethod, ellipsoid_g, project_on_ellipsoid_with};
 use plotters::prelude::*;
+use support::publish;
 
 /// Problem A: plain Newton lands on a negative root. Problem B: it wanders between the
 /// poles before it finds the positive root.

@@ -8,58 +8,13 @@
 //! * a **double-double reference** projection: the root of `g` (Erleben 2017 eq. 35) found by
 //!   bisection in double-double arithmetic (about 32 significant digits), independent of the
 //!   crate's code (other formula for `g`, other bracket, other arithmetic);
-//! * the optimality residuals of a computed point;
-//! * `publish`: writes a file into `book/src/` or, under `cargo test`, checks it.
+//! * the optimality residuals of a computed point.
+//!
+//! Files of the book are written (or, under `cargo test`, checked) by
+//! `examples/support/mod.rs::publish`, like every generated file.
 #![allow(dead_code)]
 // `!(g <= 0.0)` is written on purpose: it is also true for NaN (see src/lib.rs).
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
-
-use std::path::PathBuf;
-
-// ---------------------------------------------------------------------------------------
-// Files of the book
-
-/// The crate's root folder.
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `true` when committed files are checked rather than written: under `cargo test`, unless
-/// `NONSMOOTH_BLESS` is set.
-pub fn checking() -> bool {
-    cfg!(test) && std::env::var_os("NONSMOOTH_BLESS").is_none()
-}
-
-/// Writes `content` to `book/src/<rel>` (a normal run, or a test with `NONSMOOTH_BLESS=1`),
-/// or checks that the committed file holds exactly `content` (a test).
-pub fn publish(rel: &str, content: &str) {
-    let path = root().join("book/src").join(rel);
-    if checking() {
-        let committed = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}; run the example to create it", path.display()));
-        if committed != content {
-            let line = committed
-                .lines()
-                .zip(content.lines())
-                .position(|(a, b)| a != b)
-                .map_or(
-                    committed.lines().count().min(content.lines().count()),
-                    |k| k,
-                )
-                + 1;
-            panic!(
-                "book/src/{rel} is out of date at line {line}: run the example (or the test with \
-                 NONSMOOTH_BLESS=1) and commit the result"
-            );
-        }
-    } else {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).unwrap();
-        }
-        std::fs::write(&path, content).unwrap();
-        eprintln!("wrote book/src/{rel}");
-    }
-}
 
 // ---------------------------------------------------------------------------------------
 // Random numbers
