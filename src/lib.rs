@@ -35,6 +35,7 @@ pub mod merit;
 pub mod method;
 pub mod multibody;
 pub mod ncp;
+pub mod newton;
 pub mod pivoting;
 pub mod problem;
 pub mod solver;
