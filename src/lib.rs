@@ -61,6 +61,9 @@ pub struct BookComplementarity;
 #[doc = include_str!("../book/src/splitting.md")]
 pub struct BookSplitting;
 #[cfg(doctest)]
+#[doc = include_str!("../book/src/newton-cone.md")]
+pub struct BookNewtonCone;
+#[cfg(doctest)]
 #[doc = include_str!("../book/src/real-problems.md")]
 pub struct BookRealProblems;
 #[cfg(doctest)]

@@ -10,6 +10,7 @@ use nonsmooth::problem::FrictionKind;
 use proptest::prelude::*;
 use strategies::friction_problem;
 
+// ANCHOR: law
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -42,3 +43,4 @@ proptest! {
         }
     }
 }
+// ANCHOR_END: law

@@ -16,6 +16,7 @@ use nonsmooth::splitting::blocked_gauss_seidel;
 use proptest::prelude::*;
 use strategies::friction_problem;
 
+// ANCHOR: law
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(60))]
 
@@ -49,3 +50,4 @@ proptest! {
         }
     }
 }
+// ANCHOR_END: law

@@ -13,6 +13,7 @@ use nonsmooth::problem::{FrictionContact, FrictionKind};
 use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;
 
+// ANCHOR: law
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(100))]
 
@@ -42,3 +43,4 @@ proptest! {
         }
     }
 }
+// ANCHOR_END: law

@@ -214,6 +214,7 @@ impl<'a> ConeReformulation<'a> {
     }
 }
 
+// ANCHOR: ac_projection
 /// `P(x) = (max(0, x_n), proj_{D(μ max(0, x_n))}(x_t))` and its derivative (inactive side
 /// at kinks).
 fn alart_curnier_projection(x: [f64; 3], mu: f64) -> ([f64; 3], Matrix3<f64>) {
@@ -243,6 +244,7 @@ fn alart_curnier_projection(x: [f64; 3], mu: f64) -> ([f64; 3], Matrix3<f64>) {
     }
     ([pn, radius * e[0], radius * e[1]], d)
 }
+// ANCHOR_END: ac_projection
 
 /// `P_K(x)` onto the cone `‖x_t‖ <= μ x_n` and its derivative.
 fn cone_projection_derivative(x: [f64; 3], mu: f64) -> ([f64; 3], Matrix3<f64>) {
@@ -417,6 +419,7 @@ pub fn cone_newton(
             history.remove(0);
         }
         let psi_ref = history.iter().copied().fold(psi, f64::max);
+        // ANCHOR: newton_step
         // Newton direction; when H is singular (a rank-deficient W), Levenberg-Marquardt
         // style regularisation H + eps I with eps tied to the residual, growing on failure.
         let mut dir = None;
@@ -454,6 +457,7 @@ pub fn cone_newton(
                 stats.backtracks += 1;
             }
         }
+        // ANCHOR_END: newton_step
         if !accepted {
             if options.gs_sweeps > 0 {
                 // Hybrid globalisation: a few exact block Gauss-Seidel sweeps.
