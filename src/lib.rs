@@ -35,6 +35,7 @@ pub mod merit;
 pub mod method;
 pub mod multibody;
 pub mod ncp;
+pub mod newton;
 pub mod pivoting;
 pub mod problem;
 pub mod solver;
@@ -59,6 +60,9 @@ pub struct BookComplementarity;
 #[cfg(doctest)]
 #[doc = include_str!("../book/src/splitting.md")]
 pub struct BookSplitting;
+#[cfg(doctest)]
+#[doc = include_str!("../book/src/newton-cone.md")]
+pub struct BookNewtonCone;
 #[cfg(doctest)]
 #[doc = include_str!("../book/src/real-problems.md")]
 pub struct BookRealProblems;

@@ -12,6 +12,7 @@ use nalgebra::DVector;
 
 use crate::io::AnyProblem;
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
+use crate::newton::{ConeNewtonOptions, cone_newton};
 use crate::pivoting::lemke;
 use crate::problem::FrictionKind;
 use crate::solver::{Iterate, Params, SolveError, SolveInfo};
@@ -45,6 +46,9 @@ pub enum Method {
     Nsgs,
     /// Velocity-space blocked Gauss-Seidel (global friction problems).
     Vgs,
+    /// Semismooth Newton on the friction cone: Alart-Curnier for Coulomb, the cone natural
+    /// map for CCP (friction problems; global ones are reduced to the local form first).
+    Nsn,
 }
 
 impl Method {
@@ -58,6 +62,7 @@ impl Method {
             Method::Psor { .. } => "psor",
             Method::Nsgs => "nsgs",
             Method::Vgs => "vgs",
+            Method::Nsn => "nsn",
         }
     }
 
@@ -99,6 +104,7 @@ impl FromStr for Method {
             "psor" | "sor" => Method::Psor { omega: 1.2 },
             "nsgs" => Method::Nsgs,
             "vgs" => Method::Vgs,
+            "nsn" | "newton" => Method::Nsn,
             other => {
                 return Err(format!(
                     "unknown method `{other}` (expected one of {})",
@@ -217,6 +223,11 @@ pub fn solve(
                 Method::Nsgs => BlockedGaussSeidel::new(p)
                     .map_err(SolveError::from)
                     .and_then(|s| s.with_kind(k).solve(&mut x, params, observer)),
+                Method::Nsn => {
+                    let p = p.clone().with_kind(k);
+                    cone_newton(&p, &mut x, params, &ConeNewtonOptions::default(), observer)
+                        .map(|(info, _)| info)
+                }
                 _ => unsupported("local friction"),
             }
         }
@@ -235,6 +246,17 @@ pub fn solve(
                     BlockedGaussSeidel::new(&local)
                         .map_err(SolveError::from)
                         .and_then(|s| s.solve(&mut x, params, observer))
+                }),
+                Method::Nsn => p.to_local().map_err(SolveError::from).and_then(|local| {
+                    let local = local.with_kind(k);
+                    cone_newton(
+                        &local,
+                        &mut x,
+                        params,
+                        &ConeNewtonOptions::default(),
+                        observer,
+                    )
+                    .map(|(info, _)| info)
                 }),
                 _ => unsupported("global friction"),
             }
