@@ -13,6 +13,7 @@ use nalgebra::DVector;
 use crate::io::AnyProblem;
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
 use crate::newton::{FischerNewton, MinMapNewton, Nncg, fischer_newton, min_map_newton, nncg};
+use crate::newton::{ConeNewtonOptions, cone_newton};
 use crate::pivoting::lemke;
 use crate::problem::FrictionKind;
 use crate::solver::{Iterate, Params, SolveError, SolveInfo};
@@ -52,6 +53,9 @@ pub enum Method {
     MinMapNewton,
     /// Nonsmooth nonlinear conjugate gradient on projected Gauss-Seidel (LCP, boxed LCP).
     Nncg,
+    /// Semismooth Newton on the friction cone: Alart-Curnier for Coulomb, the cone natural
+    /// map for CCP (friction problems; global ones are reduced to the local form first).
+    Nsn,
 }
 
 impl Method {
@@ -68,6 +72,7 @@ impl Method {
             Method::FischerNewton => "fischer-newton",
             Method::MinMapNewton => "minmap-newton",
             Method::Nncg => "nncg",
+            Method::Nsn => "nsn",
         }
     }
 
@@ -122,6 +127,7 @@ impl FromStr for Method {
             "fischer-newton" | "fn" => Method::FischerNewton,
             "minmap-newton" | "min-map-newton" | "mmn" => Method::MinMapNewton,
             "nncg" => Method::Nncg,
+            "nsn" | "newton" => Method::Nsn,
             other => {
                 return Err(format!(
                     "unknown method `{other}` (expected one of {})",
@@ -254,6 +260,11 @@ pub fn solve(
                 Method::Nsgs => BlockedGaussSeidel::new(p)
                     .map_err(SolveError::from)
                     .and_then(|s| s.with_kind(k).solve(&mut x, params, observer)),
+                Method::Nsn => {
+                    let p = p.clone().with_kind(k);
+                    cone_newton(&p, &mut x, params, &ConeNewtonOptions::default(), observer)
+                        .map(|(info, _)| info)
+                }
                 _ => unsupported("local friction"),
             }
         }
@@ -272,6 +283,17 @@ pub fn solve(
                     BlockedGaussSeidel::new(&local)
                         .map_err(SolveError::from)
                         .and_then(|s| s.solve(&mut x, params, observer))
+                }),
+                Method::Nsn => p.to_local().map_err(SolveError::from).and_then(|local| {
+                    let local = local.with_kind(k);
+                    cone_newton(
+                        &local,
+                        &mut x,
+                        params,
+                        &ConeNewtonOptions::default(),
+                        observer,
+                    )
+                    .map(|(info, _)| info)
                 }),
                 _ => unsupported("global friction"),
             }

@@ -9,6 +9,8 @@
 //! Set `NONSMOOTH_BLESS=1` to make the test rewrite the files instead of failing.
 #![allow(dead_code)]
 
+pub mod plot;
+
 use std::path::PathBuf;
 
 /// The crate's root folder.

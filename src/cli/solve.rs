@@ -21,7 +21,7 @@ pub struct SolveArgs {
     /// Problem files or folders (searched recursively).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs, fischer-newton, minmap-newton, nncg.
+    /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs, nsn, fischer-newton, minmap-newton, nncg.
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
     method: Method,
     /// Relaxation factor for pj and psor.

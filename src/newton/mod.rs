@@ -1,11 +1,12 @@
 //! Newton methods for nonsmooth equations: the Newton family for the LCP and the boxed LCP
-//! with variable (friction) bounds.
+//! with variable (friction) bounds, and the semismooth Newton on the friction cone.
 //!
 //! | method | equation | step | source | book chapter |
 //! |---|---|---|---|---|
 //! | [`fischer_newton`] | `Phi(x) = phi_FB(x - lo, -phi_FB(-w, hi - x)) = 0` | `H d = -Phi`, `H` in the B-subdifferential, by [`InnerSolver`]; Armijo on `Psi = 1/2 ‖Phi‖²` | Silcowitz, Niebe, Erleben 2009 eq. 27-39 | *Fischer-Newton* |
 //! | [`min_map_newton`] | `H(x) = min(x - lo, max(x - hi, w)) = 0` | active set, Schur reduction onto the free rows; projected Armijo | Niebe and Erleben 2015 | *Minimum-map Newton* |
 //! | [`nncg`] | `x = PGS(x)` | Fletcher-Reeves on the PGS increment, restarts | Silcowitz-Hansen, Niebe, Erleben 2010 | *NNCG* |
+//! | [`cone_newton`] | Alart-Curnier (Coulomb) or the cone natural map (CCP) on `FrictionContact` | sparse LU of the generalised Jacobian, Armijo, blocked Gauss-Seidel fallback | Alart and Curnier 1991; Acary, Bremond, Huber 2018 | *Newton on the friction cone* |
 //!
 //! Shared pieces: [`Rows`] (the problem as rows with boxes; an LCP row is `[0, +inf)`),
 //! [`GeneralizedJacobian`] (an element of the B-subdifferential of the Fischer
@@ -22,6 +23,7 @@
 //!
 //! [`Params`]: crate::solver::Params
 
+pub mod cone;
 mod fischer;
 mod inner;
 mod jacobian;
@@ -31,6 +33,7 @@ mod nncg;
 mod report;
 mod rows;
 
+pub use cone::{ConeNewtonOptions, ConeNewtonStats, ConeReformulation, cone_newton};
 pub use fischer::{
     FischerNewton, FischerNewtonSolver, OnSingular, PAPER_NEWTON_ITERATIONS, Start, fischer_merit,
     fischer_newton, fischer_newton_traced,
