@@ -15,6 +15,7 @@
 //! | [`splitting`] | projected Jacobi / Gauss-Seidel / SOR, blocked Gauss-Seidel, velocity-space Gauss-Seidel | *Splitting methods and projected Gauss-Seidel* | Erleben 2009 slides eq. 20-37; Erleben 2007 eq. 28-33 |
 //! | [`pivoting`] | Lemke's method (lexicographic) | *Complementarity and its reformulations* | Cottle, Pang, Stone 1992 |
 //! | [`friction`] | the friction cone and its projection | *Splitting methods and projected Gauss-Seidel* | Acary et al. 2018 |
+//! | [`prox`] | contact laws as proximal fixed points; PROX Jacobi and Gauss-Seidel, r-factor strategies | *Proximal operators*; *PROX schemes and r-factors*; *PROX experiments* | Erleben 2017 §3-4.2 |
 //! | [`io`] | Siconos `.dat`, FCLIB HDF5, OpenTissue `.dlm`, MuJoCo JSON, the project's JSON | *Reading real problems and judging an answer* | `../shared/data/README.md` |
 //! | [`solver`] | `Params`, `SolveInfo`, `SolveError`, observers | (every chapter) | — |
 //!
@@ -37,6 +38,7 @@ pub mod multibody;
 pub mod ncp;
 pub mod pivoting;
 pub mod problem;
+pub mod prox;
 pub mod solver;
 pub mod splitting;
 
