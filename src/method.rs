@@ -14,6 +14,7 @@ use crate::io::AnyProblem;
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
 use crate::pivoting::lemke;
 use crate::problem::FrictionKind;
+use crate::prox::{Prox, ProxOptions, ProxProblem, RFactor, Scheme};
 use crate::solver::{Iterate, Params, SolveError, SolveInfo};
 use crate::splitting::{
     BlockedGaussSeidel, Splitting, VelocityGaussSeidel, solve_boxed, solve_lcp,
@@ -45,6 +46,21 @@ pub enum Method {
     Nsgs,
     /// Velocity-space blocked Gauss-Seidel (global friction problems).
     Vgs,
+    /// PROX Gauss-Seidel (Erleben 2017 Algorithm 2) with adaptive r-factors: friction
+    /// problems as disk (Coulomb) or cone (CCP) laws, global ones without forming `W`;
+    /// boxed LCPs with the friction-box structure and LCPs as box and frictionless laws.
+    /// The error it reports is [`ProxProblem::error`]: Siconos's natural map for friction
+    /// problems; for LCPs and boxed LCPs the natural map of the box law, whose `rel_q`
+    /// (divided by `‖b‖`) is the LCP or boxed error the other methods report.
+    ProxGs {
+        /// The initial r-factor strategy.
+        r_factor: RFactor,
+    },
+    /// PROX Jacobi (Erleben 2017 Algorithm 1), on the same problems as `ProxGs`.
+    ProxJacobi {
+        /// The initial r-factor strategy.
+        r_factor: RFactor,
+    },
 }
 
 impl Method {
@@ -58,12 +74,23 @@ impl Method {
             Method::Psor { .. } => "psor",
             Method::Nsgs => "nsgs",
             Method::Vgs => "vgs",
+            Method::ProxGs { .. } => "prox-gs",
+            Method::ProxJacobi { .. } => "prox-jacobi",
         }
     }
 
     /// Every method name, for help texts.
-    pub const NAMES: &'static [&'static str] =
-        &["auto", "lemke", "pj", "pgs", "psor", "nsgs", "vgs"];
+    pub const NAMES: &'static [&'static str] = &[
+        "auto",
+        "lemke",
+        "pj",
+        "pgs",
+        "psor",
+        "nsgs",
+        "vgs",
+        "prox-gs",
+        "prox-jacobi",
+    ];
 
     /// The method `Auto` stands for on `problem`.
     pub fn resolve(self, problem: &AnyProblem) -> Method {
@@ -75,6 +102,15 @@ impl Method {
             (Method::Auto, AnyProblem::Friction(_)) => Method::Nsgs,
             (Method::Auto, AnyProblem::Global(_)) => Method::Vgs,
             (m, _) => m,
+        }
+    }
+
+    /// With the r-factor strategy set for the PROX methods.
+    pub fn with_r_factor(self, r_factor: RFactor) -> Method {
+        match self {
+            Method::ProxGs { .. } => Method::ProxGs { r_factor },
+            Method::ProxJacobi { .. } => Method::ProxJacobi { r_factor },
+            m => m,
         }
     }
 
@@ -99,6 +135,12 @@ impl FromStr for Method {
             "psor" | "sor" => Method::Psor { omega: 1.2 },
             "nsgs" => Method::Nsgs,
             "vgs" => Method::Vgs,
+            "prox-gs" | "prox" => Method::ProxGs {
+                r_factor: RFactor::default(),
+            },
+            "prox-jacobi" => Method::ProxJacobi {
+                r_factor: RFactor::default(),
+            },
             other => {
                 return Err(format!(
                     "unknown method `{other}` (expected one of {})",
@@ -188,7 +230,41 @@ pub fn solve(
         ))
     };
     let mut used_kind = None;
+    // PROX: every problem type in the proximal model, then one solver.
+    let prox = |pp: Result<ProxProblem, crate::problem::ProblemError>,
+                x: &mut DVector<f64>,
+                observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>| {
+        let (scheme, r_factor) = match method {
+            Method::ProxGs { r_factor } => (Scheme::GaussSeidel, r_factor),
+            Method::ProxJacobi { r_factor } => (Scheme::Jacobi, r_factor),
+            _ => unreachable!("called for PROX methods only"),
+        };
+        let pp = pp?;
+        let options = ProxOptions {
+            scheme,
+            r_factor,
+            ..Default::default()
+        };
+        Prox::new(&pp, options)?.solve(x, params, observer)
+    };
+    let is_prox = matches!(method, Method::ProxGs { .. } | Method::ProxJacobi { .. });
     let result = match problem {
+        AnyProblem::Lcp(p) if is_prox => prox(Ok(ProxProblem::from_lcp(p)), &mut x, observer),
+        AnyProblem::Boxed(p) if is_prox => prox(ProxProblem::from_boxed(p), &mut x, observer),
+        AnyProblem::Friction(p) if is_prox => {
+            let k = kind.unwrap_or(p.kind());
+            used_kind = Some(k);
+            prox(
+                Ok(ProxProblem::from_friction_contact_as(p, k)),
+                &mut x,
+                observer,
+            )
+        }
+        AnyProblem::Global(p) if is_prox => {
+            let k = kind.unwrap_or(p.kind());
+            used_kind = Some(k);
+            prox(ProxProblem::from_global(p, k), &mut x, observer)
+        }
         AnyProblem::Lcp(p) => match method {
             Method::Lemke => lemke(p, &mut x, params),
             Method::Pgs => solve_lcp(p, &mut x, Splitting::GaussSeidel, params, observer),
