@@ -14,7 +14,7 @@
 //! | [`merit`] | LCP error, fc3d natural-map error (both normalisations), CCP error, merits | *Reading real problems and judging an answer* | Siconos 4.4; Acary et al. 2018 |
 //! | [`splitting`] | projected Jacobi / Gauss-Seidel / SOR, blocked Gauss-Seidel, velocity-space Gauss-Seidel | *Splitting methods and projected Gauss-Seidel* | Erleben 2009 slides eq. 20-37; Erleben 2007 eq. 28-33 |
 //! | [`pivoting`] | Lemke's method (lexicographic) | *Complementarity and its reformulations* | Cottle, Pang, Stone 1992 |
-//! | [`friction`] | the friction cone and its projection | *Splitting methods and projected Gauss-Seidel* | Acary et al. 2018 |
+//! | [`friction`] | the friction cone and its projection; friction laws as convex sets (half-line, box, disk, ellipse, Coulomb-Contensou ellipsoid) and the closest point on an ellipsoid | *Friction laws as convex sets*; *The closest point on an ellipsoid* | Acary et al. 2018; Erleben 2017 §3, §4.1 |
 //! | [`prox`] | contact laws as proximal fixed points; PROX Jacobi and Gauss-Seidel, r-factor strategies | *Proximal operators*; *PROX schemes and r-factors*; *PROX experiments* | Erleben 2017 §3-4.2 |
 //! | [`io`] | Siconos `.dat`, FCLIB HDF5, OpenTissue `.dlm`, MuJoCo JSON, the project's JSON | *Reading real problems and judging an answer* | `../shared/data/README.md` |
 //! | [`solver`] | `Params`, `SolveInfo`, `SolveError`, observers | (every chapter) | — |
@@ -36,6 +36,7 @@ pub mod merit;
 pub mod method;
 pub mod multibody;
 pub mod ncp;
+pub mod newton;
 pub mod pivoting;
 pub mod problem;
 pub mod prox;
@@ -61,6 +62,9 @@ pub struct BookComplementarity;
 #[cfg(doctest)]
 #[doc = include_str!("../book/src/splitting.md")]
 pub struct BookSplitting;
+#[cfg(doctest)]
+#[doc = include_str!("../book/src/newton-cone.md")]
+pub struct BookNewtonCone;
 #[cfg(doctest)]
 #[doc = include_str!("../book/src/real-problems.md")]
 pub struct BookRealProblems;

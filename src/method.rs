@@ -12,6 +12,7 @@ use nalgebra::DVector;
 
 use crate::io::AnyProblem;
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
+use crate::newton::{ConeNewtonOptions, cone_newton};
 use crate::pivoting::lemke;
 use crate::problem::FrictionKind;
 use crate::prox::{Prox, ProxOptions, ProxProblem, RFactor, Scheme};
@@ -61,6 +62,9 @@ pub enum Method {
         /// The initial r-factor strategy.
         r_factor: RFactor,
     },
+    /// Semismooth Newton on the friction cone: Alart-Curnier for Coulomb, the cone natural
+    /// map for CCP (friction problems; global ones are reduced to the local form first).
+    Nsn,
 }
 
 impl Method {
@@ -76,6 +80,7 @@ impl Method {
             Method::Vgs => "vgs",
             Method::ProxGs { .. } => "prox-gs",
             Method::ProxJacobi { .. } => "prox-jacobi",
+            Method::Nsn => "nsn",
         }
     }
 
@@ -141,6 +146,7 @@ impl FromStr for Method {
             "prox-jacobi" => Method::ProxJacobi {
                 r_factor: RFactor::default(),
             },
+            "nsn" | "newton" => Method::Nsn,
             other => {
                 return Err(format!(
                     "unknown method `{other}` (expected one of {})",
@@ -293,6 +299,11 @@ pub fn solve(
                 Method::Nsgs => BlockedGaussSeidel::new(p)
                     .map_err(SolveError::from)
                     .and_then(|s| s.with_kind(k).solve(&mut x, params, observer)),
+                Method::Nsn => {
+                    let p = p.clone().with_kind(k);
+                    cone_newton(&p, &mut x, params, &ConeNewtonOptions::default(), observer)
+                        .map(|(info, _)| info)
+                }
                 _ => unsupported("local friction"),
             }
         }
@@ -311,6 +322,17 @@ pub fn solve(
                     BlockedGaussSeidel::new(&local)
                         .map_err(SolveError::from)
                         .and_then(|s| s.solve(&mut x, params, observer))
+                }),
+                Method::Nsn => p.to_local().map_err(SolveError::from).and_then(|local| {
+                    let local = local.with_kind(k);
+                    cone_newton(
+                        &local,
+                        &mut x,
+                        params,
+                        &ConeNewtonOptions::default(),
+                        observer,
+                    )
+                    .map(|(info, _)| info)
                 }),
                 _ => unsupported("global friction"),
             }

@@ -15,6 +15,7 @@ use nonsmooth::splitting::blocked_gauss_seidel;
 use proptest::prelude::*;
 use strategies::{friction_problem, spd};
 
+// ANCHOR: law
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(100))]
 
@@ -51,3 +52,4 @@ proptest! {
         prop_assert!((&a - &b).amax() <= 1e-6 * (1.0 + a.amax()), "{} vs {}", a, b);
     }
 }
+// ANCHOR_END: law

@@ -20,6 +20,7 @@ fn kind() -> impl Strategy<Value = FrictionKind> {
     prop_oneof![Just(FrictionKind::Coulomb), Just(FrictionKind::Ccp)]
 }
 
+// ANCHOR: law
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(5000))]
 
@@ -76,3 +77,4 @@ proptest! {
         prop_assert!((r - Vector3::from(s.r)).norm() <= 1e-8 * (1.0 + r.norm()), "{} vs {:?}", r, s);
     }
 }
+// ANCHOR_END: law

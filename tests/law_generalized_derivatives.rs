@@ -1,6 +1,7 @@
 //! Law: away from their kinks the NCP functions and the nested boxed form are
 //! differentiable and the returned B-subdifferential elements are their gradients, checked
-//! against central finite differences (Silcowitz et al. 2009 eq. 30).
+//! against central finite differences (Silcowitz et al. 2009 eq. 30); at the kinks they
+//! return the elements their documentation names.
 
 use nonsmooth::ncp::{FischerBurmeister, MinMap, NcpFunction, nested_box, nested_box_grad};
 use proptest::prelude::*;
@@ -14,6 +15,7 @@ fn fd2(f: impl Fn(f64, f64) -> f64, a: f64, b: f64) -> (f64, f64) {
     )
 }
 
+// ANCHOR: law
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
@@ -44,6 +46,26 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn documented_elements_at_the_kinks() {
+    // min: (1, 0) on the whole diagonal a = b (the row is treated as inactive)
+    for a in [-2.0, 0.0, 1e-300, 3.0] {
+        assert_eq!(MinMap::grad(a, a), (1.0, 0.0));
+    }
+    // Fischer-Burmeister: (1, 0) at the origin, which lies on its circle of limits
+    assert_eq!(FischerBurmeister::grad(0.0, 0.0), (1.0, 0.0));
+    for t in [0.1f64, 1.0, 2.0, 4.0] {
+        let (ga, gb) = FischerBurmeister::grad(t.cos() * 1e-9, t.sin() * 1e-9);
+        assert!(((1.0 - ga).powi(2) + (1.0 - gb).powi(2) - 1.0).abs() < 1e-12);
+    }
+    // nested, minimum map, a friction row at its upper bound sliding backwards:
+    // x = hi, y < 0, hi - x < -y gives (q_a, q_b) = (0, 1), (p_a, p_b) = (0, 1), so the
+    // row's partials are dx = 1, dhi = -1 (with hi = mu x_n: e_i - mu e_n), dy = dlo = 0.
+    let (_, p) = nested_box_grad::<MinMap>(0.5, -0.5, 0.5, -1.0);
+    assert_eq!((p.dx, p.dlo, p.dhi, p.dy), (1.0, 0.0, -1.0, 0.0));
+}
+// ANCHOR_END: law
 
 fn check<F: NcpFunction>(x: f64, lo: f64, hi: f64, y: f64) -> bool {
     let (_, p) = nested_box_grad::<F>(x, lo, hi, y);

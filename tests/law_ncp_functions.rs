@@ -27,6 +27,7 @@ impl Arbitrary for Arg {
     }
 }
 
+// ANCHOR: law
 fn complementary(a: f64, b: f64) -> bool {
     a >= 0.0 && b >= 0.0 && a * b == 0.0
 }
@@ -65,6 +66,8 @@ fn fischer_burmeister_is_sandwiched_by_the_minimum_map() {
         .tests(5000)
         .quickcheck(law as fn(Arg, Arg) -> bool);
 }
+
+// ANCHOR_END: law
 
 #[test]
 fn fischer_burmeister_keeps_tiny_products() {

@@ -1,7 +1,9 @@
 //! Law: the nested boxed reformulation `psi = phi(x - lo, -phi(-y, hi - x))` vanishes iff
 //! one of the three box cases holds (Silcowitz, Niebe, Erleben 2009 eq. 23-28; Erleben 2007
-//! eq. 15), for both NCP functions; with the minimum map it is Erleben 2007 eq. 37,
-//! `min(x - lo, max(x - hi, y))`.
+//! eq. 15), for both NCP functions, with finite, infinite and equal bounds; with the minimum
+//! map it is Erleben 2007 eq. 37, `min(x - lo, max(x - hi, y))`. And the nesting copied
+//! without the inner minus sign is wrong: on a normal row it accepts a contact that
+//! approaches with no force.
 
 use nonsmooth::ncp::{FischerBurmeister, MinMap, NcpFunction, nested_box};
 use proptest::prelude::*;
@@ -27,6 +29,7 @@ fn point() -> impl Strategy<Value = (f64, f64, f64, f64)> {
     )
 }
 
+// ANCHOR: law
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -49,4 +52,34 @@ proptest! {
         let direct = FischerBurmeister::value(x, y);
         prop_assert!((fb - direct).abs() <= 1e-15 * (1.0 + direct.abs()));
     }
+
+    #[test]
+    fn equal_bounds_accept_any_velocity_at_the_bound(lo in -2.0..2.0f64, y in -2.0..2.0f64, d in 0.01..1.0f64) {
+        // A box of zero width: x = lo = hi with any y is a solution, x != lo is not.
+        for psi in [nested_box::<MinMap> as fn(f64, f64, f64, f64) -> f64, nested_box::<FischerBurmeister>] {
+            prop_assert_eq!(psi(lo, lo, lo, y), 0.0);
+            prop_assert!(psi(lo + d, lo, lo, y) != 0.0 && psi(lo - d, lo, lo, y) != 0.0);
+        }
+    }
 }
+
+/// The paper's formula copied with the crate's sign: `phi(x - lo, phi(-y, hi - x))`.
+fn mis_signed<F: NcpFunction>(x: f64, lo: f64, hi: f64, y: f64) -> f64 {
+    F::value(x - lo, F::value(-y, hi - x))
+}
+
+#[test]
+fn the_mis_signed_nesting_accepts_an_approaching_contact() {
+    // A normal row (lo = 0, hi = inf) with no force (x = 0) and an approaching velocity
+    // (y < 0) violates the LCP row; the correct nesting rejects it, the mis-signed one
+    // accepts it, and rejects the opening contact (y > 0) that the row allows.
+    let (lo, hi) = (0.0, f64::INFINITY);
+    assert!(nested_box::<MinMap>(0.0, lo, hi, -1.0) != 0.0);
+    assert!(nested_box::<FischerBurmeister>(0.0, lo, hi, -1.0) != 0.0);
+    assert_eq!(mis_signed::<MinMap>(0.0, lo, hi, -1.0), 0.0);
+    assert_eq!(mis_signed::<FischerBurmeister>(0.0, lo, hi, -1.0), 0.0);
+    assert_eq!(nested_box::<MinMap>(0.0, lo, hi, 1.0), 0.0);
+    assert!(mis_signed::<MinMap>(0.0, lo, hi, 1.0) != 0.0);
+    assert!(mis_signed::<FischerBurmeister>(0.0, lo, hi, 1.0) != 0.0);
+}
+// ANCHOR_END: law

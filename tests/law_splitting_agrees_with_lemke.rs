@@ -19,6 +19,7 @@ fn params() -> Params {
     }
 }
 
+// ANCHOR: law
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(100))]
 
@@ -46,3 +47,4 @@ proptest! {
         }
     }
 }
+// ANCHOR_END: law

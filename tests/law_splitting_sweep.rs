@@ -1,6 +1,9 @@
 //! Law (Erleben 2009 slides eq. 20-34): one projected sweep of Jacobi, Gauss-Seidel or SOR
 //! solves the splitting subproblem `LCP(M, b - N x^k)` exactly, with `A = M - N` from
-//! `splitting_matrices`: the sweep code is the derivation.
+//! `splitting_matrices`: the sweep code is the derivation. A sweep of the boxed LCP keeps
+//! every friction row inside the box of its contact's current normal value. And a sweep
+//! does not see a symmetric diagonal scaling of the problem: on `(S A S, S b)` it makes
+//! the iterates `S^-1 x` of the sweeps on `(A, b)`.
 
 mod strategies;
 
@@ -19,6 +22,7 @@ fn method() -> impl Strategy<Value = Splitting> {
     ]
 }
 
+// ANCHOR: subproblem
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
 
@@ -45,6 +49,9 @@ proptest! {
             prop_assert!(x[i].min(w[i]).abs() <= 1e-12 * scale, "row {} x {} w {}", i, x[i], w[i]);
         }
     }
+    // ANCHOR_END: subproblem
+
+    // ANCHOR: boxed
 
     #[test]
     fn boxed_sweep_clamps_to_the_current_friction_box(
@@ -73,4 +80,29 @@ proptest! {
             }
         }
     }
+    // ANCHOR_END: boxed
+
+    // ANCHOR: scaling
+    #[test]
+    fn sweeps_do_not_see_a_diagonal_scaling(
+        a in prop_oneof![spd(5), hplus(5)],
+        b in prop::collection::vec(-2.0..2.0f64, 5),
+        x0 in prop::collection::vec(0.0..2.0f64, 5),
+        s in prop::collection::vec(0.1..10.0f64, 5),
+        method in method(),
+    ) {
+        let s = DVector::from_vec(s);
+        let sd = nalgebra::DMatrix::from_diagonal(&s);
+        let lcp = Lcp::new(Matrix::Dense(a.clone()), DVector::from_vec(b.clone())).unwrap();
+        let scaled = Lcp::new(Matrix::Dense(&sd * &a * &sd), DVector::from_vec(b).component_mul(&s)).unwrap();
+        let mut x = DVector::from_vec(x0);
+        let mut y = x.component_div(&s);
+        for _ in 0..5 {
+            sweep_lcp(&lcp, &mut x, method);
+            sweep_lcp(&scaled, &mut y, method);
+            let back = y.component_mul(&s);
+            prop_assert!((&back - &x).amax() <= 1e-12 * (1.0 + x.amax()), "{} vs {}", back, x);
+        }
+    }
+    // ANCHOR_END: scaling
 }

@@ -11,6 +11,7 @@ use nonsmooth::splitting::{BlockedGaussSeidel, VelocityGaussSeidel};
 use proptest::prelude::*;
 use strategies::{entry, spd};
 
+// ANCHOR: law
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(100))]
 
@@ -45,3 +46,4 @@ proptest! {
         prop_assert!((&v - &v_direct).amax() <= 1e-9 * (1.0 + v_direct.amax()));
     }
 }
+// ANCHOR_END: law

@@ -191,9 +191,20 @@ fn text(v: &Value) -> String {
                 if let Some(note) = sp.get("note") {
                     s.push_str(&format!("             {}\n", fmt_num(note)));
                 } else if sp.get("eigenvalue_min").is_some() {
+                    // An eigenvalue at rounding level (a singular W) prints as 0: its digits are
+                    // noise that changes with the order of floating-point operations.
+                    let (lmin, lmax) = (
+                        sp["eigenvalue_min"].as_f64().unwrap_or(0.0),
+                        sp["eigenvalue_max"].as_f64().unwrap_or(0.0),
+                    );
+                    let min_text = if lmin.abs() <= 1e-12 * lmax.abs() {
+                        "0 (to rounding)".to_string()
+                    } else {
+                        fmt_num(&sp["eigenvalue_min"])
+                    };
                     s.push_str(&format!(
                         "             eigenvalues {} .. {}, rank {}, condition {}\n",
-                        fmt_num(&sp["eigenvalue_min"]),
+                        min_text,
                         fmt_num(&sp["eigenvalue_max"]),
                         sp["numerical_rank"],
                         if sp["condition_number"].is_null() {

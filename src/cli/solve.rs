@@ -22,7 +22,7 @@ pub struct SolveArgs {
     /// Problem files or folders (searched recursively).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs, prox-gs, prox-jacobi.
+    /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs, nsn, prox-gs, prox-jacobi.
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
     method: Method,
     /// Relaxation factor for pj and psor.

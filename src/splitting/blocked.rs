@@ -53,6 +53,16 @@ impl BlockRows {
         BlockRows { ptr, col, val }
     }
 
+    /// The block columns stored in block row `c`.
+    pub(crate) fn block_columns(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        self.col[self.ptr[c]..self.ptr[c + 1]].iter().copied()
+    }
+
+    /// The blocks `(d, W_cd)` of block row `c` (row-major 3x3).
+    pub(crate) fn blocks_of(&self, c: usize) -> impl Iterator<Item = (usize, [f64; 9])> + '_ {
+        (self.ptr[c]..self.ptr[c + 1]).map(|s| (self.col[s], self.val[s]))
+    }
+
     /// `acc += Σ_d W_cd r_d` over block row `c`.
     #[inline]
     pub(crate) fn row_product(&self, c: usize, r: &[f64], acc: &mut [f64; 3]) {

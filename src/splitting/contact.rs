@@ -137,6 +137,7 @@ pub(crate) fn solve_block(
             0.0
         }
     };
+    // ANCHOR: take_off_stick
     // Take-off. A free velocity that underflows (below 1e-300) is zero for every purpose;
     // treating it so keeps subnormal noise out of the root finding.
     if q.norm() < 1e-300 {
@@ -188,6 +189,7 @@ pub(crate) fn solve_block(
             guess = Some(r[2].atan2(r[1]));
         }
     }
+    // ANCHOR_END: take_off_stick
     // Slide.
     let kappa = match kind {
         FrictionKind::Coulomb => 0.0,
@@ -296,6 +298,7 @@ struct TrigPoly {
 }
 
 impl TrigPoly {
+    // ANCHOR: trig_poly
     /// `F(θ) = a(θ) · (h(θ) × q)` expanded (see the module docs).
     fn new(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, kappa: f64) -> Self {
         let w0 = w.column(0).into_owned();
@@ -315,6 +318,7 @@ impl TrigPoly {
         }
     }
 
+    // ANCHOR_END: trig_poly
     fn value(&self, th: f64) -> f64 {
         let (s, c) = th.sin_cos();
         self.k0 + self.c1 * c + self.s1 * s + self.c2 * c * c + self.s2 * s * s + self.cs * c * s
@@ -325,6 +329,7 @@ impl TrigPoly {
         -self.c1 * s + self.s1 * c + 2.0 * (self.s2 - self.c2) * c * s + self.cs * (c * c - s * s)
     }
 
+    // ANCHOR: quartic
     /// Coefficients of the quartic in `t = tan(θ/2)`, highest degree first, from
     /// `(1 + t²)² F`.
     fn quartic(&self) -> [f64; 5] {
@@ -345,6 +350,7 @@ impl TrigPoly {
         ]
     }
 
+    // ANCHOR_END: quartic
     /// Newton's method on `F` from `th`, keeping the best point; a few steps suffice from
     /// a quartic root.
     fn polish(&self, mut th: f64) -> f64 {
@@ -442,6 +448,7 @@ impl TrigPoly {
     }
 }
 
+// ANCHOR: slide_reaction
 /// The slide reaction `rho (1, mu cos θ, mu sin θ)` for a root `θ` of `F`, if `rho > 0` and
 /// the slip `s >= 0` (the 3x2 system solved by least squares).
 fn slide_reaction(
@@ -474,6 +481,7 @@ fn slide_reaction(
     }
 }
 
+// ANCHOR_END: slide_reaction
 /// Last resort for degenerate blocks: the projected fixed point
 /// `r <- P_K(r - γ (W r + q + De Saxce shift))` from the best point known.
 fn fallback(

@@ -123,6 +123,7 @@ pub fn sweep_lcp(lcp: &Lcp, x: &mut DVector<f64>, method: Splitting) {
     });
 }
 
+// ANCHOR: sweep_boxed
 /// One projected sweep for the boxed LCP, in place: friction bounds follow the current
 /// normal value (Erleben 2007 eq. 28-30).
 pub fn sweep_boxed(blcp: &BoxedLcp, x: &mut DVector<f64>, method: Splitting) {
@@ -132,6 +133,7 @@ pub fn sweep_boxed(blcp: &BoxedLcp, x: &mut DVector<f64>, method: Splitting) {
     });
 }
 
+// ANCHOR_END: sweep_boxed
 /// The loop shared by both problem types: sweep, measure, stop.
 fn iterate(
     a: &Matrix,

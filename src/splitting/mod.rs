@@ -32,6 +32,7 @@ pub mod contact;
 mod lcp;
 mod velocity;
 
+pub(crate) use blocked::BlockRows;
 pub use blocked::{BlockedGaussSeidel, blocked_gauss_seidel};
 pub use contact::{ContactCase, ContactSolution, solve_contact};
 pub use lcp::{Splitting, solve_boxed, solve_lcp, splitting_matrices, sweep_boxed, sweep_lcp};

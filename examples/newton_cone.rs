@@ -1,0 +1,173 @@
+//! The figures and tables of the chapter "Newton on the friction cone".
+//!
+//! ```text
+//! cargo run --release --example newton_cone
+//! ```
+//!
+//! * `generated/newton_cone_quadratic.txt`: the error sequence of semismooth Newton on a
+//!   small Coulomb and CCP problem, with `e_{k+1} / e_k²`;
+//! * `figures/newton_cone.svg` (+ `.csv`): the natural-map error against Newton
+//!   iterations on shared Siconos problems;
+//! * `generated/newton_cone_shared.txt`: every shared fc3d file, our semismooth Newton
+//!   beside Siconos 4.4's NSN_AC and NSN_FB (from `../shared/reference`).
+//!
+//! The test at the bottom recomputes everything and fails if a committed file differs.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::fmt::Write;
+use std::ops::ControlFlow;
+
+use nalgebra::{DMatrix, DVector};
+use nonsmooth::io::{AnyProblem, discover, load};
+use nonsmooth::matrix::Matrix;
+use nonsmooth::merit::Measure;
+use nonsmooth::newton::{ConeNewtonOptions, cone_newton};
+use nonsmooth::problem::{FrictionContact, FrictionKind};
+use nonsmooth::solver::Params;
+use plotters::prelude::SeriesLabelPosition;
+use support::plot::{Curve, Figure};
+
+/// Runs the Newton method from zero, recording the error at every iteration.
+fn errors(fc: &FrictionContact, measure: Measure, tol: f64) -> (Vec<(usize, f64)>, String) {
+    let mut r = DVector::zeros(fc.dim());
+    let params = Params {
+        tol,
+        max_iter: 1000,
+        measure,
+        ..Default::default()
+    };
+    let mut points = Vec::new();
+    let result = cone_newton(
+        fc,
+        &mut r,
+        &params,
+        &ConeNewtonOptions::default(),
+        &mut |it| {
+            if let Some(e) = it.error {
+                points.push((it.iteration, e.get(measure)));
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    let status = match result {
+        Ok((info, stats)) => {
+            format!(
+                "{} iterations, {} Gauss-Seidel sweeps",
+                info.iterations, stats.gs_sweeps
+            )
+        }
+        Err(e) => e.to_string(),
+    };
+    (points, status)
+}
+
+/// A small dense problem with a positive definite W (four contacts).
+fn small_problem(kind: FrictionKind) -> FrictionContact {
+    let b = DMatrix::from_fn(12, 12, |i, j| ((i * 7 + j * 13) % 11) as f64 / 11.0 - 0.5);
+    let w = &b * b.transpose() + DMatrix::identity(12, 12) * 0.3;
+    let q = DVector::from_fn(12, |i, _| ((i * 5) % 7) as f64 / 7.0 - 0.6);
+    FrictionContact::new(Matrix::Dense(w), q, DVector::from_element(4, 0.4), kind).unwrap()
+}
+
+fn quadratic_table() -> String {
+    let mut t =
+        String::from("| law | k | absolute error e_k | e_k / e_(k-1)² |\n|---|---:|---:|---:|\n");
+    for kind in [FrictionKind::Coulomb, FrictionKind::Ccp] {
+        let (points, _) = errors(&small_problem(kind), Measure::Absolute, 1e-15);
+        let mut prev: Option<f64> = None;
+        for (k, e) in points {
+            // once e_k reaches rounding level the ratio says nothing about the method
+            let ratio = match prev {
+                Some(p) if p > 0.0 && e > 1e-13 => support::sci(e / (p * p)),
+                Some(_) => "(rounding)".into(),
+                None => "-".into(),
+            };
+            writeln!(t, "| {kind} | {k} | {} | {ratio} |", support::sci(e)).unwrap();
+            prev = Some(e);
+        }
+    }
+    t
+}
+
+fn shared() -> Option<(Figure, String)> {
+    let dir = support::shared_data()?;
+    let reference = std::fs::read_to_string(dir.join("../reference/siconos-4.4-fc3d.tsv")).ok()?;
+    let siconos = |file: &str, solver: &str| -> String {
+        reference
+            .lines()
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .find(|f| f.len() > 7 && f[0] == file && f[2] == solver)
+            .map(|f| {
+                if f[6] == "0" {
+                    f[7].to_string()
+                } else {
+                    format!("failed ({})", f[7])
+                }
+            })
+            .unwrap_or_else(|| "-".into())
+    };
+    let mut table = String::from(
+        "| file | contacts | Siconos NSN_AC | Siconos NSN_FB | ours: semismooth Newton (Alart-Curnier) | error |\n\
+         |---|---:|---:|---:|---|---:|\n",
+    );
+    let mut curves = Vec::new();
+    let shown = [
+        "Capsules-i122-1617.dat",
+        "Rover1039.dat",
+        "BoxesStack1-i100000-32.hdf5.dat",
+        "OneObject-i100000-316.hdf5.dat",
+    ];
+    for path in discover(dir.join("siconos/fc3d")).ok()? {
+        let name = path.file_name()?.to_string_lossy().into_owned();
+        let Ok(lp) = load(&path) else {
+            // the FCLIB file needs the hdf5 feature
+            continue;
+        };
+        let AnyProblem::Friction(fc) = &lp.problem else {
+            continue;
+        };
+        let (points, status) = errors(fc, Measure::Relative, 1e-8);
+        let last = points.last().map(|p| p.1).unwrap_or(f64::NAN);
+        writeln!(
+            table,
+            "| {name} | {} | {} | {} | {status} | {} |",
+            fc.contacts(),
+            siconos(&name, "NSN_AC"),
+            siconos(&name, "NSN_FB"),
+            support::sci(last)
+        )
+        .unwrap();
+        if shown.contains(&name.as_str()) {
+            curves.push(Curve {
+                label: name.trim_end_matches(".dat").to_string(),
+                points,
+            });
+        }
+    }
+    let figure = Figure {
+        name: "newton_cone".into(),
+        caption: "Semismooth Newton (Alart-Curnier) on Siconos fc3d problems".into(),
+        x_desc: "iterations",
+        y_desc: "Coulomb error (Siconos 4.4 normalisation)",
+        legend: SeriesLabelPosition::LowerLeft,
+        room_below: 2,
+        curves,
+        tol: 1e-8,
+    };
+    Some((figure, table))
+}
+
+fn main() {
+    support::publish("generated/newton_cone_quadratic.txt", &quadratic_table());
+    if let Some((figure, table)) = shared() {
+        figure.publish();
+        support::publish("generated/newton_cone_shared.txt", &table);
+    }
+}
+
+#[test]
+fn newton_cone_outputs_match_the_book() {
+    main();
+}

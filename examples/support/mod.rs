@@ -1,0 +1,104 @@
+//! Helpers shared by the book's examples, included in each with
+//! `#[path = "support/mod.rs"] mod support;`.
+//!
+//! Every number, table and figure the book shows is written by an example: text and tables
+//! into `book/src/generated/`, figures (SVG, with the CSV of what they plot) into
+//! `book/src/figures/`. Running an example (`cargo run --release --example NAME`) rewrites
+//! its files. Its `#[test]`, which `cargo test --release` runs, computes the same content in
+//! memory and fails if a committed file differs, so the book cannot drift from the code.
+//! Set `NONSMOOTH_BLESS=1` to make the test rewrite the files instead of failing.
+#![allow(dead_code)]
+
+pub mod plot;
+
+use std::path::PathBuf;
+
+/// The crate's root folder.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shared third-party data folder: `$NONSMOOTH_SHARED_DATA` if set, else
+/// `<CARGO_MANIFEST_DIR>/../shared/data`; `None`, after a printed notice, when it is absent
+/// (as in a fresh clone). The rule is that of `tests/common/mod.rs`.
+pub fn shared_data() -> Option<PathBuf> {
+    let dir = match std::env::var_os("NONSMOOTH_SHARED_DATA") {
+        Some(d) => PathBuf::from(d),
+        None => root().join("../shared/data"),
+    };
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        if std::env::var_os("NONSMOOTH_REQUIRE_SHARED_DATA").is_some() {
+            panic!(
+                "shared data folder {} not found, and NONSMOOTH_REQUIRE_SHARED_DATA is set",
+                dir.display()
+            );
+        }
+        eprintln!(
+            "skipping: shared data folder {} not found (set NONSMOOTH_SHARED_DATA); \
+             the committed output is left as it is",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// `true` when the committed files are checked rather than written: under `cargo test`,
+/// unless `NONSMOOTH_BLESS` is set.
+pub fn checking() -> bool {
+    cfg!(test) && std::env::var_os("NONSMOOTH_BLESS").is_none()
+}
+
+/// Writes `content` to `book/src/<rel>` (a normal run, or a test with `NONSMOOTH_BLESS`),
+/// or checks that the committed file holds exactly `content` (a test).
+pub fn publish(rel: &str, content: &str) {
+    let path = root().join("book/src").join(rel);
+    if checking() {
+        let committed = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; run the example (or the test with NONSMOOTH_BLESS=1) to create it",
+                path.display()
+            )
+        });
+        if committed != content {
+            let (line, ours, theirs) = first_difference(content, &committed);
+            panic!(
+                "book/src/{rel} is out of date at line {line}:\n  computed:  {ours}\n  committed: {theirs}\n\
+                 run the example (or the test with NONSMOOTH_BLESS=1) and commit the result"
+            );
+        }
+    } else {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+        }
+        std::fs::write(&path, content)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        eprintln!("wrote book/src/{rel}");
+    }
+}
+
+/// The first line (1-based) where two texts differ, with both versions of it.
+fn first_difference(a: &str, b: &str) -> (usize, String, String) {
+    let (mut la, mut lb) = (a.lines(), b.lines());
+    let mut n = 1;
+    loop {
+        match (la.next(), lb.next()) {
+            (Some(x), Some(y)) if x == y => n += 1,
+            (None, None) => return (n, "(trailing newline)".into(), "(differs)".into()),
+            (x, y) => {
+                return (
+                    n,
+                    x.unwrap_or("(end of text)").to_string(),
+                    y.unwrap_or("(end of file)").to_string(),
+                );
+            }
+        }
+    }
+}
+
+/// A number in the book's exponent format, three decimals (`1.234e-9`).
+pub fn sci(v: f64) -> String {
+    format!("{v:.3e}")
+}

@@ -1,0 +1,536 @@
+//! Semismooth Newton on the friction cone: the Alart-Curnier function for Coulomb friction
+//! and the natural map for the CCP, with a line search.
+//!
+//! # The equations
+//!
+//! For a [`FrictionContact`] with `u = W r + q`, pick per contact `ρ_n, ρ_t > 0` and let
+//! `x_c = r_c - ρ_c ∘ u_c` (`ρ_n` on the normal row, `ρ_t` on both tangent rows).
+//!
+//! * **Coulomb (Alart-Curnier 1991).** `Φ_c(r) = r_c - P_c(x_c)` with
+//!   `P_c(x) = ( max(0, x_n),  proj_{D(μ max(0, x_n))}(x_t) )`, the disk `D(R)` of radius
+//!   `R` centred at 0. `Φ = 0` says: the normal reaction is the projection of itself pushed
+//!   by the normal velocity (Signorini, as a natural map), and the friction force is the
+//!   projection onto the disk of radius `μ r_n` of itself pushed against the slip (maximal
+//!   dissipation, Erleben 2017 eq. 9): Coulomb's law. Its roots do not depend on `ρ`.
+//! * **CCP (natural map on the cone).** `Φ_c(r) = r_c - P_{K_μ}(r_c - ρ_c u_c)` with one
+//!   scalar `ρ_c` per contact: `r_c ∈ K`, `u_c ∈ K*`, `r_c · u_c = 0`.
+//!
+//! Why these and not Fischer-Burmeister on the cone: both are piecewise smooth with a
+//! B-subdifferential element that is cheap to write per contact (the derivatives of a
+//! projection), and their Newton matrices `I - D_P (I - ρ W)` keep `W`'s sparsity. This is
+//! the NSN_AC formulation of Acary, Bremond, Huber 2018, the strongest of their Newton
+//! variants at high accuracy.
+//!
+//! # The method
+//!
+//! `H = ∂Φ/∂r = I - D + D ρ W` with `D` the block-diagonal derivative of the projections
+//! (an element of the B-subdifferential; at a kink the inactive side is chosen). Each
+//! iteration solves `H Δ = -Φ` by sparse LU (faer; the symbolic analysis is done once and
+//! reused, the pattern is that of `W` plus the diagonal), then backtracks on the merit
+//! `ψ = 1/2 ‖Φ‖²` until the Armijo condition `ψ(r + τ Δ) <= (1 - 2 σ τ) ψ(r)` holds
+//! (Silcowitz et al. 2009 eq. 38). When `H` is singular — more contacts than degrees of
+//! freedom make `W` rank deficient — it is regularised (`H + ε I`, `ε` growing) and, if
+//! that does not give descent, the step falls back to the gradient direction `-H^T Φ`.
+//! The loop stops on the natural-map error of [`crate::merit`] (Siconos 4.4 normalisation
+//! by default), like every other friction solver here.
+
+use std::ops::ControlFlow;
+
+use faer::linalg::solvers::Solve;
+use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
+use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat};
+use nalgebra::{DVector, Matrix3};
+
+use crate::friction::project_on_cone;
+use crate::merit::friction_error_with_velocity;
+use crate::problem::{FrictionContact, FrictionKind, ProblemError, check_len};
+use crate::solver::{Driver, Iterate, Next, Params, SolveError, SolveInfo, Status};
+use crate::splitting::BlockRows;
+
+/// Options of [`cone_newton`]. `ConeNewtonOptions { line_search: false, ..Default::default() }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConeNewtonOptions {
+    /// Backtrack on the merit (default `true`); `false` takes full Newton steps.
+    pub line_search: bool,
+    /// Armijo constant `σ` (default `1e-4`).
+    pub armijo: f64,
+    /// Step shrink factor per backtrack (default `0.5`).
+    pub shrink: f64,
+    /// Backtracks per iteration before falling back to the gradient (default 20).
+    pub max_backtracks: usize,
+    /// Scale of `ρ`: `ρ_n = scale / W_nn`, `ρ_t = scale / max(W_t1t1, W_t2t2)` (default 1).
+    pub rho_scale: f64,
+    /// Non-monotone window: a step is accepted when the merit decreases relative to the
+    /// largest of the last `window` merits (Grippo, Lampariello, Lucidi 1986). Default 1,
+    /// the monotone Armijo rule (on the shared Siconos problems a window of 5 stalled on
+    /// `BoxesStack1`).
+    pub window: usize,
+    /// Blocked Gauss-Seidel sweeps taken when the line search finds no acceptable Newton
+    /// step (the hybrid globalisation; default 10; 0 falls back to the gradient direction).
+    pub gs_sweeps: usize,
+}
+
+impl Default for ConeNewtonOptions {
+    fn default() -> Self {
+        ConeNewtonOptions {
+            line_search: true,
+            armijo: 1e-4,
+            shrink: 0.5,
+            max_backtracks: 20,
+            rho_scale: 1.0,
+            window: 1,
+            gs_sweeps: 10,
+        }
+    }
+}
+
+/// What happened inside a [`cone_newton`] solve, beyond [`SolveInfo`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ConeNewtonStats {
+    /// Newton matrices that had to be regularised.
+    pub regularised: usize,
+    /// Iterations that fell back to the gradient direction.
+    pub gradient_steps: usize,
+    /// Total backtracking steps.
+    pub backtracks: usize,
+    /// Blocked Gauss-Seidel sweeps taken by the hybrid fallback.
+    pub gs_sweeps: usize,
+}
+
+/// The reformulation `Φ(r)` of a [`FrictionContact`] (Alart-Curnier for Coulomb, the cone
+/// natural map for CCP) and its generalised Jacobian, for teaching and testing; the solver
+/// assembles the same Jacobian sparse.
+#[derive(Debug, Clone)]
+pub struct ConeReformulation<'a> {
+    fc: &'a FrictionContact,
+    kind: FrictionKind,
+    rho: Vec<[f64; 2]>,
+}
+
+impl<'a> ConeReformulation<'a> {
+    /// `ρ_n = scale / W_nn`, `ρ_t = scale / max(W_t1t1, W_t2t2)` (one scalar `min(ρ_n, ρ_t)`
+    /// per contact for CCP).
+    ///
+    /// # Errors
+    /// [`ProblemError::NonPositiveDiagonal`] if a contact's `W_nn <= 0`.
+    pub fn new(fc: &'a FrictionContact, rho_scale: f64) -> Result<Self, ProblemError> {
+        let nc = fc.contacts();
+        let mut rho = Vec::with_capacity(nc);
+        for c in 0..nc {
+            let k = 3 * c;
+            let wnn = fc.w().get(k, k);
+            if !(wnn > 0.0) {
+                return Err(ProblemError::NonPositiveDiagonal {
+                    what: "W",
+                    row: k,
+                    value: wnn,
+                });
+            }
+            let wtt = fc.w().get(k + 1, k + 1).max(fc.w().get(k + 2, k + 2));
+            let rt = if wtt > 0.0 {
+                rho_scale / wtt
+            } else {
+                rho_scale / wnn
+            };
+            rho.push([rho_scale / wnn, rt]);
+        }
+        if fc.kind() == FrictionKind::Ccp {
+            // the cone projection needs one scalar per contact
+            for p in &mut rho {
+                let m = p[0].min(p[1]);
+                *p = [m, m];
+            }
+        }
+        Ok(ConeReformulation {
+            fc,
+            kind: fc.kind(),
+            rho,
+        })
+    }
+
+    /// `Φ(r)` (`3nc`).
+    pub fn phi(&self, r: &DVector<f64>) -> DVector<f64> {
+        let mut phi = DVector::zeros(r.len());
+        self.eval(r, &self.fc.velocity(r), &mut phi, None);
+        phi
+    }
+
+    /// An element `H = I - D + D ρ W` of the B-subdifferential of `Φ` at `r`, dense
+    /// (`3nc x 3nc`).
+    pub fn jacobian(&self, r: &DVector<f64>) -> nalgebra::DMatrix<f64> {
+        let n = r.len();
+        let mut phi = DVector::zeros(n);
+        let mut blocks = vec![Matrix3::zeros(); self.rho.len()];
+        self.eval(r, &self.fc.velocity(r), &mut phi, Some(&mut blocks));
+        let w = self.fc.w().to_dense();
+        let mut h = nalgebra::DMatrix::identity(n, n);
+        for (c, d) in blocks.iter().enumerate() {
+            let rho = [self.rho[c][0], self.rho[c][1], self.rho[c][1]];
+            for i in 0..3 {
+                for j in 0..3 {
+                    h[(3 * c + i, 3 * c + j)] -= d[(i, j)];
+                }
+                for col in 0..n {
+                    let mut v = 0.0;
+                    for l in 0..3 {
+                        v += d[(i, l)] * rho[l] * w[(3 * c + l, col)];
+                    }
+                    h[(3 * c + i, col)] += v;
+                }
+            }
+        }
+        h
+    }
+
+    /// `Φ(r)` given `u = W r + q`; with `blocks`, also the 3x3 derivative of each
+    /// contact's projection with respect to `x`.
+    fn eval(
+        &self,
+        r: &DVector<f64>,
+        u: &DVector<f64>,
+        phi: &mut DVector<f64>,
+        mut blocks: Option<&mut Vec<Matrix3<f64>>>,
+    ) {
+        let mu = self.fc.mu();
+        for c in 0..self.rho.len() {
+            let k = 3 * c;
+            let [rn, rt] = self.rho[c];
+            let x = [
+                r[k] - rn * u[k],
+                r[k + 1] - rt * u[k + 1],
+                r[k + 2] - rt * u[k + 2],
+            ];
+            let (p, d) = match self.kind {
+                FrictionKind::Coulomb => alart_curnier_projection(x, mu[c]),
+                FrictionKind::Ccp => cone_projection_derivative(x, mu[c]),
+            };
+            for i in 0..3 {
+                phi[k + i] = r[k + i] - p[i];
+            }
+            if let Some(b) = blocks.as_deref_mut() {
+                b[c] = d;
+            }
+        }
+    }
+}
+
+// ANCHOR: ac_projection
+/// `P(x) = (max(0, x_n), proj_{D(μ max(0, x_n))}(x_t))` and its derivative (inactive side
+/// at kinks).
+fn alart_curnier_projection(x: [f64; 3], mu: f64) -> ([f64; 3], Matrix3<f64>) {
+    let mut d = Matrix3::zeros();
+    let pn = x[0].max(0.0);
+    if x[0] > 0.0 {
+        d[(0, 0)] = 1.0;
+    }
+    let radius = mu * pn;
+    let s = x[1].hypot(x[2]);
+    if s <= radius {
+        d[(1, 1)] = 1.0;
+        d[(2, 2)] = 1.0;
+        return ([pn, x[1], x[2]], d);
+    }
+    // s > radius >= 0
+    let e = [x[1] / s, x[2] / s];
+    let f = radius / s;
+    for i in 0..2 {
+        for j in 0..2 {
+            let delta = if i == j { 1.0 } else { 0.0 };
+            d[(1 + i, 1 + j)] = f * (delta - e[i] * e[j]);
+        }
+        if x[0] > 0.0 {
+            d[(1 + i, 0)] = mu * e[i];
+        }
+    }
+    ([pn, radius * e[0], radius * e[1]], d)
+}
+// ANCHOR_END: ac_projection
+
+/// `P_K(x)` onto the cone `‖x_t‖ <= μ x_n` and its derivative.
+fn cone_projection_derivative(x: [f64; 3], mu: f64) -> ([f64; 3], Matrix3<f64>) {
+    let p = project_on_cone(x, mu);
+    let s = x[1].hypot(x[2]);
+    if s <= mu * x[0] && x[0] >= 0.0 {
+        return (p, Matrix3::identity());
+    }
+    if mu * s <= -x[0] || s == 0.0 {
+        return (p, Matrix3::zeros());
+    }
+    let e = [x[1] / s, x[2] / s];
+    let k = 1.0 / (1.0 + mu * mu);
+    let a = (x[0] + mu * s) * k;
+    let mut d = Matrix3::zeros();
+    d[(0, 0)] = k;
+    for i in 0..2 {
+        d[(0, 1 + i)] = mu * e[i] * k;
+        d[(1 + i, 0)] = mu * e[i] * k;
+        for j in 0..2 {
+            let delta = if i == j { 1.0 } else { 0.0 };
+            d[(1 + i, 1 + j)] = mu * mu * e[i] * e[j] * k + mu * a * (delta - e[i] * e[j]) / s;
+        }
+    }
+    (p, d)
+}
+
+/// The Newton matrix `H = I - D + D ρ W` with a fixed sparsity pattern (that of `W` by
+/// blocks, plus the diagonal) so that faer's symbolic LU is computed once.
+struct NewtonMatrix {
+    n: usize,
+    /// For each stored entry (in `pairs` order): its (row, col).
+    pairs: Vec<Pair<usize, usize>>,
+    symbolic: SymbolicSparseColMat<usize>,
+    argsort: Argsort<usize>,
+    lu: SymbolicLu<usize>,
+    /// `W`'s entries by block row: for contact c, blocks (d, W_cd).
+    rows: BlockRows,
+}
+
+impl NewtonMatrix {
+    fn new(fc: &FrictionContact) -> Result<Self, SolveError> {
+        let rows = BlockRows::new(fc.w());
+        let nc = fc.contacts();
+        let mut pairs = Vec::new();
+        for c in 0..nc {
+            let mut cols: Vec<usize> = rows.block_columns(c).collect();
+            if !cols.contains(&c) {
+                cols.push(c);
+            }
+            for i in 0..3 {
+                for &d in &cols {
+                    for j in 0..3 {
+                        pairs.push(Pair::new(3 * c + i, 3 * d + j));
+                    }
+                }
+            }
+        }
+        let n = fc.dim();
+        let singular = |e: &dyn std::fmt::Display| SolveError::Singular {
+            what: format!("Newton matrix pattern: {e}"),
+        };
+        let (symbolic, argsort) = SymbolicSparseColMat::try_new_from_indices(n, n, &pairs)
+            .map_err(|e| singular(&format!("{e:?}")))?;
+        let lu = SymbolicLu::try_new(symbolic.as_ref()).map_err(|e| singular(&format!("{e:?}")))?;
+        Ok(NewtonMatrix {
+            n,
+            pairs,
+            symbolic,
+            argsort,
+            lu,
+            rows,
+        })
+    }
+
+    /// Values of `H + eps I` in `pairs` order.
+    fn values(&self, blocks: &[Matrix3<f64>], rho: &[[f64; 2]], eps: f64) -> Vec<f64> {
+        let mut vals = Vec::with_capacity(self.pairs.len());
+        let nc = blocks.len();
+        for c in 0..nc {
+            let dblk = &blocks[c];
+            // D ρ, row-scaled columns: (D ρ)_{ij} = D_ij ρ_j
+            let rho_row = [rho[c][0], rho[c][1], rho[c][1]];
+            let mut cols: Vec<(usize, [f64; 9])> = self.rows.blocks_of(c).collect();
+            if !cols.iter().any(|(d, _)| *d == c) {
+                cols.push((c, [0.0; 9]));
+            }
+            for i in 0..3 {
+                for (d, w) in &cols {
+                    for j in 0..3 {
+                        // (D ρ W)_{ij} = Σ_l D_il ρ_l W_lj
+                        let mut v = 0.0;
+                        for l in 0..3 {
+                            v += dblk[(i, l)] * rho_row[l] * w[3 * l + j];
+                        }
+                        if *d == c {
+                            let id = if i == j { 1.0 + eps } else { 0.0 };
+                            v += id - dblk[(i, j)];
+                        }
+                        vals.push(v);
+                    }
+                }
+            }
+        }
+        vals
+    }
+
+    /// Solves `(H + eps I) x = rhs`; `None` if the factorisation fails or the result is
+    /// not finite.
+    fn solve(&self, vals: &[f64], rhs: &DVector<f64>) -> Option<DVector<f64>> {
+        let mat =
+            SparseColMat::new_from_argsort(self.symbolic.clone(), &self.argsort, vals).ok()?;
+        let lu = Lu::try_new_with_symbolic(self.lu.clone(), mat.as_ref()).ok()?;
+        let mut x = rhs.clone();
+        let m = faer::MatMut::from_column_major_slice_mut(x.as_mut_slice(), self.n, 1);
+        lu.solve_in_place(m);
+        x.iter().all(|v| v.is_finite()).then_some(x)
+    }
+}
+
+/// Solves a [`FrictionContact`] problem by semismooth Newton: Alart-Curnier for Coulomb,
+/// the cone natural map for CCP (see the [module docs](self)).
+///
+/// `r` is the warm start (for example a few PROX or NSGS sweeps) and receives the answer.
+/// Returns the usual [`SolveInfo`] and the method's own statistics.
+///
+/// # Errors
+/// [`SolveError::Problem`] for a wrong `r` length or a non-positive `W_nn` (used for `ρ`);
+/// [`SolveError::NoConvergence`] at the iteration cap; [`SolveError::Singular`] when no
+/// regularisation of the Newton matrix can be factorised.
+///
+/// # Reference
+/// Alart, Curnier 1991; Acary, Bremond, Huber 2018 (NSN_AC); Qi, Sun 1993 (local
+/// superlinear convergence of semismooth Newton).
+pub fn cone_newton(
+    fc: &FrictionContact,
+    r: &mut DVector<f64>,
+    params: &Params,
+    options: &ConeNewtonOptions,
+    observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
+) -> Result<(SolveInfo, ConeNewtonStats), SolveError> {
+    check_len("r", fc.dim(), r.len())?;
+    let nc = fc.contacts();
+    let kind = fc.kind();
+    let reform = ConeReformulation::new(fc, options.rho_scale)?;
+    let rho = reform.rho.clone();
+    let matrix = NewtonMatrix::new(fc)?;
+    let n = fc.dim();
+    let mut stats = ConeNewtonStats::default();
+    let mut u = fc.velocity(r);
+    let mut phi = DVector::zeros(n);
+    let mut blocks = vec![Matrix3::zeros(); nc];
+    let measure = |r: &DVector<f64>| friction_error_with_velocity(fc, r, &fc.velocity(r), kind);
+
+    let mut driver = Driver::new(params);
+    if let Next::Finish(status) = driver.start(r, measure(r)) {
+        let e = measure(r);
+        return driver.finish(status, 0, e).map(|i| (i, stats));
+    }
+    let h_scale =
+        1.0 + fc.w().diagonal().amax() * rho.iter().map(|p| p[0].max(p[1])).fold(0.0, f64::max);
+    let mut trial = DVector::zeros(n);
+    let mut history: Vec<f64> = Vec::new();
+    let gs = crate::splitting::BlockedGaussSeidel::new(fc)?.with_kind(kind);
+    let mut phi_trial = DVector::zeros(n);
+    let mut k = 0;
+    loop {
+        reform.eval(r, &u, &mut phi, Some(&mut blocks));
+        let psi = 0.5 * phi.norm_squared();
+        history.push(psi);
+        if history.len() > options.window.max(1) {
+            history.remove(0);
+        }
+        let psi_ref = history.iter().copied().fold(psi, f64::max);
+        // ANCHOR: newton_step
+        // Newton direction; when H is singular (a rank-deficient W), Levenberg-Marquardt
+        // style regularisation H + eps I with eps tied to the residual, growing on failure.
+        let mut dir = None;
+        let mut eps = 0.0;
+        for _ in 0..8 {
+            let vals = matrix.values(&blocks, &rho, eps);
+            if let Some(d) = matrix.solve(&vals, &(-&phi)) {
+                dir = Some(d);
+                break;
+            }
+            if eps == 0.0 {
+                stats.regularised += 1;
+                eps = (1e-12 * h_scale).max(phi.norm().min(1e-4 * h_scale));
+            } else {
+                eps *= 100.0;
+            }
+        }
+        let mut accepted = false;
+        if let Some(d) = &dir {
+            // Backtracking (non-monotone) line search on psi.
+            let mut tau = 1.0;
+            for _ in 0..=options.max_backtracks {
+                trial.copy_from(r);
+                trial.axpy(tau, d, 1.0);
+                let ut = fc.velocity(&trial);
+                reform.eval(&trial, &ut, &mut phi_trial, None);
+                let psi_t = 0.5 * phi_trial.norm_squared();
+                if !options.line_search || psi_t <= (1.0 - 2.0 * options.armijo * tau) * psi_ref {
+                    r.copy_from(&trial);
+                    u = ut;
+                    accepted = true;
+                    break;
+                }
+                tau *= options.shrink;
+                stats.backtracks += 1;
+            }
+        }
+        // ANCHOR_END: newton_step
+        if !accepted {
+            if options.gs_sweeps > 0 {
+                // Hybrid globalisation: a few exact block Gauss-Seidel sweeps.
+                for _ in 0..options.gs_sweeps {
+                    gs.sweep(r);
+                }
+                stats.gs_sweeps += options.gs_sweeps;
+                u = fc.velocity(r);
+                history.clear();
+            } else {
+                // Gradient fallback: -grad psi = -H^T phi, with the unregularised H.
+                stats.gradient_steps += 1;
+                let g = transpose_times(&matrix, &blocks, &rho, &phi);
+                let gn = g.norm_squared();
+                if gn > 0.0 && gn.is_finite() {
+                    let mut tau = psi / gn;
+                    for _ in 0..=options.max_backtracks {
+                        trial.copy_from(r);
+                        trial.axpy(-tau, &g, 1.0);
+                        let ut = fc.velocity(&trial);
+                        reform.eval(&trial, &ut, &mut phi_trial, None);
+                        if 0.5 * phi_trial.norm_squared() <= psi - options.armijo * tau * gn {
+                            r.copy_from(&trial);
+                            u = ut;
+                            break;
+                        }
+                        tau *= options.shrink;
+                        stats.backtracks += 1;
+                    }
+                }
+            }
+        }
+        k += 1;
+        if let Next::Finish(status) = driver.after_iteration(k, r, measure, observer)? {
+            let e = match (status, driver.last_error()) {
+                (Status::Stopped, _) | (_, None) => measure(r),
+                (_, Some(e)) => e,
+            };
+            return driver.finish(status, k, e).map(|i| (i, stats));
+        }
+    }
+}
+
+/// `H^T φ` with `H = I - D + D ρ W` (for the gradient fallback): `φ - D^T φ + W ρ D^T φ`
+/// (W symmetric).
+fn transpose_times(
+    m: &NewtonMatrix,
+    blocks: &[Matrix3<f64>],
+    rho: &[[f64; 2]],
+    phi: &DVector<f64>,
+) -> DVector<f64> {
+    let nc = blocks.len();
+    let mut dt = DVector::zeros(3 * nc);
+    for c in 0..nc {
+        let v = blocks[c].transpose()
+            * nalgebra::Vector3::new(phi[3 * c], phi[3 * c + 1], phi[3 * c + 2]);
+        for i in 0..3 {
+            dt[3 * c + i] = v[i];
+        }
+    }
+    let mut rdt = dt.clone();
+    for c in 0..nc {
+        rdt[3 * c] *= rho[c][0];
+        rdt[3 * c + 1] *= rho[c][1];
+        rdt[3 * c + 2] *= rho[c][1];
+    }
+    let mut wrdt = DVector::zeros(3 * nc);
+    for c in 0..nc {
+        let mut acc = [0.0; 3];
+        m.rows.row_product(c, rdt.as_slice(), &mut acc);
+        for i in 0..3 {
+            wrdt[3 * c + i] = acc[i];
+        }
+    }
+    phi - dt + wrdt
+}

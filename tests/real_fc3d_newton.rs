@@ -1,0 +1,92 @@
+//! On real input: the semismooth Newton method on the friction cone (Alart-Curnier,
+//! hybrid with blocked Gauss-Seidel sweeps when the line search fails) converges to 1e-8
+//! (Siconos 4.4 normalisation) on every shared fc3d file where Siconos 4.4's NSN_AC or
+//! NSN_FB converges (`../shared/reference/siconos-4.4-fc3d.tsv`), from a zero start.
+
+mod common;
+
+use nalgebra::DVector;
+use nonsmooth::io::{AnyProblem, IoErrorKind, load};
+use nonsmooth::newton::{ConeNewtonOptions, cone_newton};
+use nonsmooth::solver::{Params, no_observer};
+
+#[test]
+fn newton_converges_where_siconos_newton_does() {
+    let (Some(dir), Some(refs)) = (
+        common::shared_file("siconos/fc3d"),
+        common::reference("siconos-4.4-fc3d.tsv"),
+    ) else {
+        return;
+    };
+    let mut files: Vec<String> = refs.iter().map(|r| r.file.clone()).collect();
+    files.dedup();
+    let mut required = 0;
+    let mut converged = 0;
+    for file in files {
+        let of = |solver: &str| {
+            refs.iter()
+                .find(|r| r.file == file && r.solver == solver)
+                .cloned()
+        };
+        let (ac, fb) = (of("NSN_AC"), of("NSN_FB"));
+        let siconos_ok = [&ac, &fb]
+            .iter()
+            .any(|r| r.as_ref().is_some_and(|r| r.info == Some(0)));
+        let lp = match load(dir.join(&file)) {
+            Ok(lp) => lp,
+            Err(e) if matches!(e.kind, IoErrorKind::FeatureDisabled(_)) => {
+                eprintln!("skipping {file}: {e}");
+                continue;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        let AnyProblem::Friction(p) = &lp.problem else {
+            panic!("{file} is not fc3d")
+        };
+        let mut r = DVector::zeros(p.dim());
+        let params = Params {
+            tol: 1e-8,
+            max_iter: 1000,
+            ..Default::default()
+        };
+        let result = cone_newton(
+            p,
+            &mut r,
+            &params,
+            &ConeNewtonOptions::default(),
+            &mut no_observer(),
+        );
+        let show = |r: &Option<common::Reference>| match r {
+            Some(r) => format!("{:?}/{:?}", r.info, r.iterations),
+            None => "-".into(),
+        };
+        match &result {
+            Ok((info, stats)) => {
+                converged += 1;
+                eprintln!(
+                    "{file:36} AC {:>12} FB {:>12}  ours {:4} iterations (+{} GS sweeps), error {:.1e}",
+                    show(&ac),
+                    show(&fb),
+                    info.iterations,
+                    stats.gs_sweeps,
+                    info.error.rel
+                );
+            }
+            Err(e) => eprintln!(
+                "{file:36} AC {:>12} FB {:>12}  ours: {e}",
+                show(&ac),
+                show(&fb)
+            ),
+        }
+        if siconos_ok {
+            required += 1;
+            let (info, _) = result.unwrap_or_else(|e| {
+                panic!("{file}: Siconos's Newton converged, ours did not: {e}")
+            });
+            assert!(info.error.rel <= 1e-8);
+        }
+    }
+    eprintln!(
+        "converged on {converged} files; {required} were required (Siconos NSN_AC or NSN_FB converged)"
+    );
+}
