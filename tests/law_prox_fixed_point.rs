@@ -59,14 +59,16 @@ fn seeds() -> impl Strategy<Value = Seeds> {
         prop::array::uniform3(any::<bool>()),
         prop::option::of((any::<bool>(), prop::array::uniform4(-1.0..1.0f64))),
     )
-        .prop_map(|(normal_active, boundary, mag, dir, cases, perturb)| Seeds {
-            normal_active,
-            boundary,
-            mag,
-            dir,
-            cases,
-            perturb,
-        })
+        .prop_map(
+            |(normal_active, boundary, mag, dir, cases, perturb)| Seeds {
+                normal_active,
+                boundary,
+                mag,
+                dir,
+                cases,
+                perturb,
+            },
+        )
 }
 
 fn unit(v: &[f64]) -> Vec<f64> {
@@ -92,7 +94,11 @@ fn planted(law: &ContactLaw, s: &Seeds) -> (Vec<f64>, Vec<f64>) {
                 (true, false) => {
                     // interior: v = 0
                     let rho = 0.9 * s.mag[1] / 2.0;
-                    lam = vec![s.mag[0], rho * mu * s.mag[0] * dir[0], rho * mu * s.mag[0] * dir[1]];
+                    lam = vec![
+                        s.mag[0],
+                        rho * mu * s.mag[0] * dir[0],
+                        rho * mu * s.mag[0] * dir[1],
+                    ];
                 }
                 (true, true) => {
                     // boundary: λ = ρ(1, μ d), v = s(μ, -d)
@@ -103,7 +109,11 @@ fn planted(law: &ContactLaw, s: &Seeds) -> (Vec<f64>, Vec<f64>) {
                 (false, _) => {
                     // λ = 0, v in the dual cone: μ ‖v_t‖ <= v_n
                     let m = s.mag[0];
-                    let w = if mu > 0.0 { 0.9 * m / mu * (s.mag[1] / 2.0) } else { s.mag[1] };
+                    let w = if mu > 0.0 {
+                        0.9 * m / mu * (s.mag[1] / 2.0)
+                    } else {
+                        s.mag[1]
+                    };
                     v = vec![m, w * dir[0], w * dir[1]];
                 }
             }
@@ -173,7 +183,9 @@ fn violation(law: &ContactLaw, lam: &[f64], v: &[f64]) -> f64 {
     let norm = |a: &[f64]| dot(a, a).sqrt();
     if let ContactLaw::Cone { mu } = *law {
         let (lt, vt) = (norm(&lam[1..3]), norm(&v[1..3]));
-        return (lt - mu * lam[0]).max(0.0) + (-lam[0]).max(0.0) + (mu * vt - v[0]).max(0.0)
+        return (lt - mu * lam[0]).max(0.0)
+            + (-lam[0]).max(0.0)
+            + (mu * vt - v[0]).max(0.0)
             + dot(lam, v).abs();
     }
     let n = lam[0];
@@ -329,7 +341,10 @@ fn both_sides_occur_for_every_law() {
         let (law, s) = strategy.new_tree(&mut runner).unwrap().current();
         let (lam, v) = planted(&law, &s);
         let viol = violation(&law, &lam, &v);
-        let name = format!("{law:?}").split(['(', ' ', '{']).take(3).collect::<String>();
+        let name = format!("{law:?}")
+            .split(['(', ' ', '{'])
+            .take(3)
+            .collect::<String>();
         let entry = counts.entry(name).or_default();
         if viol <= HOLDS {
             entry.0 += 1;

@@ -127,11 +127,7 @@ proptest! {
 /// two schemes, not one): on a coupled problem the first sweep differs.
 #[test]
 fn contact_blocks_are_a_different_sweep() {
-    let w = nalgebra::DMatrix::from_row_slice(
-        3,
-        3,
-        &[2.0, 0.5, 0.3, 0.5, 1.5, 0.2, 0.3, 0.2, 1.8],
-    );
+    let w = nalgebra::DMatrix::from_row_slice(3, 3, &[2.0, 0.5, 0.3, 0.5, 1.5, 0.2, 0.3, 0.2, 1.8]);
     let fc = FrictionContact::new(
         Matrix::Dense(w),
         DVector::from_vec(vec![-1.0, 0.7, -0.4]),

@@ -28,8 +28,7 @@ use nonsmooth::merit::fc3d_error;
 use nonsmooth::multibody::{Assembly, BodyRef, Contact, RigidBody, StepParams, scenes};
 use nonsmooth::problem::{FrictionContact, FrictionKind};
 use nonsmooth::prox::{
-    ContactLaw, Prox, ProxOptions, ProxProblem, ProxStats, RFactor, Scheme, StopReason,
-    prox_solve,
+    ContactLaw, Prox, ProxOptions, ProxProblem, ProxStats, RFactor, Scheme, StopReason, prox_solve,
 };
 use nonsmooth::solver::{Iterate, Params, no_observer};
 use nonsmooth::splitting::blocked_gauss_seidel;
@@ -161,8 +160,14 @@ fn newton_impact_law_bounces() {
         let contacts: Vec<Contact> = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
             .iter()
             .map(|(x, y)| {
-                Contact::new(BodyRef::World, 0, Vector3::new(*x, *y, 0.0), Vector3::z(), 0.5)
-                    .unwrap()
+                Contact::new(
+                    BodyRef::World,
+                    0,
+                    Vector3::new(*x, *y, 0.0),
+                    Vector3::z(),
+                    0.5,
+                )
+                .unwrap()
             })
             .collect();
         let asm = Assembly::new(&[body], &contacts, &StepParams::default()).unwrap();
@@ -182,13 +187,25 @@ fn newton_impact_law_bounces() {
             max_iter: 100_000,
             ..Default::default()
         };
-        prox_solve(&p, &mut lam, options, &params, &mut ProxStats::default(), &mut no_observer())
-            .unwrap();
+        prox_solve(
+            &p,
+            &mut lam,
+            options,
+            &params,
+            &mut ProxStats::default(),
+            &mut no_observer(),
+        )
+        .unwrap();
         // The real post-impact velocity, from the body's new velocity.
         let u = asm.velocity_after(&lam);
         let after = asm.contact_velocity(&u);
         for c in 0..4 {
-            assert!(after[3 * c] >= -e * vn[c] - 1e-9, "{e}: {} {}", after[3 * c], vn[c]);
+            assert!(
+                after[3 * c] >= -e * vn[c] - 1e-9,
+                "{e}: {} {}",
+                after[3 * c],
+                vn[c]
+            );
             if lam[3 * c] > 1e-9 {
                 assert!((after[3 * c] + e * vn[c]).abs() <= 1e-9);
             }
@@ -224,8 +241,15 @@ fn torsional_friction_is_bounded_and_opposes_spin() {
         max_iter: 200_000,
         ..Default::default()
     };
-    let info = prox_solve(&p, &mut lam, options, &params, &mut ProxStats::default(), &mut no_observer())
-        .unwrap();
+    let info = prox_solve(
+        &p,
+        &mut lam,
+        options,
+        &params,
+        &mut ProxStats::default(),
+        &mut no_observer(),
+    )
+    .unwrap();
     assert!(info.error.rel <= 1e-10);
     let v = p.velocity(&lam);
     let mut saturated = 0;
@@ -273,7 +297,14 @@ fn blocked_matrix_reaches_the_radial_projection_of_the_stick_force() {
         step_abs_tol: 1e-15,
         ..Default::default()
     };
-    let _ = prox_solve(&p, &mut lam, options, &params, &mut stats, &mut no_observer());
+    let _ = prox_solve(
+        &p,
+        &mut lam,
+        options,
+        &params,
+        &mut stats,
+        &mut no_observer(),
+    );
     assert_eq!(stats.stop, Some(StopReason::StepAbsolute), "{stats:?}");
     // The normal force is 1 (A_NF = 0); the stick force is -A_FF^-1 b_F.
     let aff = a.fixed_view::<2, 2>(1, 1).into_owned();
@@ -323,13 +354,27 @@ fn the_step_test_misses_a_two_cycle() {
         seen.push(it.x[0]);
         ControlFlow::Continue(())
     };
-    let params = Params { tol: 1e-8, max_iter: 1000, ..Default::default() };
-    let result = prox_solve(&p, &mut lam, ProxOptions::default(), &params, &mut stats, &mut observer);
+    let params = Params {
+        tol: 1e-8,
+        max_iter: 1000,
+        ..Default::default()
+    };
+    let result = prox_solve(
+        &p,
+        &mut lam,
+        ProxOptions::default(),
+        &params,
+        &mut stats,
+        &mut observer,
+    );
     assert!(result.is_err());
     assert_eq!((stats.rollbacks, stats.accepted), (0, 1000));
     assert!(seen.chunks(2).all(|c| c == [5.0, 0.0]), "{:?}", &seen[..6]);
     let mut lam = DVector::zeros(1);
-    let local = ProxOptions { r_factor: RFactor::Local, ..Default::default() };
+    let local = ProxOptions {
+        r_factor: RFactor::Local,
+        ..Default::default()
+    };
     let info = prox_solve(&p, &mut lam, local, &params, &mut stats, &mut no_observer()).unwrap();
     assert_eq!((info.iterations, lam[0]), (1, 1.0));
 }
@@ -338,19 +383,53 @@ fn the_step_test_misses_a_two_cycle() {
 #[test]
 fn bad_input_is_an_error() {
     let fc = FrictionContact::new(
-        Matrix::Dense(DMatrix::from_row_slice(3, 3, &[0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0])),
+        Matrix::Dense(DMatrix::from_row_slice(
+            3,
+            3,
+            &[0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+        )),
         DVector::from_vec(vec![-1.0, 0.0, 0.0]),
         DVector::from_vec(vec![0.5]),
         FrictionKind::Coulomb,
     )
     .unwrap();
     let p = ProxProblem::from_friction_contact(&fc);
-    assert!(Prox::new(&p, ProxOptions { r_factor: RFactor::Local, ..Default::default() }).is_err());
-    assert!(Prox::new(&p, ProxOptions { nu: Some(1.5), ..Default::default() }).is_err());
-    assert!(Prox::new(&p, ProxOptions { window: 0, ..Default::default() }).is_err());
+    assert!(
+        Prox::new(
+            &p,
+            ProxOptions {
+                r_factor: RFactor::Local,
+                ..Default::default()
+            }
+        )
+        .is_err()
+    );
+    assert!(
+        Prox::new(
+            &p,
+            ProxOptions {
+                nu: Some(1.5),
+                ..Default::default()
+            }
+        )
+        .is_err()
+    );
+    assert!(
+        Prox::new(
+            &p,
+            ProxOptions {
+                window: 0,
+                ..Default::default()
+            }
+        )
+        .is_err()
+    );
     let prox = Prox::new(&p, ProxOptions::default()).unwrap();
     let mut wrong = DVector::zeros(4);
-    assert!(prox.solve(&mut wrong, &Params::default(), &mut no_observer()).is_err());
+    assert!(
+        prox.solve(&mut wrong, &Params::default(), &mut no_observer())
+            .is_err()
+    );
     assert!(
         ProxProblem::new(
             Matrix::Dense(DMatrix::identity(3, 3)),

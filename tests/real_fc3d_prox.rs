@@ -82,7 +82,15 @@ fn prox_gauss_seidel_on_the_shared_fc3d_files() {
     let mut files = 0;
     eprintln!(
         "{:34} {:>4} | {:>6} {:>6} | {:>22} {:>22} {:>22} {:>22} | {:>8}",
-        "file", "nc", "NSGS", "PROX", "global r=5", "global-spectral", "local", "blocked", "local w1000"
+        "file",
+        "nc",
+        "NSGS",
+        "PROX",
+        "global r=5",
+        "global-spectral",
+        "local",
+        "blocked",
+        "local w1000"
     );
     let siconos = |file: &str, solver: &str| {
         refs.iter()
@@ -122,7 +130,10 @@ fn prox_gauss_seidel_on_the_shared_fc3d_files() {
                 assert!(fc3d_error(fc, &x).rel <= 1e-8);
                 cells.push(format!("{} ({})", run.sweeps, run.rollbacks));
             } else {
-                cells.push(format!("- {:.0e} ({}, {:.0e})", run.error, run.rollbacks, run.r_scale));
+                cells.push(format!(
+                    "- {:.0e} ({}, {:.0e})",
+                    run.error, run.rollbacks, run.r_scale
+                ));
             }
         }
         let variant = ProxOptions {
@@ -133,7 +144,11 @@ fn prox_gauss_seidel_on_the_shared_fc3d_files() {
         let (run, x) = run(&p, variant, VARIANT_CAP);
         let prox_ok = siconos(name, "PROX").is_some_and(|s| s.0);
         if prox_ok {
-            assert!(run.converged, "{name}: Siconos PROX converged, Local w1000 did not ({:e})", run.error);
+            assert!(
+                run.converged,
+                "{name}: Siconos PROX converged, Local w1000 did not ({:e})",
+                run.error
+            );
             assert!(fc3d_error(fc, &x).rel <= 1e-8);
         }
         if run.converged {
@@ -149,7 +164,11 @@ fn prox_gauss_seidel_on_the_shared_fc3d_files() {
             cells[1],
             cells[2],
             cells[3],
-            if run.converged { run.sweeps.to_string() } else { "-".into() }
+            if run.converged {
+                run.sweeps.to_string()
+            } else {
+                "-".into()
+            }
         );
     }
     eprintln!(
