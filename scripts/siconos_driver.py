@@ -8,6 +8,11 @@ benchmarks. Run with /usr/bin/python3. Every command prints one JSON object per 
   siconos_driver.py bench-nsgs FILE... [--sweeps 200] [--repeat 5]
                                            seconds per NSGS sweep (tolerance 0, light
                                            error evaluation), best of --repeat runs
+  siconos_driver.py bench-prox FILE... [--tol 1e-8] [--max-iter 1000] [--repeat 5]
+                                           seconds per PROX iteration (the proximal point
+                                           method with its inner Newton solver, run to --tol),
+                                           best of --repeat runs, with the outer and the
+                                           cumulative inner iteration counts
 """
 import json
 import sys
@@ -95,6 +100,27 @@ def bench_nsgs(path, sweeps=200, repeat=5):
     return {"file": path, "contacts": prob.numberOfContacts, "sweeps": sweeps, "seconds_per_sweep": best}
 
 
+def bench_prox(path, tol=1e-8, max_iter=1000, repeat=5):
+    prob = sn.frictionContactProblemFromFile(path)
+    n = 3 * prob.numberOfContacts
+    best = float("inf")
+    iters = inner = info = 0
+    for _ in range(repeat):
+        r = np.zeros(n)
+        u = np.zeros(n)
+        so = sn.SolverOptions(sn.SICONOS_FRICTION_3D_PROX)
+        so.dparam[sn.SICONOS_DPARAM_TOL] = tol
+        so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = max_iter
+        t = time.perf_counter()
+        info = sn.fc3d_driver(prob, r, u, so)
+        elapsed = time.perf_counter() - t
+        iters = int(so.iparam[sn.SICONOS_IPARAM_ITER_DONE])
+        inner = int(so.iparam[sn.SICONOS_FRICTION_3D_PROXIMAL_IPARAM_CUMULATIVE_ITER_DONE])
+        best = min(best, elapsed / max(1, iters))
+    return {"file": path, "contacts": prob.numberOfContacts, "info": int(info), "iterations": iters,
+            "inner_iterations": inner, "seconds_per_iteration": best}
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -117,6 +143,9 @@ def main(argv):
                           int(opts.get("max_iter", 1000))) for f in files]
     elif cmd == "error-fc3d":
         out = [error_fc3d(files[i], files[i + 1]) for i in range(0, len(files) - 1, 2)]
+    elif cmd == "bench-prox":
+        out = [bench_prox(f, float(opts.get("tol", 1e-8)), int(opts.get("max_iter", 1000)),
+                          int(opts.get("repeat", 5))) for f in files]
     elif cmd == "bench-nsgs":
         out = [bench_nsgs(f, int(opts.get("sweeps", 200)), int(opts.get("repeat", 5))) for f in files]
     else:

@@ -16,6 +16,7 @@
 //! | [`newton`] | Fischer-Newton, minimum-map Newton, NNCG; B-subdifferential assembly, GMRES, line search, semi-staggered start | *Newton's method for nonsmooth equations* and the chapters after it | Silcowitz et al. 2009; Niebe and Erleben 2015; Silcowitz-Hansen et al. 2010 |
 //! | [`pivoting`] | Lemke's method (lexicographic) | *Complementarity and its reformulations* | Cottle, Pang, Stone 1992 |
 //! | [`friction`] | the friction cone and its projection; friction laws as convex sets (half-line, box, disk, ellipse, Coulomb-Contensou ellipsoid) and the closest point on an ellipsoid | *Friction laws as convex sets*; *The closest point on an ellipsoid* | Acary et al. 2018; Erleben 2017 §3, §4.1 |
+//! | [`prox`] | contact laws as proximal fixed points; PROX Jacobi and Gauss-Seidel, r-factor strategies | *Proximal operators*; *PROX schemes and r-factors*; *PROX experiments* | Erleben 2017 §3-4.2 |
 //! | [`io`] | Siconos `.dat`, FCLIB HDF5, OpenTissue `.dlm`, MuJoCo JSON, the project's JSON | *Reading real problems and judging an answer* | `../shared/data/README.md` |
 //! | [`solver`] | `Params`, `SolveInfo`, `SolveError`, observers | (every chapter) | — |
 //!
@@ -39,6 +40,7 @@ pub mod ncp;
 pub mod newton;
 pub mod pivoting;
 pub mod problem;
+pub mod prox;
 pub mod solver;
 pub mod splitting;
 

@@ -16,6 +16,7 @@ use crate::newton::{FischerNewton, MinMapNewton, Nncg, fischer_newton, min_map_n
 use crate::newton::{ConeNewtonOptions, cone_newton};
 use crate::pivoting::lemke;
 use crate::problem::FrictionKind;
+use crate::prox::{Prox, ProxOptions, ProxProblem, RFactor, Scheme};
 use crate::solver::{Iterate, Params, SolveError, SolveInfo};
 use crate::splitting::{
     BlockedGaussSeidel, Splitting, VelocityGaussSeidel, solve_boxed, solve_lcp,
@@ -53,6 +54,21 @@ pub enum Method {
     MinMapNewton,
     /// Nonsmooth nonlinear conjugate gradient on projected Gauss-Seidel (LCP, boxed LCP).
     Nncg,
+    /// PROX Gauss-Seidel (Erleben 2017 Algorithm 2) with adaptive r-factors: friction
+    /// problems as disk (Coulomb) or cone (CCP) laws, global ones without forming `W`;
+    /// boxed LCPs with the friction-box structure and LCPs as box and frictionless laws.
+    /// The error it reports is [`ProxProblem::error`]: Siconos's natural map for friction
+    /// problems; for LCPs and boxed LCPs the natural map of the box law, whose `rel_q`
+    /// (divided by `‖b‖`) is the LCP or boxed error the other methods report.
+    ProxGs {
+        /// The initial r-factor strategy.
+        r_factor: RFactor,
+    },
+    /// PROX Jacobi (Erleben 2017 Algorithm 1), on the same problems as `ProxGs`.
+    ProxJacobi {
+        /// The initial r-factor strategy.
+        r_factor: RFactor,
+    },
     /// Semismooth Newton on the friction cone: Alart-Curnier for Coulomb, the cone natural
     /// map for CCP (friction problems; global ones are reduced to the local form first).
     Nsn,
@@ -72,6 +88,8 @@ impl Method {
             Method::FischerNewton => "fischer-newton",
             Method::MinMapNewton => "minmap-newton",
             Method::Nncg => "nncg",
+            Method::ProxGs { .. } => "prox-gs",
+            Method::ProxJacobi { .. } => "prox-jacobi",
             Method::Nsn => "nsn",
         }
     }
@@ -88,6 +106,8 @@ impl Method {
         "fischer-newton",
         "minmap-newton",
         "nncg",
+        "prox-gs",
+        "prox-jacobi",
     ];
 
     /// The method `Auto` stands for on `problem`.
@@ -100,6 +120,15 @@ impl Method {
             (Method::Auto, AnyProblem::Friction(_)) => Method::Nsgs,
             (Method::Auto, AnyProblem::Global(_)) => Method::Vgs,
             (m, _) => m,
+        }
+    }
+
+    /// With the r-factor strategy set for the PROX methods.
+    pub fn with_r_factor(self, r_factor: RFactor) -> Method {
+        match self {
+            Method::ProxGs { .. } => Method::ProxGs { r_factor },
+            Method::ProxJacobi { .. } => Method::ProxJacobi { r_factor },
+            m => m,
         }
     }
 
@@ -127,6 +156,12 @@ impl FromStr for Method {
             "fischer-newton" | "fn" => Method::FischerNewton,
             "minmap-newton" | "min-map-newton" | "mmn" => Method::MinMapNewton,
             "nncg" => Method::Nncg,
+            "prox-gs" | "prox" => Method::ProxGs {
+                r_factor: RFactor::default(),
+            },
+            "prox-jacobi" => Method::ProxJacobi {
+                r_factor: RFactor::default(),
+            },
             "nsn" | "newton" => Method::Nsn,
             other => {
                 return Err(format!(
@@ -217,7 +252,41 @@ pub fn solve(
         ))
     };
     let mut used_kind = None;
+    // PROX: every problem type in the proximal model, then one solver.
+    let prox = |pp: Result<ProxProblem, crate::problem::ProblemError>,
+                x: &mut DVector<f64>,
+                observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>| {
+        let (scheme, r_factor) = match method {
+            Method::ProxGs { r_factor } => (Scheme::GaussSeidel, r_factor),
+            Method::ProxJacobi { r_factor } => (Scheme::Jacobi, r_factor),
+            _ => unreachable!("called for PROX methods only"),
+        };
+        let pp = pp?;
+        let options = ProxOptions {
+            scheme,
+            r_factor,
+            ..Default::default()
+        };
+        Prox::new(&pp, options)?.solve(x, params, observer)
+    };
+    let is_prox = matches!(method, Method::ProxGs { .. } | Method::ProxJacobi { .. });
     let result = match problem {
+        AnyProblem::Lcp(p) if is_prox => prox(Ok(ProxProblem::from_lcp(p)), &mut x, observer),
+        AnyProblem::Boxed(p) if is_prox => prox(ProxProblem::from_boxed(p), &mut x, observer),
+        AnyProblem::Friction(p) if is_prox => {
+            let k = kind.unwrap_or(p.kind());
+            used_kind = Some(k);
+            prox(
+                Ok(ProxProblem::from_friction_contact_as(p, k)),
+                &mut x,
+                observer,
+            )
+        }
+        AnyProblem::Global(p) if is_prox => {
+            let k = kind.unwrap_or(p.kind());
+            used_kind = Some(k);
+            prox(ProxProblem::from_global(p, k), &mut x, observer)
+        }
         AnyProblem::Lcp(p) => match method {
             Method::Lemke => lemke(p, &mut x, params),
             Method::Pgs => solve_lcp(p, &mut x, Splitting::GaussSeidel, params, observer),

@@ -1,4 +1,5 @@
-//! `nonsmooth bench`: time per sweep, side by side with Siconos's NSGS in the same run.
+//! `nonsmooth bench`: time per sweep, side by side with Siconos's NSGS (or, with
+//! `--method prox-gs`, Siconos's PROX per iteration) in the same run.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -7,6 +8,8 @@ use std::time::Instant;
 use clap::Args;
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, Format, load};
+use nonsmooth::method::Method;
+use nonsmooth::prox::{Prox, ProxOptions, ProxProblem, RFactor, Scheme};
 use nonsmooth::splitting::{
     BlockedGaussSeidel, Splitting, VelocityGaussSeidel, sweep_boxed, sweep_lcp,
 };
@@ -54,7 +57,7 @@ fn run_scenes(a: &BenchArgs, kind: SceneKind) -> Result<ExitCode, String> {
         let local = AnyProblem::Friction(scene.local_problem().map_err(|e| e.to_string())?);
         let global = AnyProblem::Global(scene.global_problem().map_err(|e| e.to_string())?);
         for problem in [&local, &global] {
-            let (method, t) = ours(problem, a.sweeps, a.repeat)?;
+            let (method, t) = ours(problem, a, a.sweeps, a.repeat)?;
             let nc = problem.contacts();
             let per = t / nc.max(1) as f64 * 1e9;
             let line = match a.format.as_str() {
@@ -95,9 +98,19 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 5)]
     repeat: usize,
     /// Also time Siconos 4.4's NSGS on the same Siconos .dat files (needs /usr/bin/python3
-    /// with python3-siconos) and report our time per sweep over Siconos's.
+    /// with python3-siconos) and report our time per sweep over Siconos's. With
+    /// `--method prox-gs` or `prox-jacobi`, Siconos's PROX instead, per (outer) iteration,
+    /// run to tolerance 1e-8.
     #[arg(long)]
     siconos: bool,
+    /// What to time: auto (PGS for LCPs and boxed LCPs, NSGS for local friction problems,
+    /// velocity-space GS for global ones), prox-gs or prox-jacobi.
+    #[arg(long, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
+    method: Method,
+    /// The r-factor strategy of the PROX methods: global, global=R, global-spectral, local,
+    /// blocked, blocked-matrix.
+    #[arg(long, default_value = "global", value_parser = |s: &str| s.parse::<RFactor>())]
+    r_factor: RFactor,
     /// Output: table, json or markdown.
     #[arg(long, default_value = "table")]
     format: String,
@@ -114,7 +127,63 @@ fn time_sweeps(mut run: impl FnMut(usize), sweeps: usize, repeat: usize) -> f64 
     best
 }
 
-fn ours(problem: &AnyProblem, sweeps: usize, repeat: usize) -> Result<(&'static str, f64), String> {
+/// Best time per PROX sweep on `problem` (in the proximal model of its type).
+fn prox_sweep(
+    problem: &AnyProblem,
+    scheme: Scheme,
+    r_factor: RFactor,
+    sweeps: usize,
+    repeat: usize,
+) -> Result<f64, String> {
+    let pp = match problem {
+        AnyProblem::Lcp(p) => ProxProblem::from_lcp(p),
+        AnyProblem::Boxed(p) => ProxProblem::from_boxed(p).map_err(|e| e.to_string())?,
+        AnyProblem::Friction(p) => ProxProblem::from_friction_contact(p),
+        AnyProblem::Global(p) => ProxProblem::from_global(p, p.kind()).map_err(|e| e.to_string())?,
+    };
+    let options = ProxOptions {
+        scheme,
+        r_factor,
+        ..Default::default()
+    };
+    let prox = Prox::new(&pp, options).map_err(|e| e.to_string())?;
+    Ok(time_sweeps(
+        |k| {
+            let mut lam = DVector::zeros(pp.dim());
+            let mut st = prox.state(&lam);
+            let mut scratch = Vec::new();
+            for _ in 0..k {
+                prox.sweep(&mut lam, &mut st, &mut scratch);
+            }
+        },
+        sweeps,
+        repeat,
+    ))
+}
+
+fn ours(
+    problem: &AnyProblem,
+    a: &BenchArgs,
+    sweeps: usize,
+    repeat: usize,
+) -> Result<(&'static str, f64), String> {
+    match a.method {
+        Method::Auto => {}
+        Method::ProxGs { .. } => {
+            let t = prox_sweep(problem, Scheme::GaussSeidel, a.r_factor, sweeps, repeat)?;
+            return Ok(("prox-gs", t));
+        }
+        Method::ProxJacobi { .. } => {
+            let t = prox_sweep(problem, Scheme::Jacobi, a.r_factor, sweeps, repeat)?;
+            return Ok(("prox-jacobi", t));
+        }
+        m => {
+            return Err(format!(
+                "bench --method supports auto, prox-gs and prox-jacobi, not `{}`",
+                m.name()
+            ));
+        }
+    }
     Ok(match problem {
         AnyProblem::Lcp(p) => {
             let t = time_sweeps(
@@ -174,11 +243,13 @@ fn ours(problem: &AnyProblem, sweeps: usize, repeat: usize) -> Result<(&'static 
     })
 }
 
-/// Runs `scripts/siconos_driver.py bench-nsgs` on the files and returns seconds per sweep.
+/// Runs `scripts/siconos_driver.py bench-nsgs` (or `bench-prox` when `prox`) on the files
+/// and returns seconds per sweep (per PROX iteration).
 fn siconos_times(
     files: &[&Path],
     sweeps: usize,
     repeat: usize,
+    prox: bool,
 ) -> Result<Vec<Option<f64>>, String> {
     if files.is_empty() {
         return Ok(Vec::new());
@@ -186,14 +257,18 @@ fn siconos_times(
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/siconos_driver.py");
     let out = Command::new("/usr/bin/python3")
         .arg(&script)
-        .arg("bench-nsgs")
+        .arg(if prox { "bench-prox" } else { "bench-nsgs" })
         .args(files)
-        .args([
-            "--sweeps",
-            &sweeps.to_string(),
-            "--repeat",
-            &repeat.to_string(),
-        ])
+        .args(if prox {
+            vec!["--repeat".to_string(), repeat.to_string()]
+        } else {
+            vec![
+                "--sweeps".to_string(),
+                sweeps.to_string(),
+                "--repeat".to_string(),
+                repeat.to_string(),
+            ]
+        })
         .output()
         .map_err(|e| format!("cannot run /usr/bin/python3 {}: {e}", script.display()))?;
     if !out.status.success() {
@@ -209,7 +284,10 @@ fn siconos_times(
     let mut by_file = std::collections::HashMap::new();
     for line in text.lines().filter(|l| l.starts_with('{')) {
         let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-        if let (Some(f), Some(t)) = (v["file"].as_str(), v["seconds_per_sweep"].as_f64()) {
+        let t = v["seconds_per_sweep"]
+            .as_f64()
+            .or(v["seconds_per_iteration"].as_f64());
+        if let (Some(f), Some(t)) = (v["file"].as_str(), t) {
             by_file.insert(f.to_string(), t);
         }
     }
@@ -239,7 +317,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
                 continue;
             }
         };
-        let (method, t) = ours(&lp.problem, a.sweeps, a.repeat)?;
+        let (method, t) = ours(&lp.problem, &a, a.sweeps, a.repeat)?;
         let siconos_ok = a.siconos
             && lp.format == Format::Siconos
             && matches!(lp.problem, AnyProblem::Friction(_));
@@ -253,7 +331,13 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         ));
     }
     let sic_files: Vec<&Path> = rows.iter().filter(|r| r.5).map(|r| r.0.as_path()).collect();
-    let sic = siconos_times(&sic_files, a.sweeps, a.repeat)?;
+    let prox = matches!(a.method, Method::ProxGs { .. } | Method::ProxJacobi { .. });
+    let sic = siconos_times(&sic_files, a.sweeps, a.repeat, prox)?;
+    let sic_name = if prox {
+        "Siconos PROX µs/iteration"
+    } else {
+        "Siconos NSGS µs/sweep"
+    };
     let mut sic_iter = sic.into_iter();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -271,7 +355,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         "markdown" => {
             emit(
                 &mut out,
-                "| file | contacts | method | µs/sweep | Siconos NSGS µs/sweep | ratio |",
+                &format!("| file | contacts | method | µs/sweep | {sic_name} | ratio |"),
             )?;
             emit(&mut out, "|---|---:|---|---:|---:|---:|")?;
         }
@@ -305,7 +389,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
                     short_name(&path),
                     us(ours_t),
                     sic_t.map(us).unwrap_or_else(|| "-".into()),
-                    ratio.map(|r| format!("{r:.2}")).unwrap_or_else(|| "-".into())
+                    ratio.map(fmt_ratio).unwrap_or_else(|| "-".into())
                 ),
             )?,
             _ => emit(
@@ -317,10 +401,19 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
                     method.into(),
                     us(ours_t),
                     sic_t.map(us).unwrap_or_else(|| "-".into()),
-                    ratio.map(|r| format!("{r:.2}")).unwrap_or_else(|| sci(None)),
+                    ratio.map(fmt_ratio).unwrap_or_else(|| sci(None)),
                 ]),
             )?,
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A ratio with two decimals, or in exponent form when it is below 0.01.
+fn fmt_ratio(r: f64) -> String {
+    if r >= 0.01 {
+        format!("{r:.2}")
+    } else {
+        format!("{r:.1e}")
+    }
 }

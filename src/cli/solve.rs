@@ -10,6 +10,7 @@ use nonsmooth::io::{LoadedProblem, load};
 use nonsmooth::merit::Measure;
 use nonsmooth::method::{Method, solve};
 use nonsmooth::problem::FrictionKind;
+use nonsmooth::prox::RFactor;
 use nonsmooth::solver::{Params, no_observer};
 use serde_json::json;
 
@@ -21,12 +22,17 @@ pub struct SolveArgs {
     /// Problem files or folders (searched recursively).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs, nsn, fischer-newton, minmap-newton, nncg.
+    /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs, nsn, fischer-newton, minmap-newton, nncg,
+    /// prox-gs, prox-jacobi.
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
     method: Method,
     /// Relaxation factor for pj and psor.
     #[arg(long)]
     omega: Option<f64>,
+    /// r-factor strategy for prox-gs and prox-jacobi: global (r = 5), global=R,
+    /// global-spectral, local, blocked, blocked-matrix.
+    #[arg(long, value_parser = |s: &str| s.parse::<RFactor>())]
+    r_factor: Option<RFactor>,
     /// Stop when the error is at most this (Siconos 4.4 normalisation unless --measure).
     #[arg(long, default_value_t = 1e-8)]
     tol: f64,
@@ -156,6 +162,9 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     let mut method = a.method;
     if let Some(omega) = a.omega {
         method = method.with_omega(omega);
+    }
+    if let Some(r) = a.r_factor {
+        method = method.with_r_factor(r);
     }
     let params = Params {
         tol: a.tol,

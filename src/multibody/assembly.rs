@@ -191,6 +191,9 @@ pub struct Assembly {
     b_kin: DVector<f64>,
     b_rest: DVector<f64>,
     mu: DVector<f64>,
+    j_tau: Matrix,
+    b_tau: DVector<f64>,
+    mu_tau: DVector<f64>,
     dt: f64,
     kind: FrictionKind,
 }
@@ -241,6 +244,8 @@ impl Assembly {
         let mut sides = Vec::with_capacity(nc);
         let mut b_kin = DVector::zeros(3 * nc);
         let mut mu = DVector::zeros(nc);
+        let mut b_tau = DVector::zeros(nc);
+        let mut mu_tau = DVector::zeros(nc);
         for (c, contact) in contacts.iter().enumerate() {
             check_contact(contact, c, bodies.len())?;
             let frame_t = contact.frame().transpose();
@@ -266,7 +271,10 @@ impl Assembly {
                         });
                         count += 1;
                     }
-                    None => kin += frame_t * body.velocity_at(contact.point()) * sign,
+                    None => {
+                        kin += frame_t * body.velocity_at(contact.point()) * sign;
+                        b_tau[c] += sign * contact.normal().dot(&body.angular_velocity);
+                    }
                 }
             }
             if count == 0 {
@@ -279,10 +287,12 @@ impl Assembly {
             }
             b_kin.fixed_rows_mut::<3>(3 * c).copy_from(&kin);
             mu[c] = contact.mu();
+            mu_tau[c] = contact.mu_tau();
             sides.push((found, count));
         }
 
         let j = build_jacobian(&sides, nc, nb);
+        let j_tau = build_torsion_jacobian(&sides, nc, nb);
 
         // Restitution (eq. 21-22), on approaching contacts.
         let mut b_rest = DVector::zeros(3 * nc);
@@ -307,6 +317,9 @@ impl Assembly {
             b_kin,
             b_rest,
             mu,
+            j_tau,
+            b_tau,
+            mu_tau,
             dt: step.dt,
             kind: step.kind,
         })
@@ -363,6 +376,29 @@ impl Assembly {
     /// The friction coefficients (`nc`).
     pub fn mu(&self) -> &DVector<f64> {
         &self.mu
+    }
+
+    /// The torsion rows (`nc x 6nb`, sparse CSR), one per contact: row `k` is
+    /// `[0, -n^T, 0, n^T]` in the columns `[v_a, ω_a, v_b, ω_b]` of the contact's two bodies,
+    /// so `(J_τ u)_k = n · (ω_b - ω_a)` is the relative spin about the normal in rad/s
+    /// (Erleben 2017 eq. 52, the fourth row). With these rows a contact has four rows
+    /// `[n, t1, t2, τ]`, the layout of Coulomb-Contensou friction (see `crate::prox`).
+    /// The three-row problems ([`Assembly::local`], [`Assembly::global`]) do not use them.
+    pub fn torsion_jacobian(&self) -> &Matrix {
+        &self.j_tau
+    }
+
+    /// The constant part of the torsion rows (`nc`, rad/s): the prescribed spin of fixed
+    /// bodies about the normal, `± n · ω_fixed` (zero for the world and for fixed bodies at
+    /// rest).
+    pub fn b_torsion(&self) -> &DVector<f64> {
+        &self.b_tau
+    }
+
+    /// The torsional friction coefficients `mu_tau` (`nc`, m), from
+    /// [`Contact::with_torsion`].
+    pub fn mu_torsion(&self) -> &DVector<f64> {
+        &self.mu_tau
     }
 
     /// The time step in s.
@@ -512,6 +548,31 @@ fn build_jacobian(sides: &[([Option<SideBlock>; 2], usize)], nc: usize, nb: usiz
     }
     Matrix::Sparse(
         CsrMatrix::try_from_csr_data(3 * nc, 6 * nb, offsets, cols, vals)
+            .expect("rows are built with sorted, unique, in-range columns"),
+    )
+}
+
+/// Builds the CSR torsion rows: row `c` holds `± n^T` in the angular columns of each
+/// dynamic side (the first row of the side's linear block is `± n^T`).
+fn build_torsion_jacobian(
+    sides: &[([Option<SideBlock>; 2], usize)],
+    nc: usize,
+    nb: usize,
+) -> Matrix {
+    let mut offsets = Vec::with_capacity(nc + 1);
+    let mut cols = Vec::with_capacity(nc * 6);
+    let mut vals = Vec::with_capacity(nc * 6);
+    offsets.push(0);
+    for (found, count) in sides {
+        for s in found[..*count].iter().flatten() {
+            for jj in 0..3 {
+                push_nonzero(&mut cols, &mut vals, 6 * s.k + 3 + jj, s.lin[(0, jj)]);
+            }
+        }
+        offsets.push(cols.len());
+    }
+    Matrix::Sparse(
+        CsrMatrix::try_from_csr_data(nc, 6 * nb, offsets, cols, vals)
             .expect("rows are built with sorted, unique, in-range columns"),
     )
 }
@@ -730,6 +791,33 @@ mod tests {
         let rising = falling.with_velocity(Vector3::new(0.0, 0.0, 2.0), Vector3::zeros());
         let a = Assembly::new(&[rising], &[c], &StepParams::default()).unwrap();
         assert_eq!(a.b_restitution()[0], 0.0);
+    }
+
+    #[test]
+    fn torsion_row_is_the_relative_spin_about_the_normal() {
+        let (bodies, contacts) = two_boxes();
+        let contacts: Vec<Contact> = contacts
+            .into_iter()
+            .map(|c| c.with_torsion(0.01).unwrap())
+            .collect();
+        let spin = [Vector3::new(0.3, -0.2, 1.5), Vector3::new(-0.1, 0.4, -0.7)];
+        let bodies: Vec<RigidBody> = bodies
+            .into_iter()
+            .zip(spin)
+            .map(|(b, w)| b.with_velocity(Vector3::new(1.0, 2.0, 3.0), w))
+            .collect();
+        let a = Assembly::new(&bodies, &contacts, &StepParams::default()).unwrap();
+        let vt = a.torsion_jacobian().mul_vec(a.velocity());
+        for (k, c) in contacts.iter().enumerate() {
+            let wb = bodies[c.b()].angular_velocity;
+            let wa = match c.a() {
+                BodyRef::World => Vector3::zeros(),
+                BodyRef::Body(i) => bodies[i].angular_velocity,
+            };
+            assert!((vt[k] - c.normal().dot(&(wb - wa))).abs() < 1e-15);
+            assert_eq!(a.mu_torsion()[k], 0.01);
+        }
+        assert_eq!(a.b_torsion().amax(), 0.0);
     }
 
     #[test]

@@ -34,6 +34,10 @@ pub enum BodyRef {
 /// * `mu >= 0`: the Coulomb friction coefficient (dimensionless).
 /// * `restitution` `e` in `[0, 1]` (default 0): Newton's impact law, Erleben 2007
 ///   eq. 21-22 (see [`super::Assembly`]).
+/// * `mu_tau >= 0` (default 0): the torsional friction coefficient of Coulomb-Contensou
+///   friction, a length in m (Erleben 2017 eq. 15b-16: the torsional friction torque is
+///   bounded by `mu_tau λ_N`). It only matters for the optional fourth (torsion) row, see
+///   [`super::Assembly::torsion_jacobian`].
 ///
 /// The contact velocity in the frame is `[n, t1, t2]^T v_rel`, the three rows of `J`
 /// the contact owns.
@@ -47,6 +51,7 @@ pub struct Contact {
     t2: Vector3<f64>,
     mu: f64,
     restitution: f64,
+    mu_tau: f64,
 }
 
 impl Contact {
@@ -95,6 +100,7 @@ impl Contact {
             t2,
             mu,
             restitution: 0.0,
+            mu_tau: 0.0,
         })
     }
 
@@ -111,6 +117,31 @@ impl Contact {
         }
         self.restitution = e;
         Ok(self)
+    }
+
+    /// The same contact with torsional friction coefficient `mu_tau` (m): the torsional
+    /// friction torque about the normal is bounded by `mu_tau λ_N` (Coulomb-Contensou,
+    /// Erleben 2017 eq. 15b-16).
+    ///
+    /// # Errors
+    /// [`MultibodyError::NonFinite`] or [`MultibodyError::NegativeFriction`] unless
+    /// `mu_tau` is finite and `>= 0`.
+    pub fn with_torsion(mut self, mu_tau: f64) -> Result<Self, MultibodyError> {
+        check_finite("torsional friction coefficient", &[mu_tau])?;
+        if mu_tau < 0.0 {
+            return Err(MultibodyError::NegativeFriction {
+                contact: None,
+                mu: mu_tau,
+            });
+        }
+        self.mu_tau = mu_tau;
+        Ok(self)
+    }
+
+    /// The torsional friction coefficient `mu_tau` in m (0 unless set by
+    /// [`Contact::with_torsion`]).
+    pub fn mu_tau(&self) -> f64 {
+        self.mu_tau
     }
 
     /// The first body (the normal points away from it).

@@ -182,6 +182,20 @@ impl Scene {
         Assembly::new(&self.bodies, &self.contacts, &self.step)
     }
 
+    /// The same scene with torsional friction coefficient `mu_tau` (m) on every contact
+    /// ([`Contact::with_torsion`]), for Coulomb-Contensou problems with a fourth row per
+    /// contact ([`Assembly::torsion_jacobian`]).
+    ///
+    /// # Errors
+    /// As [`Contact::with_torsion`].
+    pub fn with_torsion(mut self, mu_tau: f64) -> Result<Scene, MultibodyError> {
+        for c in &mut self.contacts {
+            *c = c.clone().with_torsion(mu_tau)?;
+        }
+        self.description = format!("{}; torsional friction mu_tau {mu_tau} m", self.description);
+        Ok(self)
+    }
+
     /// The local problem `u = W r + q` ([`Assembly::local`]).
     ///
     /// # Errors

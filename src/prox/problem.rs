@@ -1,0 +1,496 @@
+use nalgebra::DVector;
+use nalgebra_sparse::CsrMatrix;
+
+use super::law::ContactLaw;
+use crate::friction::FrictionLaw;
+use crate::linalg::SpdFactor;
+use crate::matrix::Matrix;
+use crate::merit::Residual;
+use crate::multibody::Assembly;
+use crate::problem::{
+    BoxedLcp, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp, ProblemError, RowBound,
+    check_finite_mat, check_finite_vec, check_len, check_square,
+};
+
+/// Relative asymmetry above which a global problem's `M` is rejected.
+const SYMMETRY_TOL: f64 = 1e-10;
+
+/// How the contact velocity `v = A λ + b` is given.
+#[derive(Debug)]
+pub(crate) enum Form {
+    /// The Delassus operator `A` itself (`m x m`).
+    Local(Matrix),
+    /// `A = H^T M^-1 H` left unformed: `v = H^T M^-1 (q + H λ) + b` (Erleben 2017 eq. 18,
+    /// with `H = J^T`, `q = M u^t + Δt h`).
+    Global {
+        m: Matrix,
+        h: Matrix,
+        q: DVector<f64>,
+        factor: SpdFactor,
+    },
+}
+
+/// A contact problem in the proximal operator model (Erleben 2017 §3.1): find `λ` with
+///
+/// ```text
+/// v = A λ + b,        λ_c = prox_{C_c}(λ_c - r_c v_c)  for every contact c,     (eq. 14, 20)
+/// ```
+///
+/// where contact `c` owns the consecutive rows of its [`ContactLaw`] (1, 3 or 4 rows:
+/// `[n]`, `[n, s, t]` or `[n, s, t, τ]`) and `C_c` is the law's set. The Delassus operator
+/// `A` is given either as a matrix (the *local* form) or as `H^T M^-1 H` with `M`
+/// factorised and `A` never formed (the *global* form, [`ProxProblem::new_global`]).
+///
+/// The Newton impact law (eq. 14, 19) enters `b`: [`ProxProblem::with_restitution`] adds
+/// `ε_N min(v_N^-, 0)` to each normal row, so that the fixed point enforces
+/// `v_N^+ >= -ε_N v_N^-` on approaching contacts.
+///
+/// Shapes and units: `λ` and `b` have `m = Σ_c dim(law_c)` entries; at the velocity level
+/// `λ` is an impulse (N s; N m s for a torsion row) and `v` a velocity (m/s; rad/s), `A` in
+/// 1/kg (1/(kg m²) on torsion rows, 1/(kg m) across).
+///
+/// # Errors
+/// The constructors reject non-square or mismatched shapes, NaN/inf, laws whose rows do not
+/// add up to `m`, negative or non-finite friction coefficients, and (global form) a
+/// nonsymmetric or indefinite `M`. `A` is assumed symmetric positive semidefinite (it is,
+/// when it is `J M^-1 J^T`) but this is not checked.
+#[derive(Debug)]
+pub struct ProxProblem {
+    pub(crate) form: Form,
+    pub(crate) b: DVector<f64>,
+    pub(crate) laws: Vec<ContactLaw>,
+    pub(crate) offsets: Vec<usize>,
+}
+
+/// Row offsets of the contacts (`nc + 1` entries) after checking the laws.
+fn layout(laws: &[ContactLaw], rows: usize) -> Result<Vec<usize>, ProblemError> {
+    let mut offsets = Vec::with_capacity(laws.len() + 1);
+    offsets.push(0);
+    for (contact, law) in laws.iter().enumerate() {
+        if let Some(mu) = law.invalid_coefficient() {
+            return Err(if mu.is_finite() {
+                ProblemError::NegativeFriction { contact, mu }
+            } else {
+                ProblemError::NonFinite {
+                    what: "friction coefficient",
+                    index: contact,
+                    value: mu,
+                }
+            });
+        }
+        offsets.push(offsets[contact] + law.dim());
+    }
+    check_len("rows of the contact laws", rows, offsets[laws.len()])?;
+    Ok(offsets)
+}
+
+impl ProxProblem {
+    /// The local form: `v = A λ + b` with `A` given (`m x m`, dense or sparse).
+    ///
+    /// # Errors
+    /// See the [type documentation](ProxProblem#errors).
+    ///
+    /// # Example
+    /// ```
+    /// use nalgebra::{DMatrix, DVector};
+    /// use nonsmooth::friction::FrictionLaw;
+    /// use nonsmooth::prox::{ContactLaw, ProxProblem};
+    /// // One Coulomb-Contensou contact: rows [n, s, t, τ].
+    /// let law = ContactLaw::Friction(FrictionLaw::Ellipsoid { mu: [0.5, 0.5, 0.01] });
+    /// let p = ProxProblem::new(DMatrix::<f64>::identity(4, 4).into(),
+    ///     DVector::from_vec(vec![-1.0, 0.2, 0.0, 0.3]), vec![law]).unwrap();
+    /// assert_eq!((p.dim(), p.contacts()), (4, 1));
+    /// ```
+    pub fn new(a: Matrix, b: DVector<f64>, laws: Vec<ContactLaw>) -> Result<Self, ProblemError> {
+        check_square("A", &a)?;
+        check_len("b", a.nrows(), b.len())?;
+        check_finite_mat("A", &a)?;
+        check_finite_vec("b", b.as_slice())?;
+        let offsets = layout(&laws, a.nrows())?;
+        Ok(ProxProblem {
+            form: Form::Local(a),
+            b,
+            laws,
+            offsets,
+        })
+    }
+
+    /// The global form: `M v = q + H λ`, `u = H^T v + b` (Siconos `gfc3d` with any contact
+    /// laws), so `A = H^T M^-1 H` is never formed. `M` is `ndof x ndof` symmetric positive
+    /// definite (factorised here, once), `H` is `ndof x m`, `q` has `ndof` entries.
+    ///
+    /// # Errors
+    /// See the [type documentation](ProxProblem#errors).
+    pub fn new_global(
+        m: Matrix,
+        h: Matrix,
+        q: DVector<f64>,
+        b: DVector<f64>,
+        laws: Vec<ContactLaw>,
+    ) -> Result<Self, ProblemError> {
+        check_square("M", &m)?;
+        check_len("H rows", m.nrows(), h.nrows())?;
+        check_len("q", m.nrows(), q.len())?;
+        check_len("b", h.ncols(), b.len())?;
+        check_finite_mat("M", &m)?;
+        check_finite_mat("H", &h)?;
+        check_finite_vec("q", q.as_slice())?;
+        check_finite_vec("b", b.as_slice())?;
+        let offsets = layout(&laws, h.ncols())?;
+        let asym = m.relative_asymmetry();
+        if asym > SYMMETRY_TOL {
+            return Err(ProblemError::NotSymmetric {
+                what: "M",
+                relative_asymmetry: asym,
+            });
+        }
+        let factor = SpdFactor::new("M", &m)?;
+        Ok(ProxProblem {
+            form: Form::Global { m, h, q, factor },
+            b,
+            laws,
+            offsets,
+        })
+    }
+
+    /// The law each contact of a friction problem poses: the disk `‖λ_F‖ <= μ λ_N` for
+    /// Coulomb friction (eq. 5), the cone `K_μ` for the CCP.
+    pub fn law_of(kind: FrictionKind, mu: f64) -> ContactLaw {
+        match kind {
+            FrictionKind::Coulomb => ContactLaw::Friction(FrictionLaw::Disk { mu }),
+            FrictionKind::Ccp => ContactLaw::Cone { mu },
+        }
+    }
+
+    /// A [`FrictionContact`] in the proximal model, with its own friction kind: `A = W`,
+    /// `b = q`, the disk law per contact for Coulomb, the cone for the CCP.
+    pub fn from_friction_contact(fc: &FrictionContact) -> Self {
+        Self::from_friction_contact_as(fc, fc.kind())
+    }
+
+    /// As [`ProxProblem::from_friction_contact`], posing the law `kind` instead.
+    pub fn from_friction_contact_as(fc: &FrictionContact, kind: FrictionKind) -> Self {
+        let laws: Vec<_> = fc.mu().iter().map(|&mu| Self::law_of(kind, mu)).collect();
+        let offsets = (0..=laws.len()).map(|c| 3 * c).collect();
+        ProxProblem {
+            form: Form::Local(fc.w().clone()),
+            b: fc.q().clone(),
+            laws,
+            offsets,
+        }
+    }
+
+    /// A [`GlobalFrictionContact`] in the global proximal form (`W` never formed), with
+    /// the law `kind` (disk or cone per contact). `M` is factorised again.
+    ///
+    /// # Errors
+    /// As [`ProxProblem::new_global`] (the data was already checked, so only in theory).
+    pub fn from_global(gfc: &GlobalFrictionContact, kind: FrictionKind) -> Result<Self, ProblemError> {
+        let laws = gfc.mu().iter().map(|&mu| Self::law_of(kind, mu)).collect();
+        ProxProblem::new_global(
+            gfc.m().clone(),
+            gfc.h().clone(),
+            gfc.q().clone(),
+            gfc.b().clone(),
+            laws,
+        )
+    }
+
+    /// An LCP `0 <= λ ⊥ A λ + b >= 0` as frictionless contacts: the proximal form of the
+    /// post-stabilisation problem (Erleben 2017 eq. 49-50).
+    pub fn from_lcp(lcp: &Lcp) -> Self {
+        let n = lcp.dim();
+        ProxProblem {
+            form: Form::Local(lcp.a().clone()),
+            b: lcp.b().clone(),
+            laws: vec![ContactLaw::Frictionless; n],
+            offsets: (0..=n).collect(),
+        }
+    }
+
+    /// A boxed LCP with the friction-box structure as box-law contacts: each normal row
+    /// (`Fixed { lo: 0, hi: ∞ }`) followed by either no friction rows (a frictionless
+    /// contact) or exactly two rows bounded by it (`Friction { dep: normal row, factor }`:
+    /// [`FrictionLaw::Box`] with `μ = [factor_1, factor_2]`). This is the model PGS solves
+    /// (Erleben 2007 eq. 27-29).
+    ///
+    /// # Errors
+    /// [`ProblemError::Unsupported`] naming the first row that does not fit this structure
+    /// (other fixed bounds, a friction row bounded by a row that is not the normal just
+    /// before it, one friction row alone).
+    pub fn from_boxed(blcp: &BoxedLcp) -> Result<Self, ProblemError> {
+        let bounds = blcp.row_bounds();
+        let n = bounds.len();
+        let mut laws = Vec::new();
+        let mut offsets = vec![0];
+        let mut i = 0;
+        let unsupported = |row: usize, why: &str| ProblemError::Unsupported {
+            reason: format!("boxed LCP row {row} {why}; PROX needs [normal, friction, friction] or [normal] groups"),
+        };
+        while i < n {
+            match bounds[i] {
+                RowBound::Fixed { lo, hi } if lo == 0.0 && hi == f64::INFINITY => {}
+                _ => return Err(unsupported(i, "is not a normal row with bounds [0, inf)")),
+            }
+            let mut factors = Vec::new();
+            let mut j = i + 1;
+            while j < n {
+                match bounds[j] {
+                    RowBound::Friction { dep, factor } if dep == i => factors.push(factor),
+                    RowBound::Friction { .. } => {
+                        return Err(unsupported(j, "is bounded by a row that is not its contact's normal"));
+                    }
+                    RowBound::Fixed { .. } => break,
+                }
+                j += 1;
+            }
+            let law = match factors.as_slice() {
+                [] => ContactLaw::Frictionless,
+                [a, b] => ContactLaw::Friction(FrictionLaw::Box { mu: [*a, *b] }),
+                _ => {
+                    return Err(unsupported(
+                        i,
+                        &format!("has {} friction rows (0 or 2 are supported)", factors.len()),
+                    ));
+                }
+            };
+            laws.push(law);
+            offsets.push(j);
+            i = j;
+        }
+        Ok(ProxProblem {
+            form: Form::Local(blcp.a().clone()),
+            b: blcp.b().clone(),
+            laws,
+            offsets,
+        })
+    }
+
+    /// The contact rows of an assembled multibody step, optionally with the torsion row of
+    /// each contact (`[n, t1, t2, τ]`, [`Assembly::torsion_jacobian`]): the Jacobian `J`
+    /// (`3nc` or `4nc` rows) and the constant term `b` of `v = J u + b`.
+    fn assembly_rows(asm: &Assembly, torsion: bool) -> (Matrix, DVector<f64>) {
+        if !torsion {
+            return (asm.jacobian().clone(), asm.b());
+        }
+        let nc = asm.contacts();
+        let (j, jt) = (asm.jacobian().to_csr(), asm.torsion_jacobian().to_csr());
+        let mut offsets = Vec::with_capacity(4 * nc + 1);
+        let mut cols = Vec::with_capacity(j.nnz() + jt.nnz());
+        let mut vals = Vec::with_capacity(j.nnz() + jt.nnz());
+        offsets.push(0);
+        for c in 0..nc {
+            for row in (0..3).map(|k| j.row(3 * c + k)).chain(std::iter::once(jt.row(c))) {
+                cols.extend_from_slice(row.col_indices());
+                vals.extend_from_slice(row.values());
+                offsets.push(cols.len());
+            }
+        }
+        let j4 = CsrMatrix::try_from_csr_data(4 * nc, asm.dofs(), offsets, cols, vals)
+            .expect("rows copied from valid CSR rows");
+        let b3 = asm.b();
+        let bt = asm.b_torsion();
+        let b = DVector::from_fn(4 * nc, |i, _| {
+            if i % 4 == 3 { bt[i / 4] } else { b3[3 * (i / 4) + i % 4] }
+        });
+        (Matrix::Sparse(j4), b)
+    }
+
+    fn assembly_laws(asm: &Assembly, torsion: bool) -> Result<Vec<ContactLaw>, ProblemError> {
+        if torsion && asm.kind() == FrictionKind::Ccp {
+            return Err(ProblemError::Unsupported {
+                reason: "Coulomb-Contensou (torsion) rows are posed for Coulomb friction only, not the CCP".into(),
+            });
+        }
+        Ok((0..asm.contacts())
+            .map(|c| {
+                let mu = asm.mu()[c];
+                if torsion {
+                    ContactLaw::Friction(FrictionLaw::Ellipsoid {
+                        mu: [mu, mu, asm.mu_torsion()[c]],
+                    })
+                } else {
+                    Self::law_of(asm.kind(), mu)
+                }
+            })
+            .collect())
+    }
+
+    /// The local proximal problem of an assembled step: `A = J M^-1 J^T`,
+    /// `b = J (u^t + Δt M^-1 f_ext) + b_asm` (Erleben 2017 eq. 18-19, the restitution of
+    /// the contacts already in `b_asm`). Without torsion the laws are the disk (Coulomb)
+    /// or the cone (CCP) as the assembly's kind says; with `torsion`, each contact has four
+    /// rows `[n, t1, t2, τ]` and the Coulomb-Contensou ellipsoid with semi-axes
+    /// `(μ, μ, μ_τ) λ_N` (eq. 15b-16; `μ_τ` from [`crate::multibody::Contact::with_torsion`]).
+    ///
+    /// # Errors
+    /// [`ProblemError::Unsupported`] for torsion with the CCP; [`ProblemError::NonFinite`]
+    /// if the product overflows.
+    pub fn from_assembly(asm: &Assembly, torsion: bool) -> Result<Self, ProblemError> {
+        let laws = Self::assembly_laws(asm, torsion)?;
+        let (j, b0) = Self::assembly_rows(asm, torsion);
+        let j = j.to_csr();
+        let t = &asm.inverse_mass_matrix().to_csr() * &j.transpose();
+        let a = &j * &t;
+        let b = Matrix::Sparse(j).mul_vec(&asm.free_velocity()) + b0;
+        ProxProblem::new(Matrix::Sparse(a), b, laws)
+    }
+
+    /// The global proximal problem of an assembled step (`M`, `H = J^T`, `q = M u^t + Δt
+    /// f_ext`, `b`), with or without torsion rows as in [`ProxProblem::from_assembly`].
+    ///
+    /// # Errors
+    /// As [`ProxProblem::from_assembly`] and [`ProxProblem::new_global`].
+    pub fn global_from_assembly(asm: &Assembly, torsion: bool) -> Result<Self, ProblemError> {
+        let laws = Self::assembly_laws(asm, torsion)?;
+        let (j, b) = Self::assembly_rows(asm, torsion);
+        let m = asm.mass_matrix();
+        let q = m.mul_vec(asm.velocity()) + asm.external_force() * asm.dt();
+        ProxProblem::new_global(m, j.transpose(), q, b, laws)
+    }
+
+    /// The Newton impact law (Erleben 2017 eq. 14, 19): adds `ε_c min(v_N,c^-, 0)` to the
+    /// normal row of each contact `c`, where `v_N^-` (m/s, `nc` entries) is the normal
+    /// velocity before the impact and `ε` (`nc` entries) the coefficients of restitution in
+    /// `[0, 1]`. The fixed point then enforces `v_N^+ >= -ε v_N^-` instead of `v_N^+ >= 0`.
+    /// Only approaching contacts (`v_N^- < 0`) bounce, as in [`crate::multibody::Assembly`];
+    /// tangential restitution (`ε_F`) is zero, as usual (§3.1).
+    ///
+    /// # Errors
+    /// [`ProblemError::DimensionMismatch`], [`ProblemError::NonFinite`], or
+    /// [`ProblemError::Unsupported`] for a coefficient outside `[0, 1]`.
+    pub fn with_restitution(
+        mut self,
+        restitution: &[f64],
+        normal_velocity_before: &[f64],
+    ) -> Result<Self, ProblemError> {
+        check_len("restitution", self.contacts(), restitution.len())?;
+        check_len("pre-impact normal velocity", self.contacts(), normal_velocity_before.len())?;
+        check_finite_vec("restitution", restitution)?;
+        check_finite_vec("pre-impact normal velocity", normal_velocity_before)?;
+        if let Some(c) = restitution.iter().position(|e| !(0.0..=1.0).contains(e)) {
+            return Err(ProblemError::Unsupported {
+                reason: format!(
+                    "contact {c} has coefficient of restitution {} outside [0, 1]",
+                    restitution[c]
+                ),
+            });
+        }
+        for c in 0..self.contacts() {
+            self.b[self.offsets[c]] += restitution[c] * normal_velocity_before[c].min(0.0);
+        }
+        Ok(self)
+    }
+
+    /// Number of contacts.
+    pub fn contacts(&self) -> usize {
+        self.laws.len()
+    }
+
+    /// Number of unknowns `m` (rows of all contacts).
+    pub fn dim(&self) -> usize {
+        self.b.len()
+    }
+
+    /// The laws, one per contact.
+    pub fn laws(&self) -> &[ContactLaw] {
+        &self.laws
+    }
+
+    /// The first row of contact `c` (`c = contacts()` gives `dim()`).
+    pub fn offset(&self, c: usize) -> usize {
+        self.offsets[c]
+    }
+
+    /// `b` (`m`): the free contact velocity of the local form (with restitution), or the
+    /// constant term of `u = H^T v + b` of the global form.
+    pub fn b(&self) -> &DVector<f64> {
+        &self.b
+    }
+
+    /// `A` for the local form, `None` for the global form (where it is never formed).
+    pub fn delassus(&self) -> Option<&Matrix> {
+        match &self.form {
+            Form::Local(a) => Some(a),
+            Form::Global { .. } => None,
+        }
+    }
+
+    /// `true` for the global form.
+    pub fn is_global(&self) -> bool {
+        matches!(self.form, Form::Global { .. })
+    }
+
+    /// The contact velocity `v = A λ + b` (`m` entries), for either form.
+    pub fn velocity(&self, lam: &DVector<f64>) -> DVector<f64> {
+        match &self.form {
+            Form::Local(a) => {
+                let mut v = self.b.clone();
+                a.mul_vec_add(lam, &mut v);
+                v
+            }
+            Form::Global { h, q, factor, .. } => {
+                let rhs = q + h.mul_vec(lam);
+                h.tr_mul_vec(&factor.solve(&rhs)) + &self.b
+            }
+        }
+    }
+
+    /// The free contact velocity `v(0)` (the `q` of a local friction problem).
+    pub fn free_velocity(&self) -> DVector<f64> {
+        self.velocity(&DVector::zeros(self.dim()))
+    }
+
+    /// The error of `λ` with its velocity `v` given (`m` entries each): the absolute error
+    /// `sqrt(Σ_c e_c²)` of [`ContactLaw::error_squared`] (Siconos's natural map for disk and
+    /// cone contacts, the proximal natural map otherwise), divided by
+    /// `max(‖v(0)‖, ‖λ‖, ‖v‖)` (`rel`, Siconos 4.4) and by `‖v(0)‖` (`rel_q`).
+    /// `free_norm` is `‖v(0)‖`.
+    pub fn error_with_velocity(
+        &self,
+        lam: &[f64],
+        v: &[f64],
+        free_norm: f64,
+    ) -> Residual {
+        let mut s = 0.0;
+        for (c, law) in self.laws.iter().enumerate() {
+            let (o, e) = (self.offsets[c], self.offsets[c + 1]);
+            s += law.error_squared(&lam[o..e], &v[o..e]);
+        }
+        let norm = |x: &[f64]| x.iter().map(|t| t * t).sum::<f64>().sqrt();
+        let denom = free_norm.max(norm(lam)).max(norm(v));
+        Residual::new(s.sqrt(), denom, free_norm)
+    }
+
+    /// The error of `λ` (see [`ProxProblem::error_with_velocity`]).
+    pub fn error(&self, lam: &DVector<f64>) -> Residual {
+        let v = self.velocity(lam);
+        let free = self.free_velocity().norm();
+        self.error_with_velocity(lam.as_slice(), v.as_slice(), free)
+    }
+
+    /// The same problem in the local form, `A = H^T M^-1 H` formed by sparse solves (a
+    /// clone for a local problem).
+    ///
+    /// # Errors
+    /// [`ProblemError::NonFinite`] if the elimination overflows.
+    pub fn to_local(&self) -> Result<ProxProblem, ProblemError> {
+        match &self.form {
+            Form::Local(a) => ProxProblem::new(a.clone(), self.b.clone(), self.laws.clone()),
+            Form::Global { h, q, factor, .. } => {
+                let t = factor.solve_columns(h);
+                let a = &h.to_csr().transpose() * &t;
+                let b = h.tr_mul_vec(&factor.solve(q)) + &self.b;
+                ProxProblem::new(Matrix::Sparse(a), b, self.laws.clone())
+            }
+        }
+    }
+
+    /// The mass matrix of the global form.
+    pub fn mass_matrix(&self) -> Option<&Matrix> {
+        match &self.form {
+            Form::Global { m, .. } => Some(m),
+            Form::Local(_) => None,
+        }
+    }
+}

@@ -1,0 +1,449 @@
+//! Laws of the PROX schemes (Erleben 2017 §4, Algorithms 1-2):
+//!
+//! 1. What they return solves the problem: on random CCP problems (one solution for SPD
+//!    `W`) PROX Gauss-Seidel and Jacobi land on the answer of the blocked Gauss-Seidel with
+//!    an exact local solver; on Coulomb problems a converged answer has a small natural-map
+//!    error measured by `merit::fc3d_error` (Siconos's formula, not the solver's own).
+//! 2. The global form (`w = M^-1 J^T λ` kept up to date, `W` never formed) makes the same
+//!    iterates as the local form with `W = J M^-1 J^T` formed, with and without torsion rows.
+//! 3. Backtracking: every accepted step is no longer than the one before (the paper's test,
+//!    window 1), a rolled-back sweep leaves `λ` unchanged, and the counts add up.
+//! 4. The Newton impact law: the answer has `v_N^+ >= -ε v_N^-`, with equality where the
+//!    contact pushes.
+//! 5. Coulomb-Contensou: on spinning boxes the torsional friction torque is bounded by
+//!    `μ_τ λ_N` and opposes the spin where it saturates.
+//! 6. The paper's Blocked strategy with a matrix r (eq. 40) converges, on one sliding contact
+//!    with anisotropic `A_FF`, to the radial projection of the stick force onto the disk:
+//!    a fixed point that is not Coulomb's law.
+
+mod bodies;
+mod strategies;
+
+use std::ops::ControlFlow;
+
+use nalgebra::{DMatrix, DVector, Vector3};
+use nonsmooth::friction::FrictionLaw;
+use nonsmooth::matrix::Matrix;
+use nonsmooth::merit::fc3d_error;
+use nonsmooth::multibody::{Assembly, BodyRef, Contact, RigidBody, StepParams, scenes};
+use nonsmooth::problem::{FrictionContact, FrictionKind};
+use nonsmooth::prox::{
+    ContactLaw, Prox, ProxOptions, ProxProblem, ProxStats, RFactor, Scheme, StopReason, prox_solve,
+};
+use nonsmooth::solver::{Iterate, Params, no_observer};
+use nonsmooth::splitting::blocked_gauss_seidel;
+use proptest::prelude::*;
+use strategies::friction_problem;
+
+/// The strategies whose initial r is scaled to `A` (a constant `r` may be too large for a
+/// given `A`; see `the_step_test_misses_a_two_cycle`).
+fn strategy() -> impl Strategy<Value = RFactor> {
+    prop_oneof![
+        Just(RFactor::GlobalSpectral),
+        Just(RFactor::Local),
+        Just(RFactor::Blocked),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn ccp_answers_agree_with_nsgs(
+        fc in friction_problem(4, FrictionKind::Ccp),
+        r_factor in strategy(),
+        jacobi in any::<bool>(),
+    ) {
+        let p = ProxProblem::from_friction_contact(&fc);
+        let scheme = if jacobi { Scheme::Jacobi } else { Scheme::GaussSeidel };
+        let options = ProxOptions { scheme, r_factor, ..Default::default() };
+        let params = Params { tol: 1e-11, max_iter: 400_000, ..Default::default() };
+        let mut lam = DVector::zeros(12);
+        let mut stats = ProxStats::default();
+        let info = prox_solve(&p, &mut lam, options, &params, &mut stats, &mut no_observer());
+        let info = info.unwrap_or_else(|e| panic!("{r_factor:?} {scheme:?}: {e} {stats:?}"));
+        prop_assert_eq!(stats.stop, Some(StopReason::Converged));
+        let mut r = DVector::zeros(12);
+        blocked_gauss_seidel(&fc, &mut r, &Params { tol: 1e-13, max_iter: 1_000_000, ..Default::default() }, &mut no_observer()).unwrap();
+        prop_assert!((&lam - &r).amax() <= 1e-6 * (1.0 + r.amax()), "{} vs {}", lam, r);
+        prop_assert!(info.error.rel <= 1e-11);
+    }
+
+    #[test]
+    fn coulomb_answers_have_a_small_natural_map(
+        fc in friction_problem(3, FrictionKind::Coulomb),
+        r_factor in strategy(),
+    ) {
+        let p = ProxProblem::from_friction_contact(&fc);
+        let options = ProxOptions { r_factor, ..Default::default() };
+        let params = Params { tol: 1e-10, max_iter: 200_000, ..Default::default() };
+        let mut lam = DVector::zeros(9);
+        let mut stats = ProxStats::default();
+        // Coulomb friction may have no convergent PROX sequence; judge what converged.
+        if let Ok(info) = prox_solve(&p, &mut lam, options, &params, &mut stats, &mut no_observer()) {
+            let e = fc3d_error(&fc, &lam);
+            prop_assert!((e.rel - info.error.rel).abs() <= 1e-12, "{} vs {}", e.rel, info.error.rel);
+            prop_assert!(e.rel <= 1e-10);
+        }
+    }
+
+    #[test]
+    fn global_and_local_forms_make_the_same_iterates(
+        sys in bodies::system(4, 6),
+        torsion in any::<bool>(),
+        mu_tau in 0.001..0.05f64,
+        r_factor in strategy(),
+        jacobi in any::<bool>(),
+    ) {
+        prop_assume!(!sys.contacts.is_empty());
+        let contacts: Vec<Contact> = sys.contacts.iter().map(|c| c.clone().with_torsion(mu_tau).unwrap()).collect();
+        let step = StepParams { kind: FrictionKind::Coulomb, ..sys.step.clone() };
+        let asm = Assembly::new(&sys.bodies, &contacts, &step).unwrap();
+        let local = ProxProblem::from_assembly(&asm, torsion).unwrap();
+        let global = ProxProblem::global_from_assembly(&asm, torsion).unwrap();
+        prop_assert_eq!(local.dim(), contacts.len() * if torsion { 4 } else { 3 });
+        let scheme = if jacobi { Scheme::Jacobi } else { Scheme::GaussSeidel };
+        let options = ProxOptions { scheme, r_factor, adaptive: false, ..Default::default() };
+        let a = Prox::new(&local, options.clone()).unwrap();
+        let b = Prox::new(&global, options).unwrap();
+        prop_assert!((a.initial_r(0) - b.initial_r(0)).abs() <= 1e-9 * a.initial_r(0));
+        let (mut la, mut lb) = (DVector::zeros(local.dim()), DVector::zeros(local.dim()));
+        let (mut sa, mut sb) = (a.state(&la), b.state(&lb));
+        let mut scratch = Vec::new();
+        for _ in 0..5 {
+            a.sweep(&mut la, &mut sa, &mut scratch);
+            b.sweep(&mut lb, &mut sb, &mut scratch);
+            let scale = 1.0 + la.amax();
+            prop_assert!((&la - &lb).amax() <= 1e-8 * scale, "{} vs {}", la, lb);
+        }
+        let (ea, eb) = (a.error(&la, &sa), b.error(&lb, &sb));
+        prop_assert!((ea.abs - eb.abs).abs() <= 1e-7 * (1.0 + ea.abs), "{} vs {}", ea.abs, eb.abs);
+    }
+
+    #[test]
+    fn backtracking_accepts_only_shorter_steps(
+        fc in friction_problem(4, FrictionKind::Coulomb),
+        r in 0.5..50.0f64,
+        jacobi in any::<bool>(),
+    ) {
+        let p = ProxProblem::from_friction_contact(&fc);
+        let scheme = if jacobi { Scheme::Jacobi } else { Scheme::GaussSeidel };
+        let options = ProxOptions { scheme, r_factor: RFactor::Global { r }, ..Default::default() };
+        let params = Params { tol: 1e-9, max_iter: 3000, ..Default::default() };
+        let mut lam = DVector::zeros(12);
+        let mut stats = ProxStats::default();
+        let mut seen: Vec<(usize, DVector<f64>)> = vec![(0, lam.clone())];
+        let mut observer = |it: &Iterate| { seen.push((it.iteration, it.x.clone())); ControlFlow::Continue(()) };
+        let _ = prox_solve(&p, &mut lam, options, &params, &mut stats, &mut observer);
+        let steps: Vec<f64> = seen.windows(2).map(|w| (&w[1].1 - &w[0].1).amax()).collect();
+        for w in steps.windows(2) {
+            prop_assert!(w[1] <= w[0], "step grew from {} to {}", w[0], w[1]);
+        }
+        // Each observed iterate is one accepted sweep; the gaps in the sweep count are the
+        // rolled-back sweeps, during which λ did not change.
+        let last = seen.last().unwrap().0;
+        prop_assert_eq!(stats.accepted, seen.len() - 1);
+        prop_assert!(last <= stats.sweeps);
+        prop_assert_eq!(stats.accepted + stats.rollbacks, stats.sweeps);
+        prop_assert!((stats.r_scale - 0.5f64.powi(stats.rollbacks as i32)).abs() <= 1e-12);
+    }
+}
+
+/// One box falling onto the ground with restitution: the answer bounces.
+#[test]
+fn newton_impact_law_bounces() {
+    for e in [0.0, 0.3, 0.8] {
+        let h = Vector3::new(0.5, 0.5, 0.5);
+        let body = RigidBody::solid_box(h, 1.0, Vector3::new(0.0, 0.0, 0.5))
+            .unwrap()
+            .with_velocity(Vector3::new(0.4, 0.0, -2.0), Vector3::zeros());
+        let contacts: Vec<Contact> = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+            .iter()
+            .map(|(x, y)| {
+                Contact::new(
+                    BodyRef::World,
+                    0,
+                    Vector3::new(*x, *y, 0.0),
+                    Vector3::z(),
+                    0.5,
+                )
+                .unwrap()
+            })
+            .collect();
+        let asm = Assembly::new(&[body], &contacts, &StepParams::default()).unwrap();
+        let before = asm.contact_velocity(asm.velocity());
+        let vn: Vec<f64> = (0..4).map(|c| before[3 * c]).collect();
+        let p = ProxProblem::from_assembly(&asm, false)
+            .unwrap()
+            .with_restitution(&[e; 4], &vn)
+            .unwrap();
+        let mut lam = DVector::zeros(12);
+        let options = ProxOptions {
+            r_factor: RFactor::Local,
+            ..Default::default()
+        };
+        let params = Params {
+            tol: 1e-12,
+            max_iter: 100_000,
+            ..Default::default()
+        };
+        prox_solve(
+            &p,
+            &mut lam,
+            options,
+            &params,
+            &mut ProxStats::default(),
+            &mut no_observer(),
+        )
+        .unwrap();
+        // The real post-impact velocity, from the body's new velocity.
+        let u = asm.velocity_after(&lam);
+        let after = asm.contact_velocity(&u);
+        for c in 0..4 {
+            assert!(
+                after[3 * c] >= -e * vn[c] - 1e-9,
+                "{e}: {} {}",
+                after[3 * c],
+                vn[c]
+            );
+            if lam[3 * c] > 1e-9 {
+                assert!((after[3 * c] + e * vn[c]).abs() <= 1e-9);
+            }
+        }
+        assert!((u[2] - 2.0 * e).abs() <= 0.1 + 1e-9, "{e}: bounce {}", u[2]);
+    }
+}
+
+/// Spinning boxes in a stack (Coulomb-Contensou): the torsion rows carry a torque bounded by
+/// `μ_τ λ_N` (the ellipsoid's third semi-axis) that opposes the spin where it saturates.
+#[test]
+fn torsional_friction_is_bounded_and_opposes_spin() {
+    let mu_tau = 0.02;
+    let mut scene = scenes::box_stack(3).unwrap().with_torsion(mu_tau).unwrap();
+    for (i, b) in scene.bodies.iter_mut().enumerate() {
+        b.angular_velocity = Vector3::new(0.0, 0.0, 2.0 + i as f64);
+    }
+    let asm = scene.assemble().unwrap();
+    let p = ProxProblem::from_assembly(&asm, true).unwrap();
+    assert_eq!(p.dim(), 4 * 12);
+    assert!(matches!(
+        p.laws()[0],
+        ContactLaw::Friction(FrictionLaw::Ellipsoid { .. })
+    ));
+    let mut lam = DVector::zeros(p.dim());
+    let options = ProxOptions {
+        r_factor: RFactor::Local,
+        window: usize::MAX,
+        ..Default::default()
+    };
+    let params = Params {
+        tol: 1e-10,
+        max_iter: 200_000,
+        ..Default::default()
+    };
+    let info = prox_solve(
+        &p,
+        &mut lam,
+        options,
+        &params,
+        &mut ProxStats::default(),
+        &mut no_observer(),
+    )
+    .unwrap();
+    assert!(info.error.rel <= 1e-10);
+    let v = p.velocity(&lam);
+    let mut saturated = 0;
+    for c in 0..12 {
+        let k = 4 * c;
+        let (n, tau, spin) = (lam[k], lam[k + 3], v[k + 3]);
+        // Inside the ellipsoid with semi-axes (μ n, μ n, μ_τ n):
+        let q = (lam[k + 1] / (0.5 * n)).powi(2)
+            + (lam[k + 2] / (0.5 * n)).powi(2)
+            + (tau / (mu_tau * n)).powi(2);
+        assert!(q <= 1.0 + 1e-8, "contact {c}: {q}");
+        if spin.abs() > 1e-6 {
+            saturated += 1;
+            assert!(tau * spin < 0.0, "contact {c}: torque {tau} spin {spin}");
+        }
+    }
+    assert!(saturated > 0, "some contacts keep spinning in one step");
+}
+
+/// Eq. 40 with one contact: R = diag(1 / A_nn, A_FF^-1). Gauss-Seidel with that R reaches
+/// `λ_F = P_disk(-A_FF^-1 (A_FN λ_N + b_F))`, the stick force pulled radially onto the disk,
+/// which is not Coulomb's law when `A_FF` is not a multiple of the identity.
+#[test]
+fn blocked_matrix_reaches_the_radial_projection_of_the_stick_force() {
+    let a = DMatrix::from_row_slice(3, 3, &[1.0, 0.0, 0.0, 0.0, 1.0, 0.6, 0.0, 0.6, 3.0]);
+    let q = DVector::from_vec(vec![-1.0, 2.0, -1.0]);
+    let mu = 0.3;
+    let fc = FrictionContact::new(
+        Matrix::Dense(a.clone()),
+        q.clone(),
+        DVector::from_vec(vec![mu]),
+        FrictionKind::Coulomb,
+    )
+    .unwrap();
+    let p = ProxProblem::from_friction_contact(&fc);
+    let params = Params {
+        tol: 0.0,
+        max_iter: 500,
+        ..Default::default()
+    };
+    let mut lam = DVector::zeros(3);
+    let mut stats = ProxStats::default();
+    let options = ProxOptions {
+        r_factor: RFactor::BlockedMatrix,
+        step_abs_tol: 1e-15,
+        ..Default::default()
+    };
+    let _ = prox_solve(
+        &p,
+        &mut lam,
+        options,
+        &params,
+        &mut stats,
+        &mut no_observer(),
+    );
+    assert_eq!(stats.stop, Some(StopReason::StepAbsolute), "{stats:?}");
+    // The normal force is 1 (A_NF = 0); the stick force is -A_FF^-1 b_F.
+    let aff = a.fixed_view::<2, 2>(1, 1).into_owned();
+    let stick = -aff.try_inverse().unwrap() * q.fixed_rows::<2>(1);
+    let radial = stick * (mu * lam[0] / stick.norm());
+    assert!((lam[0] - 1.0).abs() < 1e-12);
+    assert!((lam[1] - radial[0]).abs() < 1e-10 && (lam[2] - radial[1]).abs() < 1e-10);
+    // Not the law: its natural-map error is far from zero, and Local finds the solution.
+    assert!(fc3d_error(&fc, &lam).rel > 1e-3);
+    let mut good = DVector::zeros(3);
+    prox_solve(
+        &p,
+        &mut good,
+        ProxOptions {
+            r_factor: RFactor::Local,
+            ..Default::default()
+        },
+        &Params {
+            tol: 1e-12,
+            max_iter: 10_000,
+            ..Default::default()
+        },
+        &mut ProxStats::default(),
+        &mut no_observer(),
+    )
+    .unwrap();
+    assert!(fc3d_error(&fc, &good).rel <= 1e-12);
+    assert!((&good - &lam).amax() > 1e-3);
+}
+
+/// The paper's divergence test compares consecutive steps, so it cannot see a two-cycle,
+/// whose steps are equal. One frictionless contact with `A = 1`, `b = -1` and the paper's
+/// `r = 5`: `T(λ) = max(0, λ - 5 (λ - 1))` maps 0 to 5 and 5 to 0 forever, no sweep is
+/// rolled back, and the error never falls. (Local, `r = 1 / A = 1`, solves it in one sweep.)
+#[test]
+fn the_step_test_misses_a_two_cycle() {
+    let p = ProxProblem::new(
+        Matrix::Dense(DMatrix::from_element(1, 1, 1.0)),
+        DVector::from_element(1, -1.0),
+        vec![ContactLaw::Frictionless],
+    )
+    .unwrap();
+    let mut lam = DVector::zeros(1);
+    let mut stats = ProxStats::default();
+    let mut seen = Vec::new();
+    let mut observer = |it: &Iterate| {
+        seen.push(it.x[0]);
+        ControlFlow::Continue(())
+    };
+    let params = Params {
+        tol: 1e-8,
+        max_iter: 1000,
+        ..Default::default()
+    };
+    let result = prox_solve(
+        &p,
+        &mut lam,
+        ProxOptions::default(),
+        &params,
+        &mut stats,
+        &mut observer,
+    );
+    assert!(result.is_err());
+    assert_eq!((stats.rollbacks, stats.accepted), (0, 1000));
+    assert!(seen.chunks(2).all(|c| c == [5.0, 0.0]), "{:?}", &seen[..6]);
+    let mut lam = DVector::zeros(1);
+    let local = ProxOptions {
+        r_factor: RFactor::Local,
+        ..Default::default()
+    };
+    let info = prox_solve(&p, &mut lam, local, &params, &mut stats, &mut no_observer()).unwrap();
+    assert_eq!((info.iterations, lam[0]), (1, 1.0));
+}
+
+/// Bad input gives errors, not panics or NaN.
+#[test]
+fn bad_input_is_an_error() {
+    let fc = FrictionContact::new(
+        Matrix::Dense(DMatrix::from_row_slice(
+            3,
+            3,
+            &[0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+        )),
+        DVector::from_vec(vec![-1.0, 0.0, 0.0]),
+        DVector::from_vec(vec![0.5]),
+        FrictionKind::Coulomb,
+    )
+    .unwrap();
+    let p = ProxProblem::from_friction_contact(&fc);
+    assert!(
+        Prox::new(
+            &p,
+            ProxOptions {
+                r_factor: RFactor::Local,
+                ..Default::default()
+            }
+        )
+        .is_err()
+    );
+    assert!(
+        Prox::new(
+            &p,
+            ProxOptions {
+                nu: Some(1.5),
+                ..Default::default()
+            }
+        )
+        .is_err()
+    );
+    assert!(
+        Prox::new(
+            &p,
+            ProxOptions {
+                window: 0,
+                ..Default::default()
+            }
+        )
+        .is_err()
+    );
+    let prox = Prox::new(&p, ProxOptions::default()).unwrap();
+    let mut wrong = DVector::zeros(4);
+    assert!(
+        prox.solve(&mut wrong, &Params::default(), &mut no_observer())
+            .is_err()
+    );
+    assert!(
+        ProxProblem::new(
+            Matrix::Dense(DMatrix::identity(3, 3)),
+            DVector::zeros(3),
+            vec![ContactLaw::Cone { mu: -0.1 }]
+        )
+        .is_err()
+    );
+    assert!(
+        ProxProblem::new(
+            Matrix::Dense(DMatrix::identity(4, 4)),
+            DVector::zeros(4),
+            vec![ContactLaw::Cone { mu: 0.1 }]
+        )
+        .is_err()
+    );
+}
