@@ -23,9 +23,9 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::{AnyProblem, discover, load};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::Measure;
-use nonsmooth::newton::{ConeNewtonOptions, cone_newton};
+use nonsmooth::newton::{ConeNewtonOptions, ProxStart, cone_newton, cone_newton_prox_start};
 use nonsmooth::problem::{FrictionContact, FrictionKind};
-use nonsmooth::solver::Params;
+use nonsmooth::solver::{Params, SolveError, no_observer};
 use plotters::prelude::SeriesLabelPosition;
 use support::plot::{Curve, Figure};
 
@@ -91,6 +91,65 @@ fn quadratic_table() -> String {
     t
 }
 
+/// PROX Gauss-Seidel to `1e-2`, then Newton to `1e-8` ([`cone_newton_prox_start`] with
+/// its defaults): what it did, and the error it reached.
+fn prox_start(fc: &FrictionContact) -> (String, String) {
+    prox_start_at(fc, ProxStart::default().switch_tol)
+}
+
+/// The same with PROX stopped at `switch_tol`.
+fn prox_start_at(fc: &FrictionContact, switch_tol: f64) -> (String, String) {
+    let options = ProxStart {
+        switch_tol,
+        ..Default::default()
+    };
+    let mut r = DVector::zeros(fc.dim());
+    let params = Params {
+        tol: 1e-8,
+        max_iter: 1000,
+        ..Default::default()
+    };
+    match cone_newton_prox_start(fc, &mut r, &params, &options, &mut no_observer()) {
+        Ok((info, stats)) => (
+            format!(
+                "{} PROX sweeps, {} iterations, {} Gauss-Seidel sweeps",
+                stats.prox.sweeps, info.iterations, stats.newton.gs_sweeps
+            ),
+            support::sci(info.error.rel),
+        ),
+        Err(SolveError::NoConvergence(info)) => (
+            format!("failed ({} iterations)", info.iterations),
+            support::sci(info.error.rel),
+        ),
+        Err(e) => (format!("failed: {}", e.status_name()), "-".into()),
+    }
+}
+
+/// Where PROX hands over: the switch tolerance against the work of each phase, on three
+/// shared files.
+fn switch_table(dir: &std::path::Path) -> String {
+    let mut t = String::from(
+        "| file | PROX stops at | PROX sweeps, Newton iterations, fallback sweeps | error |\n|---|---:|---|---:|\n",
+    );
+    for name in [
+        "BoxesStack1-i100000-32.hdf5.dat",
+        "Capsules-i101-404.dat",
+        "Capsules-i122-1617.dat",
+    ] {
+        let Ok(lp) = load(dir.join("siconos/fc3d").join(name)) else {
+            continue;
+        };
+        let AnyProblem::Friction(fc) = &lp.problem else {
+            continue;
+        };
+        for switch_tol in [1e-1, 1e-2, 1e-3, 1e-4, 1e-6] {
+            let (status, error) = prox_start_at(fc, switch_tol);
+            writeln!(t, "| {name} | {switch_tol:.0e} | {status} | {error} |").unwrap();
+        }
+    }
+    t
+}
+
 fn shared() -> Option<(Figure, String)> {
     let dir = support::shared_data()?;
     let reference = std::fs::read_to_string(dir.join("../reference/siconos-4.4-fc3d.tsv")).ok()?;
@@ -109,8 +168,8 @@ fn shared() -> Option<(Figure, String)> {
             .unwrap_or_else(|| "-".into())
     };
     let mut table = String::from(
-        "| file | contacts | Siconos NSN_AC | Siconos NSN_FB | ours: semismooth Newton (Alart-Curnier) | error |\n\
-         |---|---:|---:|---:|---|---:|\n",
+        "| file | contacts | Siconos NSN_AC | Siconos NSN_FB | ours: semismooth Newton (Alart-Curnier) | error | ours: PROX start, then Newton | error |\n\
+         |---|---:|---:|---:|---|---:|---|---:|\n",
     );
     let mut curves = Vec::new();
     let shown = [
@@ -130,9 +189,10 @@ fn shared() -> Option<(Figure, String)> {
         };
         let (points, status) = errors(fc, Measure::Relative, 1e-8);
         let last = points.last().map(|p| p.1).unwrap_or(f64::NAN);
+        let (prox_status, prox_error) = prox_start(fc);
         writeln!(
             table,
-            "| {name} | {} | {} | {} | {status} | {} |",
+            "| {name} | {} | {} | {} | {status} | {} | {prox_status} | {prox_error} |",
             fc.contacts(),
             siconos(&name, "NSN_AC"),
             siconos(&name, "NSN_FB"),
@@ -164,6 +224,9 @@ fn main() {
     if let Some((figure, table)) = shared() {
         figure.publish();
         support::publish("generated/newton_cone_shared.txt", &table);
+    }
+    if let Some(dir) = support::shared_data() {
+        support::publish("generated/newton_cone_switch.txt", &switch_table(&dir));
     }
 }
 

@@ -13,6 +13,9 @@ benchmarks. Run with /usr/bin/python3. Every command prints one JSON object per 
                                            method with its inner Newton solver, run to --tol),
                                            best of --repeat runs, with the outer and the
                                            cumulative inner iteration counts
+  siconos_driver.py bench-solve FILE... [--solver NSN_AC] [--tol 1e-8] [--max-iter 1000]
+                    [--repeat 3]           seconds of a whole solve from zero to --tol, best
+                                           of --repeat runs, with status, iterations and error
 """
 import json
 import sys
@@ -121,6 +124,29 @@ def bench_prox(path, tol=1e-8, max_iter=1000, repeat=5):
             "inner_iterations": inner, "seconds_per_iteration": best}
 
 
+def bench_solve(path, solver="NSN_AC", tol=1e-8, max_iter=1000, repeat=3):
+    """Best wall time of a whole solve from zero to `tol`, over `repeat` runs."""
+    prob = sn.frictionContactProblemFromFile(path)
+    n = 3 * prob.numberOfContacts
+    sid = getattr(sn, "SICONOS_FRICTION_3D_" + solver)
+    best = float("inf")
+    info = iters = 0
+    err = float("nan")
+    for _ in range(repeat):
+        r = np.zeros(n)
+        u = np.zeros(n)
+        so = sn.SolverOptions(sid)
+        so.dparam[sn.SICONOS_DPARAM_TOL] = tol
+        so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = max_iter
+        t = time.perf_counter()
+        info = sn.fc3d_driver(prob, r, u, so)
+        best = min(best, time.perf_counter() - t)
+        iters = int(so.iparam[sn.SICONOS_IPARAM_ITER_DONE])
+        _, err = sn.fc3d_compute_error(prob, r, u, tol, so, float(np.linalg.norm(prob.q)))
+    return {"file": path, "solver": solver, "contacts": prob.numberOfContacts, "info": int(info),
+            "iterations": iters, "error": float(err), "seconds": best}
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -146,6 +172,9 @@ def main(argv):
     elif cmd == "bench-prox":
         out = [bench_prox(f, float(opts.get("tol", 1e-8)), int(opts.get("max_iter", 1000)),
                           int(opts.get("repeat", 5))) for f in files]
+    elif cmd == "bench-solve":
+        out = [bench_solve(f, opts.get("solver", "NSN_AC"), float(opts.get("tol", 1e-8)),
+                           int(opts.get("max_iter", 1000)), int(opts.get("repeat", 3))) for f in files]
     elif cmd == "bench-nsgs":
         out = [bench_nsgs(f, int(opts.get("sweeps", 200)), int(opts.get("repeat", 5))) for f in files]
     else:

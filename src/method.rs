@@ -12,8 +12,11 @@ use nalgebra::DVector;
 
 use crate::io::AnyProblem;
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
-use crate::newton::{FischerNewton, MinMapNewton, Nncg, fischer_newton, min_map_newton, nncg};
 use crate::newton::{ConeNewtonOptions, cone_newton};
+use crate::newton::{
+    FischerNewton, MinMapNewton, Nncg, ProxStart, cone_newton_prox_start, fischer_newton,
+    min_map_newton, nncg,
+};
 use crate::pivoting::lemke;
 use crate::problem::FrictionKind;
 use crate::prox::{Prox, ProxOptions, ProxProblem, RFactor, Scheme};
@@ -72,6 +75,10 @@ pub enum Method {
     /// Semismooth Newton on the friction cone: Alart-Curnier for Coulomb, the cone natural
     /// map for CCP (friction problems; global ones are reduced to the local form first).
     Nsn,
+    /// PROX Gauss-Seidel (local r-factors) to `1e-2`, then the semismooth Newton method on
+    /// the cone ([`crate::newton::cone_newton_prox_start`]; friction problems, global ones
+    /// reduced to the local form first).
+    ProxNsn,
 }
 
 impl Method {
@@ -91,6 +98,7 @@ impl Method {
             Method::ProxGs { .. } => "prox-gs",
             Method::ProxJacobi { .. } => "prox-jacobi",
             Method::Nsn => "nsn",
+            Method::ProxNsn => "prox-nsn",
         }
     }
 
@@ -108,6 +116,8 @@ impl Method {
         "nncg",
         "prox-gs",
         "prox-jacobi",
+        "nsn",
+        "prox-nsn",
     ];
 
     /// The method `Auto` stands for on `problem`.
@@ -163,6 +173,7 @@ impl FromStr for Method {
                 r_factor: RFactor::default(),
             },
             "nsn" | "newton" => Method::Nsn,
+            "prox-nsn" => Method::ProxNsn,
             other => {
                 return Err(format!(
                     "unknown method `{other}` (expected one of {})",
@@ -334,6 +345,11 @@ pub fn solve(
                     cone_newton(&p, &mut x, params, &ConeNewtonOptions::default(), observer)
                         .map(|(info, _)| info)
                 }
+                Method::ProxNsn => {
+                    let p = p.clone().with_kind(k);
+                    cone_newton_prox_start(&p, &mut x, params, &ProxStart::default(), observer)
+                        .map(|(info, _)| info)
+                }
                 _ => unsupported("local friction"),
             }
         }
@@ -363,6 +379,11 @@ pub fn solve(
                         observer,
                     )
                     .map(|(info, _)| info)
+                }),
+                Method::ProxNsn => p.to_local().map_err(SolveError::from).and_then(|local| {
+                    let local = local.with_kind(k);
+                    cone_newton_prox_start(&local, &mut x, params, &ProxStart::default(), observer)
+                        .map(|(info, _)| info)
                 }),
                 _ => unsupported("global friction"),
             }

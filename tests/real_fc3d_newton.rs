@@ -7,7 +7,7 @@ mod common;
 
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, IoErrorKind, load};
-use nonsmooth::newton::{ConeNewtonOptions, cone_newton};
+use nonsmooth::newton::{ConeNewtonOptions, ProxStart, cone_newton, cone_newton_prox_start};
 use nonsmooth::solver::{Params, no_observer};
 
 #[test]
@@ -89,4 +89,54 @@ fn newton_converges_where_siconos_newton_does() {
     eprintln!(
         "converged on {converged} files; {required} were required (Siconos NSN_AC or NSN_FB converged)"
     );
+}
+
+/// PROX Gauss-Seidel to `1e-2`, then the semismooth Newton method: converges to `1e-8` on
+/// every shared fc3d file (Acary, Bremond, Huber 2018's combination).
+#[test]
+fn prox_started_newton_converges_on_every_file() {
+    let Some(dir) = common::shared_file("siconos/fc3d") else {
+        return;
+    };
+    let mut solved = 0;
+    let mut files = 0;
+    for path in nonsmooth::io::discover(&dir).expect("listing") {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let lp = match load(&path) {
+            Ok(lp) => lp,
+            Err(e) if matches!(e.kind, IoErrorKind::FeatureDisabled(_)) => {
+                eprintln!("skipping {name}: {e}");
+                continue;
+            }
+            Err(e) => panic!("{e}"),
+        };
+        let AnyProblem::Friction(p) = &lp.problem else {
+            panic!("{name} is not fc3d")
+        };
+        files += 1;
+        let mut r = DVector::zeros(p.dim());
+        let params = Params {
+            tol: 1e-8,
+            max_iter: 1000,
+            ..Default::default()
+        };
+        let (info, stats) = cone_newton_prox_start(
+            p,
+            &mut r,
+            &params,
+            &ProxStart::default(),
+            &mut no_observer(),
+        )
+        .unwrap_or_else(|e| panic!("{name}: PROX-started Newton failed: {e}"));
+        // measured independently of the solver
+        let e = nonsmooth::merit::friction_error(p, &r).rel;
+        assert!(e <= 1e-8, "{name}: error {e:e}");
+        assert_eq!(e, info.error.rel);
+        solved += 1;
+        eprintln!(
+            "{name:36} PROX {:4} sweeps -> {:.1e}, Newton {:4} iterations (+{} GS sweeps), error {:.1e}",
+            stats.prox.sweeps, stats.switch_error, info.iterations, stats.newton.gs_sweeps, e
+        );
+    }
+    eprintln!("PROX-started Newton converged on {solved} of {files} files");
 }

@@ -1,5 +1,6 @@
 //! `nonsmooth bench`: time per sweep, side by side with Siconos's NSGS (or, with
-//! `--method prox-gs`, Siconos's PROX per iteration) in the same run.
+//! `--method prox-gs`, Siconos's PROX per iteration) in the same run; with `--method nsn`
+//! or `prox-nsn`, time to tolerance beside Siconos's NSN_AC (see `bench_solve.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -83,7 +84,7 @@ use super::{expand, short_name};
 pub struct BenchArgs {
     /// Problem files or folders.
     #[arg(required_unless_present = "scene")]
-    paths: Vec<PathBuf>,
+    pub(super) paths: Vec<PathBuf>,
     /// Time generated scenes instead, built in memory: box-stack, wall or pyramid, each in
     /// its local form (NSGS) and its global form (velocity-space GS).
     #[arg(long, value_parser = parse_scene)]
@@ -96,24 +97,28 @@ pub struct BenchArgs {
     sweeps: usize,
     /// Timed runs; the best is kept.
     #[arg(long, default_value_t = 5)]
-    repeat: usize,
+    pub(super) repeat: usize,
     /// Also time Siconos 4.4's NSGS on the same Siconos .dat files (needs /usr/bin/python3
     /// with python3-siconos) and report our time per sweep over Siconos's. With
     /// `--method prox-gs` or `prox-jacobi`, Siconos's PROX instead, per (outer) iteration,
     /// run to tolerance 1e-8.
     #[arg(long)]
-    siconos: bool,
+    pub(super) siconos: bool,
     /// What to time: auto (PGS for LCPs and boxed LCPs, NSGS for local friction problems,
-    /// velocity-space GS for global ones), prox-gs or prox-jacobi.
+    /// velocity-space GS for global ones), prox-gs or prox-jacobi (per sweep); nsn or
+    /// prox-nsn (a whole solve from zero to --tol; with --siconos, beside Siconos NSN_AC).
     #[arg(long, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
-    method: Method,
+    pub(super) method: Method,
+    /// Tolerance of the timed solves of nsn and prox-nsn (Siconos 4.4 normalisation).
+    #[arg(long, default_value_t = 1e-8)]
+    pub(super) tol: f64,
     /// The r-factor strategy of the PROX methods: global, global=R, global-spectral, local,
     /// blocked, blocked-matrix.
     #[arg(long, default_value = "global", value_parser = |s: &str| s.parse::<RFactor>())]
     r_factor: RFactor,
     /// Output: table, json or markdown.
     #[arg(long, default_value = "table")]
-    format: String,
+    pub(super) format: String,
 }
 
 /// Best time per sweep over `repeat` runs of `sweeps` sweeps, from a zero start each run.
@@ -139,7 +144,9 @@ fn prox_sweep(
         AnyProblem::Lcp(p) => ProxProblem::from_lcp(p),
         AnyProblem::Boxed(p) => ProxProblem::from_boxed(p).map_err(|e| e.to_string())?,
         AnyProblem::Friction(p) => ProxProblem::from_friction_contact(p),
-        AnyProblem::Global(p) => ProxProblem::from_global(p, p.kind()).map_err(|e| e.to_string())?,
+        AnyProblem::Global(p) => {
+            ProxProblem::from_global(p, p.kind()).map_err(|e| e.to_string())?
+        }
     };
     let options = ProxOptions {
         scheme,
@@ -179,7 +186,7 @@ fn ours(
         }
         m => {
             return Err(format!(
-                "bench --method supports auto, prox-gs and prox-jacobi, not `{}`",
+                "bench --method supports auto, prox-gs, prox-jacobi, nsn and prox-nsn, not `{}`",
                 m.name()
             ));
         }
@@ -306,6 +313,12 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
     }
     if let Some(kind) = a.scene {
         return run_scenes(&a, kind);
+    }
+    if matches!(a.method, Method::Nsn | Method::ProxNsn) {
+        if !(a.tol > 0.0) {
+            return Err(format!("--tol must be positive (got {})", a.tol));
+        }
+        return super::bench_solve::run(&a);
     }
     let files = expand(&a.paths)?;
     let mut rows = Vec::new();

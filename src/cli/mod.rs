@@ -1,6 +1,7 @@
 //! The command-line program's subcommands.
 
 mod bench;
+mod bench_solve;
 mod check;
 mod convert;
 mod generate;

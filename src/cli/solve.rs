@@ -23,7 +23,7 @@ pub struct SolveArgs {
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs, nsn, fischer-newton, minmap-newton, nncg,
-    /// prox-gs, prox-jacobi.
+    /// prox-gs, prox-jacobi, prox-nsn.
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
     method: Method,
     /// Relaxation factor for pj and psor.

@@ -7,6 +7,7 @@
 //! | [`min_map_newton`] | `H(x) = min(x - lo, max(x - hi, w)) = 0` | active set, Schur reduction onto the free rows; projected Armijo | Niebe and Erleben 2015 | *Minimum-map Newton* |
 //! | [`nncg`] | `x = PGS(x)` | Fletcher-Reeves on the PGS increment, restarts | Silcowitz-Hansen, Niebe, Erleben 2010 | *NNCG* |
 //! | [`cone_newton`] | Alart-Curnier (Coulomb) or the cone natural map (CCP) on `FrictionContact` | sparse LU of the generalised Jacobian, Armijo, blocked Gauss-Seidel fallback | Alart and Curnier 1991; Acary, Bremond, Huber 2018 | *Newton on the friction cone* |
+//! | [`cone_newton_prox_start`] | the same, started from PROX Gauss-Seidel | PROX sweeps to a loose tolerance, then [`cone_newton`] | Acary, Bremond, Huber 2018; Erleben 2017 Alg. 2 | *Newton on the friction cone* |
 //!
 //! Shared pieces: [`Rows`] (the problem as rows with boxes; an LCP row is `[0, +inf)`),
 //! [`GeneralizedJacobian`] (an element of the B-subdifferential of the Fischer
@@ -30,6 +31,7 @@ mod jacobian;
 mod line_search;
 mod minmap;
 mod nncg;
+mod prox_start;
 mod report;
 mod rows;
 
@@ -43,5 +45,6 @@ pub use jacobian::{GeneralizedJacobian, JacobianOptions, KinkStrategy};
 pub use line_search::{Armijo, Direction, LineSearch};
 pub use minmap::{MinMapNewton, MinMapNewtonSolver, min_map_newton, min_map_newton_traced};
 pub use nncg::{Nncg, nncg};
+pub use prox_start::{ProxStart, ProxStartStats, cone_newton_prox_start};
 pub use report::{NewtonReport, NewtonStep};
 pub use rows::{NewtonProblem, Rows};

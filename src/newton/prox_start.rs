@@ -1,0 +1,149 @@
+//! PROX Gauss-Seidel as the warm start of the semismooth Newton method on the cone.
+//!
+//! Acary, Bremond and Huber (2018) compare every solver of Siconos on the FCLIB collection
+//! and find that, at tolerance `1e-8`, the most robust combination starts with a cheap
+//! first-order method and hands its iterate to a Newton method: the first-order sweeps
+//! find the contact states (take-off, stick, slide) that Newton's local model cannot see
+//! from far away, and Newton then converges in a few steps where the sweeps would need
+//! thousands. [`cone_newton_prox_start`] is that combination with this crate's pieces:
+//! PROX Gauss-Seidel (Erleben 2017, Algorithm 2, with adaptive r-factors) down to a loose
+//! tolerance, then [`cone_newton`] to the requested one. Whether it pays depends on how
+//! good Newton's own globalisation is: the book measures it on the shared problems.
+
+use std::ops::ControlFlow;
+
+use nalgebra::DVector;
+
+use crate::newton::{ConeNewtonOptions, ConeNewtonStats, cone_newton};
+use crate::problem::{FrictionContact, ProblemError, check_len};
+use crate::prox::{ProxOptions, ProxProblem, ProxStats, RFactor, prox_solve};
+use crate::solver::{Iterate, Params, SolveError, SolveInfo};
+
+/// Options of [`cone_newton_prox_start`]. Build with
+/// `ProxStart { switch_tol: 1e-3, ..Default::default() }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProxStart {
+    /// PROX stops, and Newton takes over, when the error (Siconos 4.4 normalisation) is at
+    /// most this. Default `1e-2`: on the shared Siconos problems, switching later (at
+    /// `1e-3` to `1e-6`) made Newton slower or stall on `BoxesStack1` and `Capsules` files
+    /// (the book's *Newton on the friction cone* shows the measurement).
+    pub switch_tol: f64,
+    /// Sweep cap of the PROX phase; when it is reached Newton starts from the last accepted
+    /// PROX iterate anyway. Default 1000.
+    pub max_sweeps: usize,
+    /// The PROX options. Default: Gauss-Seidel, local r-factors `1/W_ii`, nonmonotone
+    /// divergence test over 1000 sweeps (the configuration that converges on all 28
+    /// shared Siconos files, see `tests/real_fc3d_prox.rs`).
+    pub prox: ProxOptions,
+    /// The Newton options. Default [`ConeNewtonOptions::default`].
+    pub newton: ConeNewtonOptions,
+}
+
+impl Default for ProxStart {
+    fn default() -> Self {
+        ProxStart {
+            switch_tol: 1e-2,
+            max_sweeps: 1000,
+            prox: ProxOptions {
+                r_factor: RFactor::Local,
+                window: 1000,
+                ..Default::default()
+            },
+            newton: ConeNewtonOptions::default(),
+        }
+    }
+}
+
+/// What [`cone_newton_prox_start`] did in each phase.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProxStartStats {
+    /// The PROX phase.
+    pub prox: ProxStats,
+    /// The error when Newton took over.
+    pub switch_error: f64,
+    /// The Newton phase.
+    pub newton: ConeNewtonStats,
+}
+
+/// Solves a local [`FrictionContact`] (Coulomb or CCP, `3 nc` unknowns in the crate's
+/// `[n, t1, t2]` layout) by PROX Gauss-Seidel down to `options.switch_tol`, then the
+/// semismooth Newton method ([`cone_newton`]) down to `params.tol`.
+///
+/// `r` is the start and receives the answer. The returned [`SolveInfo`] is Newton's: its
+/// `iterations` are Newton iterations (the PROX sweeps are in [`ProxStartStats`]), its
+/// `error` is measured on the returned `r`, and its `seconds` cover both phases. The
+/// observer sees the Newton iterations only.
+///
+/// # Errors
+/// [`SolveError::Problem`] for a wrong `r` length or invalid options; otherwise the
+/// errors of [`cone_newton`] (a PROX phase that does not reach `switch_tol` is not an
+/// error: Newton starts from its last accepted iterate).
+///
+/// # Reference
+/// Acary, Bremond, Huber 2018 (PROX followed by NSN at `1e-8`); Erleben 2017, Algorithm 2.
+///
+/// ```
+/// use nalgebra::{DMatrix, DVector};
+/// use nonsmooth::newton::{ProxStart, cone_newton_prox_start};
+/// use nonsmooth::problem::{FrictionContact, FrictionKind};
+/// use nonsmooth::solver::{Params, no_observer};
+/// // One contact pushed into the ground, sliding: r_t is on the cone's boundary.
+/// let fc = FrictionContact::new(DMatrix::<f64>::identity(3, 3).into(),
+///     DVector::from_vec(vec![-1.0, 2.0, 0.0]), DVector::from_vec(vec![0.5]),
+///     FrictionKind::Coulomb).unwrap();
+/// let mut r = DVector::zeros(3);
+/// let params = Params { tol: 1e-12, ..Default::default() };
+/// let (info, _) = cone_newton_prox_start(&fc, &mut r, &params, &ProxStart::default(),
+///                                        &mut no_observer()).unwrap();
+/// assert!(info.error.rel <= 1e-12);
+/// assert!((r[0] - 1.0).abs() < 1e-10 && (r[1] + 0.5).abs() < 1e-10);
+/// ```
+pub fn cone_newton_prox_start(
+    fc: &FrictionContact,
+    r: &mut DVector<f64>,
+    params: &Params,
+    options: &ProxStart,
+    observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
+) -> Result<(SolveInfo, ProxStartStats), SolveError> {
+    check_len("r", fc.dim(), r.len())?;
+    if !(options.switch_tol >= 0.0) {
+        return Err(ProblemError::Unsupported {
+            reason: format!(
+                "PROX start: switch_tol = {} must be non-negative",
+                options.switch_tol
+            ),
+        }
+        .into());
+    }
+    let started = std::time::Instant::now();
+    let pp = ProxProblem::from_friction_contact(fc);
+    let prox_params = Params {
+        tol: options.switch_tol.max(params.tol),
+        max_iter: options.max_sweeps,
+        ..params.clone()
+    };
+    let mut prox_stats = ProxStats::default();
+    // On any PROX outcome but invalid input, `r` holds the last accepted iterate.
+    match prox_solve(
+        &pp,
+        r,
+        options.prox.clone(),
+        &prox_params,
+        &mut prox_stats,
+        &mut |_: &Iterate| ControlFlow::Continue(()),
+    ) {
+        Ok(_) | Err(SolveError::NoConvergence(_)) | Err(SolveError::Diverged { .. }) => {}
+        Err(e) => return Err(e),
+    }
+    let switch_error = crate::merit::friction_error(fc, r).rel;
+    let (mut info, newton) = cone_newton(fc, r, params, &options.newton, observer)?;
+    info.seconds = started.elapsed().as_secs_f64();
+    Ok((
+        info,
+        ProxStartStats {
+            prox: prox_stats,
+            switch_error,
+            newton,
+        },
+    ))
+}
