@@ -139,7 +139,9 @@ fn prox_sweep(
         AnyProblem::Lcp(p) => ProxProblem::from_lcp(p),
         AnyProblem::Boxed(p) => ProxProblem::from_boxed(p).map_err(|e| e.to_string())?,
         AnyProblem::Friction(p) => ProxProblem::from_friction_contact(p),
-        AnyProblem::Global(p) => ProxProblem::from_global(p, p.kind()).map_err(|e| e.to_string())?,
+        AnyProblem::Global(p) => {
+            ProxProblem::from_global(p, p.kind()).map_err(|e| e.to_string())?
+        }
     };
     let options = ProxOptions {
         scheme,

@@ -39,6 +39,4 @@ mod solver;
 pub use law::ContactLaw;
 pub use problem::ProxProblem;
 pub use rfactor::RFactor;
-pub use solver::{
-    Blocks, Prox, ProxOptions, ProxState, ProxStats, Scheme, StopReason, prox_solve,
-};
+pub use solver::{Blocks, Prox, ProxOptions, ProxState, ProxStats, Scheme, StopReason, prox_solve};

@@ -185,7 +185,10 @@ impl ProxProblem {
     ///
     /// # Errors
     /// As [`ProxProblem::new_global`] (the data was already checked, so only in theory).
-    pub fn from_global(gfc: &GlobalFrictionContact, kind: FrictionKind) -> Result<Self, ProblemError> {
+    pub fn from_global(
+        gfc: &GlobalFrictionContact,
+        kind: FrictionKind,
+    ) -> Result<Self, ProblemError> {
         let laws = gfc.mu().iter().map(|&mu| Self::law_of(kind, mu)).collect();
         ProxProblem::new_global(
             gfc.m().clone(),
@@ -225,7 +228,9 @@ impl ProxProblem {
         let mut offsets = vec![0];
         let mut i = 0;
         let unsupported = |row: usize, why: &str| ProblemError::Unsupported {
-            reason: format!("boxed LCP row {row} {why}; PROX needs [normal, friction, friction] or [normal] groups"),
+            reason: format!(
+                "boxed LCP row {row} {why}; PROX needs [normal, friction, friction] or [normal] groups"
+            ),
         };
         while i < n {
             match bounds[i] {
@@ -238,7 +243,10 @@ impl ProxProblem {
                 match bounds[j] {
                     RowBound::Friction { dep, factor } if dep == i => factors.push(factor),
                     RowBound::Friction { .. } => {
-                        return Err(unsupported(j, "is bounded by a row that is not its contact's normal"));
+                        return Err(unsupported(
+                            j,
+                            "is bounded by a row that is not its contact's normal",
+                        ));
                     }
                     RowBound::Fixed { .. } => break,
                 }
@@ -280,7 +288,10 @@ impl ProxProblem {
         let mut vals = Vec::with_capacity(j.nnz() + jt.nnz());
         offsets.push(0);
         for c in 0..nc {
-            for row in (0..3).map(|k| j.row(3 * c + k)).chain(std::iter::once(jt.row(c))) {
+            for row in (0..3)
+                .map(|k| j.row(3 * c + k))
+                .chain(std::iter::once(jt.row(c)))
+            {
                 cols.extend_from_slice(row.col_indices());
                 vals.extend_from_slice(row.values());
                 offsets.push(cols.len());
@@ -291,7 +302,11 @@ impl ProxProblem {
         let b3 = asm.b();
         let bt = asm.b_torsion();
         let b = DVector::from_fn(4 * nc, |i, _| {
-            if i % 4 == 3 { bt[i / 4] } else { b3[3 * (i / 4) + i % 4] }
+            if i % 4 == 3 {
+                bt[i / 4]
+            } else {
+                b3[3 * (i / 4) + i % 4]
+            }
         });
         (Matrix::Sparse(j4), b)
     }
@@ -365,7 +380,11 @@ impl ProxProblem {
         normal_velocity_before: &[f64],
     ) -> Result<Self, ProblemError> {
         check_len("restitution", self.contacts(), restitution.len())?;
-        check_len("pre-impact normal velocity", self.contacts(), normal_velocity_before.len())?;
+        check_len(
+            "pre-impact normal velocity",
+            self.contacts(),
+            normal_velocity_before.len(),
+        )?;
         check_finite_vec("restitution", restitution)?;
         check_finite_vec("pre-impact normal velocity", normal_velocity_before)?;
         if let Some(c) = restitution.iter().position(|e| !(0.0..=1.0).contains(e)) {
@@ -446,12 +465,7 @@ impl ProxProblem {
     /// cone contacts, the proximal natural map otherwise), divided by
     /// `max(‖v(0)‖, ‖λ‖, ‖v‖)` (`rel`, Siconos 4.4) and by `‖v(0)‖` (`rel_q`).
     /// `free_norm` is `‖v(0)‖`.
-    pub fn error_with_velocity(
-        &self,
-        lam: &[f64],
-        v: &[f64],
-        free_norm: f64,
-    ) -> Residual {
+    pub fn error_with_velocity(&self, lam: &[f64], v: &[f64], free_norm: f64) -> Residual {
         let mut s = 0.0;
         for (c, law) in self.laws.iter().enumerate() {
             let (o, e) = (self.offsets[c], self.offsets[c + 1]);

@@ -318,7 +318,10 @@ mod tests {
         a[..9].copy_from_slice(&[4.0, 0.0, 0.0, 0.0, 2.0, 1.0, 0.0, 1.0, 2.0]);
         let laws = [ContactLaw::Friction(FrictionLaw::Disk { mu: 0.5 })];
         let local = initial_blocks(&laws, &[0, 3], &[a], RFactor::Local, 0.0).unwrap();
-        assert_eq!(&local[0].m[..9], &[0.25, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 0.5]);
+        assert_eq!(
+            &local[0].m[..9],
+            &[0.25, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 0.5]
+        );
         // eigenvalues of the friction block: 1 and 3, so r = 2 / 4.
         let blocked = initial_blocks(&laws, &[0, 3], &[a], RFactor::Blocked, 0.0).unwrap();
         assert!((blocked[0].m[4] - 0.5).abs() < 1e-15 && blocked[0].diagonal);

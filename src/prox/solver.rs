@@ -804,11 +804,7 @@ impl WindowMax {
         }
         self.q.push_back((self.count, v));
         self.count += 1;
-        while self
-            .q
-            .front()
-            .is_some_and(|f| self.count - f.0 > self.w)
-        {
+        while self.q.front().is_some_and(|f| self.count - f.0 > self.w) {
             self.q.pop_front();
         }
     }
@@ -824,10 +820,7 @@ fn spectral_extremes(problem: &ProxProblem, op: &Op) -> (f64, f64) {
     match op {
         Op::Local(l) => {
             if n <= 300 {
-                let a = problem
-                    .delassus()
-                    .expect("local form has A")
-                    .to_dense();
+                let a = problem.delassus().expect("local form has A").to_dense();
                 let s = (&a + a.transpose()) * 0.5;
                 let e = s.symmetric_eigenvalues();
                 (e.min(), e.max())
