@@ -291,7 +291,7 @@ fn convergence_figure() -> Figure {
     for scheme in [Scheme::GaussSeidel, Scheme::Jacobi] {
         for r_factor in [RFactor::GlobalSpectral, RFactor::Local] {
             let name = format!(
-                "{}, {}",
+                "{} / {}",
                 if scheme == Scheme::GaussSeidel {
                     "GS"
                 } else {
@@ -323,6 +323,29 @@ fn convergence_figure() -> Figure {
             curves.push(run.curve);
         }
     }
+    // Gauss-Seidel with local r-factors and the nonmonotone test.
+    let params = Params {
+        tol: 1e-10,
+        max_iter: CAP,
+        ..Default::default()
+    };
+    let options = ProxOptions {
+        r_factor: RFactor::Local,
+        window: WINDOW,
+        ..Default::default()
+    };
+    let run = record(&format!("GS / local / window {WINDOW}"), |obs| {
+        let mut x = DVector::zeros(c.problem.dim());
+        prox_solve(
+            &c.problem,
+            &mut x,
+            options,
+            &params,
+            &mut ProxStats::default(),
+            obs,
+        )
+    });
+    curves.push(run.curve);
     Figure {
         name: "prox_convergence".into(),
         caption: format!(
