@@ -72,3 +72,12 @@ pub struct BookRealProblems;
 #[cfg(doctest)]
 #[doc = include_str!("../book/src/command-line.md")]
 pub struct BookCommandLine;
+#[cfg(doctest)]
+#[doc = include_str!("../book/src/proximal-operators.md")]
+pub struct BookProximalOperators;
+#[cfg(doctest)]
+#[doc = include_str!("../book/src/prox-schemes.md")]
+pub struct BookProxSchemes;
+#[cfg(doctest)]
+#[doc = include_str!("../book/src/prox-experiments.md")]
+pub struct BookProxExperiments;

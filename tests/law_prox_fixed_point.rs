@@ -242,6 +242,7 @@ const FAILS: f64 = 1e-6;
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
+    // ANCHOR: one_r_every_r
     #[test]
     fn fixed_point_for_one_r_iff_every_r_iff_the_law(
         law in law(),
@@ -263,6 +264,8 @@ proptest! {
             }
         }
     }
+
+    // ANCHOR_END: one_r_every_r
 
     /// A scalar r on a factor may differ from the others' (the Local and Blocked
     /// strategies): the fixed point is still the law.

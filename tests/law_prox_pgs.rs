@@ -51,6 +51,7 @@ fn options(scheme: Scheme, omega: f64, blocks: Blocks) -> ProxOptions {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
+    // ANCHOR: pgs_is_prox
     #[test]
     fn pgs_and_psor_are_prox_gauss_seidel_with_local_r(
         blcp in boxed(5),
@@ -79,6 +80,8 @@ proptest! {
         prox.sweep(&mut lam, &mut st, &mut scratch);
         prop_assert!((&x - &lam).amax() <= 1e-15 * x.amax().max(1.0), "{:e}", (&x - &lam).amax());
     }
+
+    // ANCHOR_END: pgs_is_prox
 
     #[test]
     fn projected_jacobi_is_prox_jacobi_with_local_r(

@@ -213,6 +213,7 @@ pub(crate) fn initial_blocks(
             }
         }
         let mut diag = [0.0; 4];
+        // ANCHOR: strategies
         match strategy {
             RFactor::Local => {
                 for &(s, len) in law.factors() {
@@ -230,6 +231,7 @@ pub(crate) fn initial_blocks(
                 }
                 out.push(RBlock::diagonal(&diag[..d]));
             }
+            // ANCHOR_END: strategies
             RFactor::BlockedMatrix => {
                 let mut m = [0.0; 16];
                 m[0] = 1.0 / a[0];
