@@ -37,6 +37,7 @@ PY
 if [ -d "$shared" ]; then
     "$bin" solve "$shared" --format markdown --quiet | splice shared || true
     "$bin" bench "$shared/siconos/fc3d" --siconos --format markdown 2>/dev/null | splice bench-siconos
+    "$bin" bench "$shared/siconos/fc3d" --method nsn --siconos --repeat 3 --format markdown 2>/dev/null | splice bench-newton
 fi
 "$bin" bench --scene box-stack --format markdown | splice bench-box-stack
 "$bin" bench --scene pyramid --contacts 100,1000,10000 --format markdown | splice bench-pyramid

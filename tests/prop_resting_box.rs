@@ -3,7 +3,7 @@
 //! what stops one step of gravity), no friction, and all contact velocities zero.
 //!
 //! The solution is computed, not assumed: the minimum-norm solution of `W r = -q`
-//! (sticking everywhere, `u = 0`) by a dense SVD. It is the physical one because the
+//! (sticking everywhere, `u = 0`) by a dense symmetric eigen-decomposition. It is the physical one because the
 //! symmetric impulse lies in the range of `J` (a pure upward translation).
 
 use nalgebra::{DVector, UnitQuaternion, Vector3};
@@ -76,10 +76,17 @@ proptest! {
         let w = fc.w().to_dense();
         let q = fc.q();
 
-        // The minimum-norm solution of W r = -q.
-        let svd = w.clone().svd(true, true);
-        let tol = 1e-12 * svd.singular_values.max();
-        let r = svd.solve(&(-q), tol).unwrap();
+        // The minimum-norm solution of W r = -q, by the eigen-decomposition of the
+        // symmetric positive semi-definite W (eigenvalues below 1e-10 of the largest count
+        // as zero: W has rank 6 and 12 rows).
+        let eig = w.clone().symmetric_eigen();
+        let top = eig.eigenvalues.amax();
+        let coeffs = eig.eigenvectors.transpose() * (-q);
+        let scaled = DVector::from_fn(coeffs.len(), |i, _| {
+            let l = eig.eigenvalues[i];
+            if l > 1e-10 * top { coeffs[i] / l } else { 0.0 }
+        });
+        let r = &eig.eigenvectors * scaled;
 
         // The direct small computation: one step of gravity on this body, shared by 4.
         let total = body.mass * g * dt;
