@@ -68,12 +68,19 @@ fn scratch() -> PathBuf {
     dir
 }
 
-/// `*` for every digit of `token`: `0.0083` becomes `*.****`.
+/// One `*` for every run of digits in `token`: `0.0083` becomes `*.*`. A time printed with
+/// full precision (the history CSV, JSON) has a varying number of digits, so each run
+/// becomes one mark, not one mark per digit.
 fn mask(token: &str) -> String {
-    token
-        .chars()
-        .map(|c| if c.is_ascii_digit() { '*' } else { c })
-        .collect()
+    let mut out = String::new();
+    for c in token.chars() {
+        if !c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.ends_with('*') {
+            out.push('*');
+        }
+    }
+    out
 }
 
 /// Masks the wall-clock times in the output of `nonsmooth solve`: the last column of the
