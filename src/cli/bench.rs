@@ -258,24 +258,55 @@ fn siconos_times(
     repeat: usize,
     prox: bool,
 ) -> Result<Vec<Option<f64>>, String> {
+    let (command, options) = if prox {
+        (
+            "bench-prox",
+            vec!["--repeat".to_string(), repeat.to_string()],
+        )
+    } else {
+        (
+            "bench-nsgs",
+            vec![
+                "--sweeps".to_string(),
+                sweeps.to_string(),
+                "--repeat".to_string(),
+                repeat.to_string(),
+            ],
+        )
+    };
+    Ok(siconos_driver(command, files, &options)?
+        .into_iter()
+        .map(|v| {
+            v.and_then(|v| {
+                v["seconds_per_sweep"]
+                    .as_f64()
+                    .or(v["seconds_per_iteration"].as_f64())
+            })
+        })
+        .collect())
+}
+
+/// Runs `scripts/siconos_driver.py COMMAND FILES... OPTIONS...` with `/usr/bin/python3`
+/// and returns, for each file in order, the JSON object the driver printed for it (`None`
+/// when it printed none). An empty `files` runs nothing.
+///
+/// # Errors
+/// The driver cannot be started, exits with failure (usually: python3-siconos is not
+/// installed), or prints a line that is not JSON.
+pub(super) fn siconos_driver(
+    command: &str,
+    files: &[&Path],
+    options: &[String],
+) -> Result<Vec<Option<serde_json::Value>>, String> {
     if files.is_empty() {
         return Ok(Vec::new());
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/siconos_driver.py");
     let out = Command::new("/usr/bin/python3")
         .arg(&script)
-        .arg(if prox { "bench-prox" } else { "bench-nsgs" })
+        .arg(command)
         .args(files)
-        .args(if prox {
-            vec!["--repeat".to_string(), repeat.to_string()]
-        } else {
-            vec![
-                "--sweeps".to_string(),
-                sweeps.to_string(),
-                "--repeat".to_string(),
-                repeat.to_string(),
-            ]
-        })
+        .args(options)
         .output()
         .map_err(|e| format!("cannot run /usr/bin/python3 {}: {e}", script.display()))?;
     if !out.status.success() {
@@ -287,20 +318,19 @@ fn siconos_times(
                 .unwrap_or("")
         ));
     }
-    let text = String::from_utf8_lossy(&out.stdout);
     let mut by_file = std::collections::HashMap::new();
-    for line in text.lines().filter(|l| l.starts_with('{')) {
+    for line in String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+    {
         let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-        let t = v["seconds_per_sweep"]
-            .as_f64()
-            .or(v["seconds_per_iteration"].as_f64());
-        if let (Some(f), Some(t)) = (v["file"].as_str(), t) {
-            by_file.insert(f.to_string(), t);
+        if let Some(f) = v["file"].as_str() {
+            by_file.insert(f.to_string(), v);
         }
     }
     Ok(files
         .iter()
-        .map(|f| by_file.get(&f.display().to_string()).copied())
+        .map(|f| by_file.remove(&f.display().to_string()))
         .collect())
 }
 

@@ -3,7 +3,7 @@
 //! The ratio (ours over Siconos) is shown only when both converged.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, Format, load};
@@ -13,7 +13,7 @@ use nonsmooth::problem::FrictionContact;
 use nonsmooth::solver::{Params, SolveError, no_observer};
 use serde_json::json;
 
-use super::bench::BenchArgs;
+use super::bench::{BenchArgs, siconos_driver};
 use super::table::{Align, Table, emit, sci};
 use super::{expand, short_name};
 
@@ -81,50 +81,30 @@ fn time_ours(fc: &FrictionContact, method: Method, tol: f64, repeat: usize) -> T
 
 /// Runs `scripts/siconos_driver.py bench-solve` (NSN_AC) on the Siconos files.
 fn time_siconos(files: &[&Path], tol: f64, repeat: usize) -> Result<Vec<Option<Timed>>, String> {
-    if files.is_empty() {
-        return Ok(Vec::new());
-    }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/siconos_driver.py");
-    let out = Command::new("/usr/bin/python3")
-        .arg(&script)
-        .arg("bench-solve")
-        .args(files)
-        .args(["--solver", "NSN_AC", "--tol"])
-        .arg(tol.to_string())
-        .args(["--repeat", &repeat.to_string()])
-        .output()
-        .map_err(|e| format!("cannot run /usr/bin/python3 {}: {e}", script.display()))?;
-    if !out.status.success() {
-        return Err(format!(
-            "Siconos benchmark failed (is python3-siconos installed?): {}",
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .last()
-                .unwrap_or("")
-        ));
-    }
-    let mut by_file = std::collections::HashMap::new();
-    for line in String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| l.starts_with('{'))
-    {
-        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-        if let (Some(f), Some(s)) = (v["file"].as_str(), v["seconds"].as_f64()) {
-            let converged = v["info"].as_i64() == Some(0);
-            by_file.insert(
-                f.to_string(),
-                Timed {
-                    seconds: s,
-                    status: if converged { "converged" } else { "failed" }.into(),
-                    iterations: v["iterations"].as_u64().map(|i| i as usize),
-                    error: v["error"].as_f64(),
-                },
-            );
-        }
-    }
-    Ok(files
-        .iter()
-        .map(|f| by_file.remove(&f.display().to_string()))
+    let options = [
+        "--solver".to_string(),
+        "NSN_AC".to_string(),
+        "--tol".to_string(),
+        tol.to_string(),
+        "--repeat".to_string(),
+        repeat.to_string(),
+    ];
+    Ok(siconos_driver("bench-solve", files, &options)?
+        .into_iter()
+        .map(|v| {
+            let v = v?;
+            Some(Timed {
+                seconds: v["seconds"].as_f64()?,
+                status: if v["info"].as_i64() == Some(0) {
+                    "converged"
+                } else {
+                    "failed"
+                }
+                .into(),
+                iterations: v["iterations"].as_u64().map(|i| i as usize),
+                error: v["error"].as_f64(),
+            })
+        })
         .collect())
 }
 
