@@ -6,6 +6,19 @@
 //! The pairs `(r, u)` are built in each case of the law and then, half of the time, moved
 //! by a clear amount in one coordinate, which may keep them valid or break them; the three
 //! tests must agree either way.
+//!
+//! Tolerances. The three tests are equivalent exactly, but they weigh a small violation
+//! differently. The three-case law and the natural map are linear in it: a friction impulse
+//! on the cone's edge that misses the direction opposite the slip by an angle θ violates
+//! eq. 18 by `δ = μ r_n θ`, and the natural map sees about the same. The product in eq. 21
+//! sees `r·û = μ r_n ‖u_t‖ (1 - cos θ) ≈ δ² ‖u_t‖ / (2 μ r_n)`, so with a tolerance ε on the
+//! product it accepts misalignments up to `δ ≈ (2 ε μ r_n / ‖u_t‖)^{1/2}`. With the sizes
+//! drawn here (`‖r‖, ‖u‖ ≤ 5`, so `μ r_n ≤ 5` and `ε ≤ 1e-9 · 11²`) that is below 7e-3
+//! whenever `‖u_t‖ ≥ 3e-2`, and a pair slipping slower than that is accepted as sticking by
+//! the law at tolerance 3e-2. So eq. 21 and eq. 18 are compared on every pair whose verdict
+//! under eq. 18 is the same at tolerance `1e-9` and at `3e-2`; the natural map is compared
+//! with eq. 18 on every pair, within a factor 100. (Proptest
+//! found the first fact for us: a pair with `θ ≈ 8.5e-6` on CI, kept as a regression case.)
 
 use nonsmooth::friction::{in_cone, in_dual_cone};
 use nonsmooth::merit::natural_map_contact;
@@ -80,20 +93,39 @@ fn pair() -> impl Strategy<Value = ([f64; 3], [f64; 3], f64, bool)> {
 }
 
 // ANCHOR: law
+/// Half-width of the band around the law's boundary in which the product test of eq. 21 may
+/// legitimately disagree with eq. 18 (see the module notes below).
+const BAND: f64 = 3e-2;
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(20_000))]
 
     #[test]
     fn de_saxce_iff_three_cases_iff_natural_map_zero((r, u, mu, built_valid) in pair()) {
-        let tol = 1e-9 * (1.0 + norm(r) + norm(u));
+        let scale = 1.0 + norm(r) + norm(u);
+        let tol = 1e-9 * scale;
         let law = three_case_law(r, u, mu, tol);
-        let bipotential = de_saxce(r, u, mu, tol * (1.0 + norm(r) + norm(u)));
-        let natural_map = norm(natural_map_contact(r, u, mu, FrictionKind::Coulomb)) <= tol;
         if built_valid {
             prop_assert!(law, "a pair built valid is rejected by eq. 18: {:?} {:?} mu {}", r, u, mu);
         }
-        prop_assert_eq!(law, bipotential, "eq. 18 vs eq. 21 at r {:?} u {:?} mu {}", r, u, mu);
-        prop_assert_eq!(law, natural_map, "eq. 18 vs the natural map at r {:?} u {:?} mu {}", r, u, mu);
+        // The natural map is a Lipschitz residual: it is small exactly when the law's
+        // violation is, up to a constant factor.
+        let natural_map = norm(natural_map_contact(r, u, mu, FrictionKind::Coulomb));
+        if law {
+            prop_assert!(natural_map <= 1e2 * tol,
+                "eq. 18 holds but the natural map is {:e} at r {:?} u {:?} mu {}", natural_map, r, u, mu);
+        }
+        if natural_map <= tol {
+            prop_assert!(three_case_law(r, u, mu, 1e2 * tol),
+                "the natural map vanishes but eq. 18 fails at r {:?} u {:?} mu {}", r, u, mu);
+        }
+        // The product r·û is second order in the angle between friction and slip, so a pair
+        // whose friction misses the slip direction by δ passes `r·û ≈ 0` to a tolerance of
+        // order δ². Eq. 21 must agree with eq. 18 on every pair outside that band.
+        let bipotential = de_saxce(r, u, mu, tol * scale);
+        if law == three_case_law(r, u, mu, BAND) {
+            prop_assert_eq!(law, bipotential, "eq. 18 vs eq. 21 at r {:?} u {:?} mu {}", r, u, mu);
+        }
     }
 }
 // ANCHOR_END: law

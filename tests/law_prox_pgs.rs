@@ -3,9 +3,12 @@
 //! §4.2: "the PROX scheme will deteriorate into PGS/PSOR variants").
 //!
 //! Gauss-Seidel must visit the blocks PGS visits: single rows, which for the box law are
-//! exactly the factors of its set (`Blocks::Factor`). The iterates then agree sweep after
-//! sweep to rounding (the two codes compute `ω r / A_ii` and `(ω / A_ii) r`, which may differ
-//! in the last bit). Algorithm 2 as printed updates a whole contact from one `z` and is a
+//! exactly the factors of its set (`Blocks::Factor`). One sweep of each from the same
+//! iterate then gives the same next iterate to rounding (the two codes compute `ω r / A_ii`
+//! and `(ω / A_ii) r`, which may differ in the last bit). That is checked at every iterate of
+//! a PGS run. Comparing two whole runs instead would also measure how much the iteration
+//! amplifies a last-bit difference: proptest found a run in which the two codes drifted from
+//! about 1e-16 to 1e-10 apart in 40 sweeps (kept as a regression case). Algorithm 2 as printed updates a whole contact from one `z` and is a
 //! different sweep with the same fixed point: both are checked.
 
 mod strategies;
@@ -62,23 +65,19 @@ proptest! {
         let prox = Prox::new(&p, options(Scheme::GaussSeidel, omega, Blocks::Factor)).unwrap();
         let method = if omega == 1.0 { Splitting::GaussSeidel } else { Splitting::Sor { omega } };
         let mut x = DVector::from_vec(start);
-        let mut lam = x.clone();
-        let mut st = prox.state(&lam);
+        let lam0 = x.clone();
+        let mut st = prox.state(&lam0);
         let mut scratch = Vec::new();
         let mut worst: f64 = 0.0;
+        // Along the whole PGS run, one PROX sweep from the same iterate lands on the same
+        // next iterate, to a few tens of units in the last place.
         for _ in 0..40 {
+            let mut lam = x.clone();
             sweep_boxed(&blcp, &mut x, method);
             prox.sweep(&mut lam, &mut st, &mut scratch);
-            let scale = x.amax().max(1e-300);
-            worst = worst.max((&x - &lam).amax() / scale);
+            worst = worst.max((&x - &lam).amax() / x.amax().max(1.0));
         }
-        // The iterates agree to rounding along the whole run.
-        prop_assert!(worst <= 1e-13, "relative difference {worst:e}");
-        // And one sweep from a common iterate agrees to a few units in the last place.
-        let mut lam = x.clone();
-        sweep_boxed(&blcp, &mut x, method);
-        prox.sweep(&mut lam, &mut st, &mut scratch);
-        prop_assert!((&x - &lam).amax() <= 1e-15 * x.amax().max(1.0), "{:e}", (&x - &lam).amax());
+        prop_assert!(worst <= 1e-14, "one sweep from a common iterate differs by {worst:e}");
     }
 
     // ANCHOR_END: pgs_is_prox
@@ -104,8 +103,11 @@ proptest! {
         prop_assert!((&x - &lam).amax() <= 1e-13 * x.amax().max(1.0));
     }
 
-    /// Algorithm 2 as printed (one `z` per contact) is not the PGS sweep, but it converges
-    /// to the same answer on these problems.
+    /// Algorithm 2 as printed (one `z` per contact) is not the PGS sweep, but it has the
+    /// same fixed points: the solutions of the box model. That model is not monotone (the
+    /// bounds `±μ x_n` move with `x`), so a problem may have several solutions, and the two
+    /// sweeps may converge to different ones; each answer must then be a fixed point of the
+    /// other sweep.
     #[test]
     fn contact_blocks_reach_the_pgs_answer(blcp in boxed(4)) {
         let p = ProxProblem::from_boxed(&blcp).unwrap();
@@ -122,7 +124,12 @@ proptest! {
         let e_prox = nonsmooth::merit::boxed_error(&blcp, &lam).abs;
         // Compare only where both converged (the box model is an NCP: PGS may stall).
         prop_assume!(e_pgs <= 1e-10 && e_prox <= 1e-10);
-        prop_assert!((&x - &lam).amax() <= 1e-6 * (1.0 + x.amax()));
+        let mut pgs_of_prox = lam.clone();
+        sweep_boxed(&blcp, &mut pgs_of_prox, Splitting::GaussSeidel);
+        let mut prox_of_pgs = x.clone();
+        prox.sweep(&mut prox_of_pgs, &mut st, &mut scratch);
+        prop_assert!((&pgs_of_prox - &lam).amax() <= 1e-8 * (1.0 + lam.amax()), "PROX answer moved by PGS");
+        prop_assert!((&prox_of_pgs - &x).amax() <= 1e-8 * (1.0 + x.amax()), "PGS answer moved by PROX");
     }
 }
 
