@@ -9,7 +9,7 @@ use super::inner::{InnerSolver, SparseLu, gmres, quasi_ncg};
 use super::jacobian::{
     GeneralizedJacobian, JacobianOptions, KinkStrategy, SplitMix64, newton_pattern,
 };
-use super::line_search::{Armijo, Direction, LineSearch, backtrack};
+use super::line_search::{Armijo, Direction, LineSearch, MeritPath, globalised_step};
 use super::report::{NewtonReport, NewtonStep, Stepped, newton_loop};
 use super::rows::{NewtonProblem, Rows};
 use crate::problem::ProblemError;
@@ -383,85 +383,41 @@ impl<'a> FischerNewtonSolver<'a> {
             passes: 0,
             friction: rows.friction_enabled(),
         };
-        // 3.-4. descent test and line search along the Newton direction
-        if let Some(d) = newton {
-            let slope = grad.dot(&d);
-            let descent = slope < 0.0 && slope <= -self.opts.descent_rho * d.norm_squared();
-            if descent && self.search(x, &d, merit, slope, 1.0, &mut step, &mut passes) {
-                step.direction = Direction::Newton;
-                step.passes = passes;
-                return Ok(step);
-            }
-        }
-        // ... or along the gradient direction
-        let g2 = grad.norm_squared();
-        if g2 > 0.0 && g2.is_finite() {
-            let hg = h.apply(&grad);
-            passes += 1;
-            let hg2 = hg.norm_squared();
-            let alpha0 = if hg2 > 0.0 && hg2.is_finite() {
-                g2 / hg2
-            } else {
-                1.0
-            };
-            let d = -grad;
-            if self.search(x, &d, merit, -g2, alpha0, &mut step, &mut passes) {
-                step.direction = Direction::Gradient;
-            }
-        }
+        // 3.-5. descent test and line search along the Newton direction, or the gradient
+        let path = FischerPath { rows, h: &h };
+        globalised_step(
+            &self.opts.line_search,
+            self.opts.descent_rho,
+            &path,
+            x,
+            newton,
+            &grad,
+            &mut step,
+            &mut passes,
+        );
         step.passes = passes;
         Ok(step)
     }
     // ANCHOR_END: iterate
+}
 
-    /// Line search along `d` from `x`; on success moves `x`, fills the step's
-    /// `alpha`, `slope`, `merit_after`, `armijo` and returns `true`.
-    #[allow(clippy::too_many_arguments)]
-    fn search(
-        &self,
-        x: &mut DVector<f64>,
-        d: &DVector<f64>,
-        merit: f64,
-        slope: f64,
-        alpha0: f64,
-        step: &mut NewtonStep,
-        passes: &mut usize,
-    ) -> bool {
-        let rows = self.rows;
-        let xs: &DVector<f64> = x;
-        let mut evaluate = |alpha: f64| {
-            *passes += 1;
-            let xt = xs + d * alpha;
-            let wt = rows.w(&xt);
-            0.5 * rows.fischer(&xt, &wt).norm_squared()
-        };
-        let (alpha, merit_after, trials, armijo) = match &self.opts.line_search {
-            LineSearch::None => {
-                let m = evaluate(alpha0);
-                let ok = m.is_finite();
-                (
-                    if ok { alpha0 } else { 0.0 },
-                    if ok { m } else { merit },
-                    1,
-                    ok && m <= merit + 1e-4 * alpha0 * slope,
-                )
-            }
-            LineSearch::Armijo(rule) => {
-                let s = backtrack(merit, slope, alpha0, rule, &mut evaluate);
-                (s.alpha, s.merit, s.trials, s.armijo)
-            }
-        };
-        step.line_search_trials += trials;
-        if alpha > 0.0 {
-            x.axpy(alpha, d, 1.0);
-            step.alpha = alpha;
-            step.slope = slope;
-            step.merit_after = merit_after;
-            step.armijo = armijo;
-            true
-        } else {
-            false
-        }
+/// Fischer-Newton's line-search path: `x(alpha) = x + alpha d`, merit `Psi`
+/// (Silcowitz et al. 2009 eq. 35, 37).
+struct FischerPath<'r, 'a> {
+    rows: Rows<'a>,
+    h: &'r GeneralizedJacobian<'a>,
+}
+
+impl MeritPath for FischerPath<'_, '_> {
+    fn trial(&self, x: &DVector<f64>, d: &DVector<f64>, alpha: f64) -> (DVector<f64>, f64) {
+        let xt = x + d * alpha;
+        let wt = self.rows.w(&xt);
+        let merit = 0.5 * self.rows.fischer(&xt, &wt).norm_squared();
+        (xt, merit)
+    }
+
+    fn apply_jacobian(&self, v: &DVector<f64>) -> DVector<f64> {
+        self.h.apply(v)
     }
 }
 

@@ -1,6 +1,10 @@
 //! Globalisation: the descent test and Armijo backtracking (Silcowitz, Niebe, Erleben 2009
 //! eq. 35-39; Nocedal and Wright 1999 §3.1; Niebe and Erleben 2015 for the projected form).
 
+use nalgebra::DVector;
+
+use super::report::NewtonStep;
+
 /// Armijo backtracking: starting from a step `alpha_0`, accept the first
 /// `alpha = alpha_0 shrink^t` with
 ///
@@ -137,5 +141,118 @@ pub(crate) fn backtrack(
         merit: merit0,
         trials: rule.max_iter,
         armijo: false,
+    }
+}
+
+// ANCHOR: globalise
+/// One globalised step, the same for Fischer-Newton and minimum-map Newton (Silcowitz,
+/// Niebe, Erleben 2009 eq. 35-39; Niebe and Erleben 2015):
+///
+/// 1. the Newton direction `d`, if it passes the descent test `grad^T d < 0`,
+///    `grad^T d <= -descent_rho ‖d‖²`, searched from `alpha = 1`;
+/// 2. otherwise, or if that search fails, `-grad`, searched from its Cauchy length
+///    `‖grad‖² / ‖J grad‖²` (`J` the method's generalised Jacobian);
+/// 3. otherwise no step ([`Direction::None`]), `x` unchanged.
+///
+/// `path.trial(x, d, alpha)` returns the point `x(alpha)` (`x + alpha d`, or its
+/// projection onto the bounds) and the merit there; the accepted point is the last one
+/// tried. Fills `step`'s direction, step length, slope, merit after, Armijo flag and
+/// trials; each merit evaluation and each product with `J` adds one pass over `A`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn globalised_step(
+    line_search: &LineSearch,
+    descent_rho: f64,
+    path: &dyn MeritPath,
+    x: &mut DVector<f64>,
+    newton: Option<DVector<f64>>,
+    grad: &DVector<f64>,
+    step: &mut NewtonStep,
+    passes: &mut usize,
+) {
+    let merit = step.merit;
+    if let Some(d) = newton {
+        let slope = grad.dot(&d);
+        let descent = slope < 0.0 && slope <= -descent_rho * d.norm_squared();
+        if descent && search(line_search, path, x, &d, merit, slope, 1.0, step, passes) {
+            step.direction = Direction::Newton;
+            return;
+        }
+    }
+    let g2 = grad.norm_squared();
+    if g2 > 0.0 && g2.is_finite() {
+        let jg2 = path.apply_jacobian(grad).norm_squared();
+        *passes += 1;
+        let alpha0 = if jg2 > 0.0 && jg2.is_finite() {
+            g2 / jg2
+        } else {
+            1.0
+        };
+        let d = -grad;
+        if search(line_search, path, x, &d, merit, -g2, alpha0, step, passes) {
+            step.direction = Direction::Gradient;
+        }
+    }
+}
+// ANCHOR_END: globalise
+
+/// What [`globalised_step`] needs of a method: its path of trial points with their merit,
+/// and its generalised Jacobian.
+pub(crate) trait MeritPath {
+    /// The trial point `x(alpha)` along `d` and the merit there.
+    fn trial(&self, x: &DVector<f64>, d: &DVector<f64>, alpha: f64) -> (DVector<f64>, f64);
+    /// `J v`.
+    fn apply_jacobian(&self, v: &DVector<f64>) -> DVector<f64>;
+}
+
+/// The line search along `d` from `x`; on success moves `x` to the accepted point, fills
+/// the step's `alpha`, `slope`, `merit_after`, `armijo` and returns `true`.
+#[allow(clippy::too_many_arguments)]
+fn search(
+    line_search: &LineSearch,
+    path: &dyn MeritPath,
+    x: &mut DVector<f64>,
+    d: &DVector<f64>,
+    merit: f64,
+    slope: f64,
+    alpha0: f64,
+    step: &mut NewtonStep,
+    passes: &mut usize,
+) -> bool {
+    let xs: &DVector<f64> = x;
+    let mut last = None;
+    let mut evaluate = |alpha: f64| {
+        *passes += 1;
+        let (xt, m) = path.trial(xs, d, alpha);
+        last = Some(xt);
+        m
+    };
+    let (alpha, merit_after, trials, armijo) = match line_search {
+        LineSearch::None => {
+            let m = evaluate(alpha0);
+            let ok = m.is_finite();
+            (
+                if ok { alpha0 } else { 0.0 },
+                if ok { m } else { merit },
+                1,
+                ok && m <= merit + 1e-4 * alpha0 * slope,
+            )
+        }
+        LineSearch::Armijo(rule) => {
+            let s = backtrack(merit, slope, alpha0, rule, &mut evaluate);
+            (s.alpha, s.merit, s.trials, s.armijo)
+        }
+    };
+    step.line_search_trials += trials;
+    match last {
+        // the accepted point is the last one evaluated
+        Some(xt) if alpha > 0.0 => {
+            *x = xt;
+            step.alpha = alpha;
+            step.slope = slope;
+            step.merit_after = merit_after;
+            step.armijo = armijo;
+            true
+        }
+        _ => false,
     }
 }

@@ -8,7 +8,7 @@ use nalgebra::DVector;
 
 use super::fischer::{OnSingular, fallback_gmres};
 use super::inner::{InnerSolver, SparseLu, gmres};
-use super::line_search::{Direction, LineSearch, backtrack};
+use super::line_search::{Direction, LineSearch, MeritPath, globalised_step};
 use super::report::{NewtonReport, NewtonStep, Stepped, newton_loop};
 use super::rows::{NewtonProblem, Rows};
 use crate::matrix::Matrix;
@@ -419,86 +419,42 @@ impl<'a> MinMapNewtonSolver<'a> {
             passes: 0,
             friction: rows.friction_enabled(),
         };
-        if let Some(d) = newton {
-            let slope = grad.dot(&d);
-            let descent = slope < 0.0 && slope <= -self.opts.descent_rho * d.norm_squared();
-            if descent && self.search(x, &d, merit, slope, 1.0, &mut step, &mut passes) {
-                step.direction = Direction::Newton;
-                step.passes = passes;
-                return Ok(step);
-            }
-        }
-        let g2 = grad.norm_squared();
-        if g2 > 0.0 && g2.is_finite() {
-            let jg = set.apply(&rows, &grad);
-            passes += 1;
-            let jg2 = jg.norm_squared();
-            let alpha0 = if jg2 > 0.0 && jg2.is_finite() {
-                g2 / jg2
-            } else {
-                1.0
-            };
-            let d = -grad;
-            if self.search(x, &d, merit, -g2, alpha0, &mut step, &mut passes) {
-                step.direction = Direction::Gradient;
-            }
-        }
+        // descent test and line search along the Newton direction, or the gradient
+        let path = MinMapPath { rows: &rows, set: &set };
+        globalised_step(
+            &self.opts.line_search,
+            self.opts.descent_rho,
+            &path,
+            x,
+            newton,
+            &grad,
+            &mut step,
+            &mut passes,
+        );
         step.passes = passes;
         Ok(step)
     }
     // ANCHOR_END: iterate
+}
 
-    #[allow(clippy::too_many_arguments)]
-    fn search(
-        &self,
-        x: &mut DVector<f64>,
-        d: &DVector<f64>,
-        merit: f64,
-        slope: f64,
-        alpha0: f64,
-        step: &mut NewtonStep,
-        passes: &mut usize,
-    ) -> bool {
-        let rows = self.rows;
-        let xs: &DVector<f64> = x;
-        let mut last = xs.clone();
-        let mut evaluate = |tau: f64| {
-            *passes += 1;
-            let mut xt = xs + d * tau;
-            rows.project(&mut xt);
-            let wt = rows.w(&xt);
-            let m = 0.5 * rows.minmap(&xt, &wt).norm_squared();
-            last = xt;
-            m
-        };
-        let (alpha, merit_after, trials, armijo) = match &self.opts.line_search {
-            LineSearch::None => {
-                let m = evaluate(alpha0);
-                let ok = m.is_finite();
-                (
-                    if ok { alpha0 } else { 0.0 },
-                    if ok { m } else { merit },
-                    1,
-                    ok && m <= merit + 1e-4 * alpha0 * slope,
-                )
-            }
-            LineSearch::Armijo(rule) => {
-                let s = backtrack(merit, slope, alpha0, rule, &mut evaluate);
-                (s.alpha, s.merit, s.trials, s.armijo)
-            }
-        };
-        step.line_search_trials += trials;
-        if alpha > 0.0 {
-            // the accepted point is the last one evaluated
-            x.copy_from(&last);
-            step.alpha = alpha;
-            step.slope = slope;
-            step.merit_after = merit_after;
-            step.armijo = armijo;
-            true
-        } else {
-            false
-        }
+/// Minimum-map Newton's line-search path: the projected point
+/// `x(tau) = P_bounds(x + tau d)`, merit `theta = 1/2 ‖H‖²` (Niebe and Erleben 2015).
+struct MinMapPath<'r, 'a> {
+    rows: &'r Rows<'a>,
+    set: &'r ActiveSet,
+}
+
+impl MeritPath for MinMapPath<'_, '_> {
+    fn trial(&self, x: &DVector<f64>, d: &DVector<f64>, tau: f64) -> (DVector<f64>, f64) {
+        let mut xt = x + d * tau;
+        self.rows.project(&mut xt);
+        let wt = self.rows.w(&xt);
+        let merit = 0.5 * self.rows.minmap(&xt, &wt).norm_squared();
+        (xt, merit)
+    }
+
+    fn apply_jacobian(&self, v: &DVector<f64>) -> DVector<f64> {
+        self.set.apply(self.rows, v)
     }
 }
 
