@@ -26,14 +26,10 @@
 #[path = "support/mod.rs"]
 mod support;
 
-#[path = "newton_plot/mod.rs"]
-mod newton_plot;
-
 use std::fmt::Write;
 use std::ops::ControlFlow;
 
 use nalgebra::{DMatrix, DVector};
-use newton_plot::{Curve, Figure, Panel, thin};
 use nonsmooth::io::mujoco;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::multibody::scenes;
@@ -45,6 +41,8 @@ use nonsmooth::problem::{BoxedLcp, Lcp};
 use nonsmooth::solver::{Iterate, Params, SolveError, SolveInfo};
 use nonsmooth::splitting::{Splitting, solve_boxed, solve_lcp};
 use plotters::prelude::SeriesLabelPosition;
+use support::panels::{Curve, Figure, Panel};
+use support::plot::thin;
 
 /// Every iterate of a run (the start first), and how the run ended.
 struct Run {

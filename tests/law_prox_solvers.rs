@@ -60,8 +60,9 @@ fn convergence_guaranteed(fc: &FrictionContact, prox: &Prox, scheme: Scheme) -> 
     let lambda_max = |m: DMatrix<f64>| m.symmetric_eigenvalues().max();
     match scheme {
         Scheme::Jacobi => lambda_max(scaled) < 2.0 * (1.0 - 1e-9),
-        Scheme::GaussSeidel => (0..n / 3)
-            .all(|c| lambda_max(scaled.view((3 * c, 3 * c), (3, 3)).into_owned()) < 2.0 * (1.0 - 1e-9)),
+        Scheme::GaussSeidel => (0..n / 3).all(|c| {
+            lambda_max(scaled.view((3 * c, 3 * c), (3, 3)).into_owned()) < 2.0 * (1.0 - 1e-9)
+        }),
     }
 }
 

@@ -62,14 +62,22 @@ pub fn record(
 /// About forty points per decade of sweeps (all of the first ten, and the last one):
 /// what the figures plot and the CSV files hold.
 pub fn sample(points: &[(usize, f64)]) -> Vec<(usize, f64)> {
+    let as_f64: Vec<(f64, f64)> = points.iter().map(|&(k, e)| (k as f64, e)).collect();
+    thin(&as_f64, 40.0)
+        .into_iter()
+        .map(|(k, e)| (k as usize, e))
+        .collect()
+}
+
+/// About `per_decade` points per decade of `x` (every point with `x <= 10`, and the last).
+pub fn thin(points: &[(f64, f64)], per_decade: f64) -> Vec<(f64, f64)> {
     let mut out = Vec::new();
     let mut next = 1.0f64;
-    for (i, &(k, e)) in points.iter().enumerate() {
-        let last = i + 1 == points.len();
-        if k <= 10 || last || k as f64 >= next {
-            out.push((k, e));
-            while next <= k as f64 {
-                next *= 10f64.powf(1.0 / 40.0);
+    for (i, &(x, y)) in points.iter().enumerate() {
+        if x <= 10.0 || i + 1 == points.len() || x >= next {
+            out.push((x, y));
+            while next <= x {
+                next *= 10f64.powf(1.0 / per_decade);
             }
         }
     }

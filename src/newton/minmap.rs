@@ -420,7 +420,10 @@ impl<'a> MinMapNewtonSolver<'a> {
             friction: rows.friction_enabled(),
         };
         // descent test and line search along the Newton direction, or the gradient
-        let path = MinMapPath { rows: &rows, set: &set };
+        let path = MinMapPath {
+            rows: &rows,
+            set: &set,
+        };
         globalised_step(
             &self.opts.line_search,
             self.opts.descent_rho,

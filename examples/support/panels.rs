@@ -1,11 +1,14 @@
-//! Plotting for the Newton chapters' figures: curves on a log-scale vertical axis, one or
-//! more panels side by side, written as SVG together with the CSV of exactly what is
-//! plotted. Included by the examples with `#[path = "newton_plot/mod.rs"] mod newton_plot;`.
+//! Multi-panel figures (the Newton chapters'): curves on a log-scale vertical axis and a
+//! linear or logarithmic horizontal one, panels side by side, written as SVG together with
+//! the CSV of exactly what is plotted. Single-panel convergence figures are in
+//! [`super::plot`], whose colours, tick labels and thinning this module shares.
 #![allow(dead_code)]
 
 use std::fmt::Write;
 
 use plotters::prelude::*;
+
+use super::plot::{COLORS, power_of_ten};
 
 /// Points of each curve of each panel, as read back from the CSV.
 pub type PanelData = Vec<Vec<Vec<(f64, f64)>>>;
@@ -57,37 +60,6 @@ pub struct Figure {
     pub caption: String,
     /// The panels.
     pub panels: Vec<Panel>,
-}
-
-const COLORS: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(255, 127, 14),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(23, 190, 207),
-    RGBColor(0, 0, 0),
-];
-
-/// A power of ten as `1e-8`.
-fn power_of_ten(v: &f64) -> String {
-    format!("1e{}", v.log10().round() + 0.0)
-}
-
-/// About `per_decade` points per decade of `x` (every point with `x <= 10`, and the last).
-pub fn thin(points: &[(f64, f64)], per_decade: f64) -> Vec<(f64, f64)> {
-    let mut out = Vec::new();
-    let mut next = 1.0f64;
-    for (i, &(x, y)) in points.iter().enumerate() {
-        if x <= 10.0 || i + 1 == points.len() || x >= next {
-            out.push((x, y));
-            while next <= x {
-                next *= 10f64.powf(1.0 / per_decade);
-            }
-        }
-    }
-    out
 }
 
 fn fmt_x(x: f64) -> String {
@@ -142,8 +114,8 @@ impl Figure {
     /// Writes (or checks) `figures/<name>.csv` and `figures/<name>.svg`.
     pub fn publish(&self) {
         let (csv, data) = self.csv();
-        super::support::publish(&format!("figures/{}.csv", self.name), &csv);
-        super::support::publish(&format!("figures/{}.svg", self.name), &self.svg(&data));
+        super::publish(&format!("figures/{}.csv", self.name), &csv);
+        super::publish(&format!("figures/{}.svg", self.name), &self.svg(&data));
     }
 }
 
