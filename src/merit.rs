@@ -37,8 +37,21 @@ pub struct Residual {
 
 impl Residual {
     /// `abs` divided by each denominator (skipped below machine epsilon).
+    ///
+    /// A denominator that is not finite gives an infinite relative error. That happens
+    /// when a norm in it overflows (entries beyond about `1e154`, whose squares exceed
+    /// `f64::MAX`); dividing by it would report a runaway iterate as an exact solution.
+    /// Solvers report a non-finite error as [`crate::solver::SolveError::Diverged`].
     pub fn new(abs: f64, denom: f64, denom_q: f64) -> Residual {
-        let div = |d: f64| if d > f64::EPSILON { abs / d } else { abs };
+        let div = |d: f64| {
+            if !d.is_finite() {
+                f64::INFINITY
+            } else if d > f64::EPSILON {
+                abs / d
+            } else {
+                abs
+            }
+        };
         Residual {
             abs,
             rel: div(denom),
@@ -251,6 +264,26 @@ mod tests {
     use super::*;
     use crate::matrix::Matrix;
     use nalgebra::DMatrix;
+
+    /// A runaway iterate whose norm overflows must not read as converged: found by the
+    /// PROX property tests, where a divergent Jacobi run at `1e154` had `rel = 0`.
+    #[test]
+    fn an_overflowing_denominator_is_an_infinite_error_not_zero() {
+        let fc = FrictionContact::new(
+            Matrix::Dense(DMatrix::identity(3, 3)),
+            DVector::from_vec(vec![-1.0, 0.0, 0.0]),
+            DVector::from_vec(vec![0.5]),
+            FrictionKind::Ccp,
+        )
+        .unwrap();
+        let r = DVector::from_vec(vec![2e154, 0.0, 0.0]);
+        let e = ccp_error(&fc, &r);
+        assert!(!e.is_finite() && e.rel != 0.0, "{e:?}");
+        // a finite error over an overflowed norm
+        let e = Residual::new(1e150, f64::INFINITY, 2.0);
+        assert_eq!((e.rel, e.rel_q), (f64::INFINITY, 5e149));
+        assert!(!e.is_finite());
+    }
 
     #[test]
     fn lcp_error_of_solution_is_zero_and_of_zero_is_relative_to_b() {

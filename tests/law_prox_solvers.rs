@@ -94,13 +94,18 @@ proptest! {
                     prop_assert!(info.error.rel <= 1e-11);
                 }
                 // Where the initial r guarantees convergence, the plain iteration must
-                // converge. Elsewhere a run may cycle with steps of equal length, which the
-                // step test does not see (`the_step_test_misses_a_two_cycle`), and the step
-                // test may roll back a convergent run until `R` is too small to move (see the
-                // chapter): either must then say so, with the error it reached.
+                // converge. Elsewhere the plain iteration may diverge, a run may cycle with
+                // steps of equal length, which the step test does not see
+                // (`the_step_test_misses_a_two_cycle`), and the step test may roll back a
+                // convergent run until `R` is too small to move (see the chapter): each must
+                // then say so, with the error it reached.
                 Err(SolveError::NoConvergence(info)) if adaptive || !guaranteed => {
                     prop_assert_eq!(stats.stop, Some(StopReason::MaxIterations));
                     prop_assert!(info.error.rel > 1e-11 && info.error.rel.is_finite());
+                }
+                Err(SolveError::Diverged { error, .. }) if !adaptive && !guaranteed => {
+                    prop_assert_eq!(stats.stop, Some(StopReason::Diverged));
+                    prop_assert!(error.rel.is_finite());
                 }
                 Err(e) => prop_assert!(false, "{r_factor:?} {scheme:?} adaptive {adaptive} (guaranteed {guaranteed}): {e} {stats:?}"),
             }
