@@ -10,8 +10,12 @@ use crate::solver::{Params, SolveError, SolveInfo, Status};
 /// Largest `n` the dense tableau accepts (it stores `n x (2n + 2)` numbers).
 pub const MAX_DIM: usize = 4000;
 
-/// Relative size below which a pivot column entry counts as zero.
-const PIVOT_TOL: f64 = 1e-12;
+/// Relative size (to the largest entry of the pivot column, or 1) below which a pivot
+/// column entry counts as zero. On a rank-deficient `A` (more contacts than degrees of
+/// freedom) entries that are zero in exact arithmetic come out of the tableau updates at
+/// about `1e-12`; pivoting on one of them destroys feasibility and the method cycles
+/// (`tests/law_redundant_contacts.rs` found such a case with `1e-12` here).
+const PIVOT_TOL: f64 = 1e-9;
 
 /// Lemke's complementary pivoting method with the lexicographic ratio test.
 ///
@@ -110,7 +114,11 @@ pub fn lemke(lcp: &Lcp, x: &mut DVector<f64>, params: &Params) -> Result<SolveIn
         let (pi, pk) = (t[(i, col)], t[(k, col)]);
         let keys = std::iter::once(rhs).chain(0..n);
         for c in keys {
-            let (vi, vk) = (t[(i, c)] / pi, t[(k, c)] / pk);
+            let (mut vi, mut vk) = (t[(i, c)] / pi, t[(k, c)] / pk);
+            if c == rhs {
+                // a basic variable's value is >= 0; below zero is rounding (a tie at 0)
+                (vi, vk) = (vi.max(0.0), vk.max(0.0));
+            }
             let tol = 1e-13 * (1.0 + vi.abs().max(vk.abs()));
             if (vi - vk).abs() > tol {
                 return vi.partial_cmp(&vk).unwrap_or(Ordering::Equal);
