@@ -48,7 +48,10 @@ proptest! {
         let mut b = DVector::from_vec(start);
         blocked_gauss_seidel(&fc, &mut a, &params, &mut no_observer()).unwrap();
         blocked_gauss_seidel(&fc, &mut b, &params, &mut no_observer()).unwrap();
-        prop_assert!(ccp_error(&fc, &a).rel <= 1e-12);
+        // The solver measures its error with the velocity it keeps up to date; a fresh
+        // `u = W r + q` differs by rounding, which moves the error by about 1e-16 (proptest
+        // found a run stopped at 0.99999e-12 that measures 1.00003e-12 afresh).
+        prop_assert!(ccp_error(&fc, &a).rel <= 1e-12 + 1e-14);
         prop_assert!((&a - &b).amax() <= 1e-6 * (1.0 + a.amax()), "{} vs {}", a, b);
     }
 }
