@@ -33,7 +33,7 @@ pub struct ProxStart {
     pub max_sweeps: usize,
     /// The PROX options. Default: Gauss-Seidel, local r-factors `1/W_ii`, nonmonotone
     /// divergence test over 1000 sweeps (the configuration that converges on all 28
-    /// shared Siconos files, see `tests/real_fc3d_prox.rs`).
+    /// shared Siconos files, see `examples/prox_shared.rs`).
     pub prox: ProxOptions,
     /// The Newton options. Default [`ConeNewtonOptions::default`].
     pub newton: ConeNewtonOptions,

@@ -1,0 +1,208 @@
+//! PROX Gauss-Seidel (Erleben 2017 Algorithm 2, disk law) on every shared Siconos fc3d
+//! file, at the tolerance 1e-8 in the Siconos 4.4 normalisation, beside what Siconos 4.4's
+//! PROX and NSGS report (`../shared/reference/siconos-4.4-fc3d.tsv`).
+//!
+//! Siconos's PROX is another algorithm with the same name: a proximal point method whose
+//! every (outer) iteration solves a regularised problem with a Newton method. Its iteration
+//! counts are not sweeps; the comparison that is fair per unit of work is with NSGS.
+//!
+//! Asserted (the test at the bottom runs `main`):
+//!
+//! * Every answer a strategy reports as converged meets 1e-8 by `merit::fc3d_error`
+//!   (Siconos's formula, measured apart from the solver).
+//! * With the Local strategy and a nonmonotone divergence test (window 1000), PROX
+//!   Gauss-Seidel converges on every file where Siconos PROX converges.
+//!
+//! Writes `book/src/generated/prox_shared.txt`: per strategy with the paper's test (roll
+//! back when the step grows), the sweeps and rollbacks, or, on failure, the error reached,
+//! the rollbacks and the factor by which R was shrunk. The table covers the `.dat` files;
+//! the one FCLIB `.hdf5` file is solved and asserted only with `--features hdf5`, and is
+//! left out of the table so that it reads the same either way.
+//!
+//! Needs `../shared/data` (skipped with a notice when absent).
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+#[path = "support/mod.rs"]
+mod support;
+
+use std::fmt::Write;
+
+use nalgebra::DVector;
+use nonsmooth::io::{AnyProblem, IoErrorKind, load};
+use nonsmooth::merit::fc3d_error;
+use nonsmooth::problem::FrictionContact;
+use nonsmooth::prox::{ProxOptions, ProxProblem, ProxStats, RFactor, prox_solve};
+use nonsmooth::solver::{Params, SolveError, no_observer};
+
+/// Sweeps allowed to the paper's scheme and to the nonmonotone variant.
+const PAPER_CAP: usize = 20_000;
+const VARIANT_CAP: usize = 1_000_000;
+
+const STRATEGIES: [(RFactor, &str); 4] = [
+    (RFactor::Global { r: 5.0 }, "Global r = 5"),
+    (RFactor::GlobalSpectral, "Global-spectral"),
+    (RFactor::Local, "Local"),
+    (RFactor::Blocked, "Blocked"),
+];
+
+struct Run {
+    converged: bool,
+    sweeps: usize,
+    rollbacks: usize,
+    r_scale: f64,
+    error: f64,
+}
+
+impl Run {
+    /// `sweeps (rollbacks)`, or `- error (rollbacks, R shrunk by)` on failure.
+    fn cell(&self) -> String {
+        if self.converged {
+            format!("{} ({})", self.sweeps, self.rollbacks)
+        } else {
+            format!(
+                "- {:.0e} ({}, {:.0e})",
+                self.error, self.rollbacks, self.r_scale
+            )
+        }
+    }
+}
+
+/// Solves `fc` from zero to 1e-8 and checks a converged answer by Siconos's formula.
+fn run(fc: &FrictionContact, p: &ProxProblem, options: ProxOptions, cap: usize) -> Run {
+    let mut x = DVector::zeros(p.dim());
+    let mut stats = ProxStats::default();
+    let params = Params {
+        tol: 1e-8,
+        max_iter: cap,
+        ..Default::default()
+    };
+    let result = prox_solve(p, &mut x, options, &params, &mut stats, &mut no_observer());
+    let (converged, error) = match &result {
+        Ok(info) => (true, info.error.rel),
+        Err(SolveError::NoConvergence(info)) => (false, info.error.rel),
+        Err(e) => panic!("{e}"),
+    };
+    if converged {
+        let e = fc3d_error(fc, &x).rel;
+        assert!(e <= 1e-8, "reported converged, but fc3d_error is {e:e}");
+    }
+    Run {
+        converged,
+        sweeps: stats.sweeps,
+        rollbacks: stats.rollbacks,
+        r_scale: stats.r_scale,
+        error,
+    }
+}
+
+fn main() {
+    let (Some(dir), Some(refs)) = (
+        common::shared_file("siconos/fc3d"),
+        common::reference("siconos-4.4-fc3d.tsv"),
+    ) else {
+        return;
+    };
+    let siconos = |file: &str, solver: &str| {
+        refs.iter()
+            .find(|r| r.file == file && r.solver == solver)
+            .map(|r| (r.info == Some(0), r.iterations.unwrap_or(0)))
+    };
+    let show = |s: Option<(bool, usize)>| match s {
+        Some((true, n)) => n.to_string(),
+        Some((false, n)) => format!("- ({n})"),
+        None => String::new(),
+    };
+    let mut names: Vec<String> = refs
+        .iter()
+        .filter(|r| r.solver == "PROX")
+        .map(|r| r.file.clone())
+        .collect();
+    names.dedup();
+
+    let mut t = String::from("| file | contacts | Siconos NSGS | Siconos PROX |");
+    for (_, label) in STRATEGIES {
+        write!(t, " {label} |").unwrap();
+    }
+    t.push_str(" Local, window 1000 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    let mut converged = [0usize; 4];
+    let (mut variant_converged, mut siconos_prox, mut rows) = (0, 0, 0);
+    for name in &names {
+        let lp = match load(dir.join(name)) {
+            Ok(lp) => lp,
+            Err(e) if matches!(e.kind, IoErrorKind::FeatureDisabled(_)) => {
+                eprintln!("skipping {name}: {e}");
+                continue;
+            }
+            Err(e) => panic!("{name}: {e}"),
+        };
+        let AnyProblem::Friction(fc) = &lp.problem else {
+            panic!("{name} is not fc3d")
+        };
+        let p = ProxProblem::from_friction_contact(fc);
+        let runs: Vec<Run> = STRATEGIES
+            .iter()
+            .map(|&(r_factor, _)| {
+                let options = ProxOptions {
+                    r_factor,
+                    ..Default::default()
+                };
+                run(fc, &p, options, PAPER_CAP)
+            })
+            .collect();
+        let variant = ProxOptions {
+            r_factor: RFactor::Local,
+            window: 1000,
+            ..Default::default()
+        };
+        let v = run(fc, &p, variant, VARIANT_CAP);
+        if siconos(name, "PROX").is_some_and(|s| s.0) {
+            assert!(
+                v.converged,
+                "{name}: Siconos PROX converged, Local with window 1000 did not ({:e})",
+                v.error
+            );
+        }
+        if !name.ends_with(".dat") {
+            eprintln!("{name} (not in the table): {}", v.cell());
+            continue;
+        }
+        rows += 1;
+        siconos_prox += usize::from(siconos(name, "PROX").is_some_and(|s| s.0));
+        variant_converged += usize::from(v.converged);
+        for (k, r) in runs.iter().enumerate() {
+            converged[k] += usize::from(r.converged);
+        }
+        write!(
+            t,
+            "| {name} | {} | {} | {} |",
+            fc.contacts(),
+            show(siconos(name, "NSGS")),
+            show(siconos(name, "PROX"))
+        )
+        .unwrap();
+        for r in &runs {
+            write!(t, " {} |", r.cell()).unwrap();
+        }
+        writeln!(t, " {} |", v.cell()).unwrap();
+    }
+    assert!(rows >= 27, "expected the 27 .dat files, read {rows}");
+    write!(
+        t,
+        "| **converged** | | | {siconos_prox} of {rows} | {} | {} | {} | {} | {variant_converged} |\n\n\
+         Tolerance 1e-8 in the Siconos 4.4 normalisation, from zero. A cell is `sweeps (rollbacks)`, \
+         or, when the run did not converge, `- error reached (rollbacks, factor by which R was shrunk)`. \
+         The four strategy columns use the paper's divergence test and at most {PAPER_CAP} sweeps; \
+         the last column the nonmonotone test with a window of 1000 sweeps and at most {VARIANT_CAP}. \
+         Siconos's columns are its iterations, `- (n)` where it failed \
+         (`../shared/reference/siconos-4.4-fc3d.tsv`); a Siconos PROX iteration is a whole Newton solve, not a sweep.\n",
+        converged[0], converged[1], converged[2], converged[3]
+    )
+    .unwrap();
+    support::publish("generated/prox_shared.txt", &t);
+}
+
+#[test]
+fn table_is_up_to_date() {
+    main();
+}
