@@ -29,7 +29,6 @@ mod support;
 use std::fmt::Write;
 
 use nalgebra::DVector;
-use nonsmooth::io::{AnyProblem, IoErrorKind, load};
 use nonsmooth::merit::fc3d_error;
 use nonsmooth::problem::FrictionContact;
 use nonsmooth::prox::{ProxOptions, ProxProblem, ProxStats, RFactor, prox_solve};
@@ -128,17 +127,10 @@ fn main() {
     let mut converged = [0usize; 4];
     let (mut variant_converged, mut siconos_prox, mut rows) = (0, 0, 0);
     for name in &names {
-        let lp = match load(dir.join(name)) {
-            Ok(lp) => lp,
-            Err(e) if matches!(e.kind, IoErrorKind::FeatureDisabled(_)) => {
-                eprintln!("skipping {name}: {e}");
-                continue;
-            }
-            Err(e) => panic!("{name}: {e}"),
+        let Some(fc) = common::load_fc3d(&dir.join(name)) else {
+            continue;
         };
-        let AnyProblem::Friction(fc) = &lp.problem else {
-            panic!("{name} is not fc3d")
-        };
+        let fc = &fc;
         let p = ProxProblem::from_friction_contact(fc);
         let runs: Vec<Run> = STRATEGIES
             .iter()

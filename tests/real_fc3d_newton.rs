@@ -6,7 +6,6 @@
 mod common;
 
 use nalgebra::DVector;
-use nonsmooth::io::{AnyProblem, IoErrorKind, load};
 use nonsmooth::newton::{ConeNewtonOptions, ProxStart, cone_newton, cone_newton_prox_start};
 use nonsmooth::solver::{Params, no_observer};
 
@@ -32,17 +31,10 @@ fn newton_converges_where_siconos_newton_does() {
         let siconos_ok = [&ac, &fb]
             .iter()
             .any(|r| r.as_ref().is_some_and(|r| r.info == Some(0)));
-        let lp = match load(dir.join(&file)) {
-            Ok(lp) => lp,
-            Err(e) if matches!(e.kind, IoErrorKind::FeatureDisabled(_)) => {
-                eprintln!("skipping {file}: {e}");
-                continue;
-            }
-            Err(e) => panic!("{e}"),
+        let Some(p) = common::load_fc3d(&dir.join(&file)) else {
+            continue;
         };
-        let AnyProblem::Friction(p) = &lp.problem else {
-            panic!("{file} is not fc3d")
-        };
+        let p = &p;
         let mut r = DVector::zeros(p.dim());
         let params = Params {
             tol: 1e-8,
@@ -102,17 +94,10 @@ fn prox_started_newton_converges_on_every_file() {
     let mut files = 0;
     for path in nonsmooth::io::discover(&dir).expect("listing") {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let lp = match load(&path) {
-            Ok(lp) => lp,
-            Err(e) if matches!(e.kind, IoErrorKind::FeatureDisabled(_)) => {
-                eprintln!("skipping {name}: {e}");
-                continue;
-            }
-            Err(e) => panic!("{e}"),
+        let Some(p) = common::load_fc3d(&path) else {
+            continue;
         };
-        let AnyProblem::Friction(p) = &lp.problem else {
-            panic!("{name} is not fc3d")
-        };
+        let p = &p;
         files += 1;
         let mut r = DVector::zeros(p.dim());
         let params = Params {

@@ -5,7 +5,6 @@
 mod common;
 
 use nalgebra::DVector;
-use nonsmooth::io::{AnyProblem, IoErrorKind, load};
 use nonsmooth::solver::{Params, no_observer};
 use nonsmooth::splitting::blocked_gauss_seidel;
 
@@ -19,17 +18,10 @@ fn nsgs_converges_where_siconos_nsgs_does() {
     };
     let mut checked = 0;
     for r in refs.iter().filter(|r| r.solver == "NSGS") {
-        let lp = match load(dir.join(&r.file)) {
-            Ok(lp) => lp,
-            Err(e) if matches!(e.kind, IoErrorKind::FeatureDisabled(_)) => {
-                eprintln!("skipping {}: {e}", r.file);
-                continue;
-            }
-            Err(e) => panic!("{e}"),
+        let Some(p) = common::load_fc3d(&dir.join(&r.file)) else {
+            continue;
         };
-        let AnyProblem::Friction(p) = &lp.problem else {
-            panic!("{} is not fc3d", r.file)
-        };
+        let p = &p;
         let siconos_iters = r.iterations.expect("reference has iterations");
         let converged = r.info == Some(0);
         // Where Siconos converged, we must within 1.5x its sweeps; elsewhere just report.

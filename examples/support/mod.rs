@@ -80,6 +80,13 @@ pub fn publish(rel: &str, content: &str) {
     }
 }
 
+/// Writes (or checks) a figure: `figures/<name>.csv`, the points it plots, and
+/// `figures/<name>.svg`, drawn from exactly those points.
+pub fn publish_figure(name: &str, csv: &str, svg: &str) {
+    publish(&format!("figures/{name}.csv"), csv);
+    publish(&format!("figures/{name}.svg"), svg);
+}
+
 /// The first line (1-based) where two texts differ, with both versions of it.
 fn first_difference(a: &str, b: &str) -> (usize, String, String) {
     let (mut la, mut lb) = (a.lines(), b.lines());

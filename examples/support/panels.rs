@@ -114,8 +114,7 @@ impl Figure {
     /// Writes (or checks) `figures/<name>.csv` and `figures/<name>.svg`.
     pub fn publish(&self) {
         let (csv, data) = self.csv();
-        super::publish(&format!("figures/{}.csv", self.name), &csv);
-        super::publish(&format!("figures/{}.svg", self.name), &self.svg(&data));
+        super::publish_figure(&self.name, &csv, &self.svg(&data));
     }
 }
 

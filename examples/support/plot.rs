@@ -200,7 +200,6 @@ impl Figure {
 
     pub fn publish(&self) {
         let (csv, data) = self.csv();
-        super::publish(&format!("figures/{}.csv", self.name), &csv);
-        super::publish(&format!("figures/{}.svg", self.name), &self.svg(&data));
+        super::publish_figure(&self.name, &csv, &self.svg(&data));
     }
 }

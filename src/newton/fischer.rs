@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 
 use nalgebra::DVector;
 
-use super::inner::{InnerSolver, SparseLu, gmres, quasi_ncg};
+use super::inner::{InnerSolver, SparseLu, gmres, jacobi_preconditioner, quasi_ncg};
 use super::jacobian::{
     GeneralizedJacobian, JacobianOptions, KinkStrategy, SplitMix64, newton_pattern,
 };
@@ -294,13 +294,7 @@ impl<'a> FischerNewtonSolver<'a> {
                 rel_tol,
             } => {
                 let eta = rel_tol.min(phi.norm());
-                let inv = h.diagonal_reduced().map(|d| {
-                    if d != 0.0 && d.is_finite() {
-                        1.0 / d
-                    } else {
-                        1.0
-                    }
-                });
+                let inv = jacobi_preconditioner(h.diagonal_reduced());
                 let mut d = DVector::zeros(rows.dim());
                 let out = gmres(
                     &mut |v| h.apply_reduced(v),
@@ -352,13 +346,7 @@ impl<'a> FischerNewtonSolver<'a> {
                 }
                 OnSingular::Gradient => {}
                 OnSingular::Gmres => {
-                    let inv = h.diagonal_reduced().map(|d| {
-                        if d != 0.0 && d.is_finite() {
-                            1.0 / d
-                        } else {
-                            1.0
-                        }
-                    });
+                    let inv = jacobi_preconditioner(h.diagonal_reduced());
                     let (d, out) = fallback_gmres(&mut |v| h.apply_reduced(v), &rhs, &inv);
                     passes += out.iterations;
                     inner_iterations += out.iterations;

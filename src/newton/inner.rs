@@ -438,3 +438,17 @@ mod tests {
         assert!(lu.solve(&[1.0, 1.0, 1.0, 0.5, 0.5], &rhs).is_err());
     }
 }
+
+/// The Jacobi (diagonal) preconditioner of a Krylov inner solve: `1 / d_i` for each
+/// diagonal entry, and 1 where `d_i` is zero or not finite (a row the B-subdifferential
+/// element leaves empty, or one held at a kink), so that the preconditioner is always
+/// defined. `diag` has the system's dimension; so has the result.
+pub(crate) fn jacobi_preconditioner(diag: DVector<f64>) -> DVector<f64> {
+    diag.map(|d| {
+        if d != 0.0 && d.is_finite() {
+            1.0 / d
+        } else {
+            1.0
+        }
+    })
+}

@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use nalgebra::DVector;
 
 use super::fischer::{OnSingular, fallback_gmres};
-use super::inner::{InnerSolver, SparseLu, gmres};
+use super::inner::{InnerSolver, SparseLu, gmres, jacobi_preconditioner};
 use super::line_search::{Direction, LineSearch, MeritPath, globalised_step};
 use super::report::{NewtonReport, NewtonStep, Stepped, newton_loop};
 use super::rows::{NewtonProblem, Rows};
@@ -330,13 +330,7 @@ impl<'a> MinMapNewtonSolver<'a> {
                 } => {
                     let s =
                         Matrix::from_triplets(nf, nf, &red.triplets).expect("indices are in range");
-                    let inv = s.diagonal().map(|d| {
-                        if d != 0.0 && d.is_finite() {
-                            1.0 / d
-                        } else {
-                            1.0
-                        }
-                    });
+                    let inv = jacobi_preconditioner(s.diagonal());
                     let eta = rel_tol.min(set.h.norm());
                     let mut d = DVector::zeros(nf);
                     let out = gmres(
@@ -376,13 +370,7 @@ impl<'a> MinMapNewtonSolver<'a> {
                 OnSingular::Gmres => {
                     let s =
                         Matrix::from_triplets(nf, nf, &red.triplets).expect("indices are in range");
-                    let inv = s.diagonal().map(|d| {
-                        if d != 0.0 && d.is_finite() {
-                            1.0 / d
-                        } else {
-                            1.0
-                        }
-                    });
+                    let inv = jacobi_preconditioner(s.diagonal());
                     let (d, out) = fallback_gmres(&mut |v| s.mul_vec(v), &red.rhs, &inv);
                     passes += out.iterations;
                     inner_iterations += out.iterations;

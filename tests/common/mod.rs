@@ -1,7 +1,10 @@
 //! Helpers shared by the integration tests (`mod common;` in a test file).
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use nonsmooth::io::{AnyProblem, IoErrorKind, load};
+use nonsmooth::problem::FrictionContact;
 
 /// The shared third-party data folder: `$NONSMOOTH_SHARED_DATA` if set, else
 /// `<CARGO_MANIFEST_DIR>/../shared/data`. `None` (after printing a skip notice) when it
@@ -87,4 +90,23 @@ pub fn reference(table: &str) -> Option<Vec<Reference>> {
             })
             .collect(),
     )
+}
+
+/// The local friction problem (fc3d) in the file `path`, or `None`, after a skip notice,
+/// when reading that format needs a cargo feature this build lacks (FCLIB `.hdf5` without
+/// `hdf5`). Panics on any other read error and on a file that holds another kind of
+/// problem: the shared fc3d folder holds only fc3d problems.
+pub fn load_fc3d(path: &Path) -> Option<FrictionContact> {
+    let name = path.display();
+    match load(path) {
+        Ok(lp) => match lp.problem {
+            AnyProblem::Friction(fc) => Some(fc),
+            _ => panic!("{name} is not fc3d"),
+        },
+        Err(e) if matches!(e.kind, IoErrorKind::FeatureDisabled(_)) => {
+            eprintln!("skipping {name}: {e}");
+            None
+        }
+        Err(e) => panic!("{name}: {e}"),
+    }
 }
