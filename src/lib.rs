@@ -29,6 +29,8 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 #![warn(missing_docs)]
 
+#[doc(hidden)]
+pub mod cli;
 pub mod friction;
 pub mod io;
 pub mod linalg;

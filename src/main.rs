@@ -9,20 +9,9 @@
 //! Results go to standard output (a table, or one JSON object per line with `--json`),
 //! messages and the progress bar to standard error. The exit status is 0 when every
 //! problem was solved (or every answer accepted), 1 when one was not, 2 on usage errors.
+//! The program lives in the library (`nonsmooth::cli`) so that the fuzz targets can call
+//! its argument parser.
 
-mod cli;
-
-use std::process::ExitCode;
-
-use clap::Parser;
-
-fn main() -> ExitCode {
-    let args = cli::Cli::parse();
-    match cli::run(args) {
-        Ok(code) => code,
-        Err(msg) => {
-            eprintln!("nonsmooth: {msg}");
-            ExitCode::from(2)
-        }
-    }
+fn main() -> std::process::ExitCode {
+    nonsmooth::cli::main()
 }

@@ -6,19 +6,21 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-use clap::Args;
-use nalgebra::DVector;
-use nonsmooth::io::{AnyProblem, Format, load};
-use nonsmooth::method::Method;
-use nonsmooth::prox::{Prox, ProxOptions, ProxProblem, RFactor, Scheme};
-use nonsmooth::splitting::{
+use super::Failure;
+use crate::io::{AnyProblem, Format, load};
+use crate::method::Method;
+use crate::prox::{Prox, ProxOptions, ProxProblem, RFactor, Scheme};
+use crate::splitting::{
     BlockedGaussSeidel, Splitting, VelocityGaussSeidel, sweep_boxed, sweep_lcp,
 };
+use clap::Args;
+use nalgebra::DVector;
 use serde_json::json;
 
-use nonsmooth::multibody::{SceneKind, scenes};
+use crate::multibody::{SceneKind, scenes};
 
-use super::table::{Align, Table, emit, sci};
+use super::args;
+use super::table::{Align, Style, Table, emit, sci};
 
 fn parse_scene(s: &str) -> Result<SceneKind, String> {
     match s {
@@ -32,7 +34,7 @@ fn parse_scene(s: &str) -> Result<SceneKind, String> {
 }
 
 /// Times generated scenes of growing size: one row per size and form.
-fn run_scenes(a: &BenchArgs, kind: SceneKind) -> Result<ExitCode, String> {
+fn run_scenes(a: &BenchArgs, kind: SceneKind) -> Result<ExitCode, Failure> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let name = match kind {
@@ -40,35 +42,36 @@ fn run_scenes(a: &BenchArgs, kind: SceneKind) -> Result<ExitCode, String> {
         SceneKind::Wall => "wall",
         SceneKind::Pyramid => "pyramid",
     };
-    let markdown = a.format == "markdown";
-    if markdown {
+    if a.format == Style::Markdown {
         emit(
             &mut out,
             "| scene | contacts | method | µs/sweep | ns per contact and sweep |",
         )?;
         emit(&mut out, "|---|---:|---|---:|---:|")?;
-    } else if a.format == "table" {
+    } else if a.format == Style::Table {
         emit(
             &mut out,
             "scene       contacts  method   us/sweep  ns/contact",
         )?;
     }
     for &n in &a.contacts {
-        let scene = scenes::sized_for(kind, n).map_err(|e| e.to_string())?;
+        let scene = scenes::sized_for(kind, n).map_err(|e| format!("--contacts: {e}"))?;
         let local = AnyProblem::Friction(scene.local_problem().map_err(|e| e.to_string())?);
         let global = AnyProblem::Global(scene.global_problem().map_err(|e| e.to_string())?);
         for problem in [&local, &global] {
             let (method, t) = ours(problem, a, a.sweeps, a.repeat)?;
             let nc = problem.contacts();
             let per = t / nc.max(1) as f64 * 1e9;
-            let line = match a.format.as_str() {
-                "markdown" => format!("| {name} | {nc} | {method} | {:.1} | {per:.0} |", t * 1e6),
-                "json" => {
+            let line = match a.format {
+                Style::Markdown => {
+                    format!("| {name} | {nc} | {method} | {:.1} | {per:.0} |", t * 1e6)
+                }
+                Style::Json => {
                     json!({"scene": name, "contacts": nc, "method": method, "seconds_per_sweep": t,
                                  "ns_per_contact": per})
                     .to_string()
                 }
-                _ => format!(
+                Style::Table => format!(
                     "{name:<10} {nc:>9}  {method:<6} {:>9.1}  {per:>10.0}",
                     t * 1e6
                 ),
@@ -89,14 +92,14 @@ pub struct BenchArgs {
     /// its local form (NSGS) and its global form (velocity-space GS).
     #[arg(long, value_parser = parse_scene)]
     scene: Option<SceneKind>,
-    /// Contact counts for --scene (comma-separated).
-    #[arg(long, value_delimiter = ',', default_values_t = [100usize, 1_000, 10_000, 100_000])]
+    /// Contact counts for --scene (comma-separated; each 1 to 1 000 000).
+    #[arg(long, value_delimiter = ',', default_value = "100,1000,10000,100000", value_parser = args::contacts)]
     contacts: Vec<usize>,
-    /// Sweeps per timed run.
-    #[arg(long, default_value_t = 200)]
+    /// Sweeps per timed run (1 to 10 000 000).
+    #[arg(long, default_value = "200", value_parser = args::sweeps)]
     sweeps: usize,
-    /// Timed runs; the best is kept.
-    #[arg(long, default_value_t = 5)]
+    /// Timed runs; the best is kept (1 to 1000).
+    #[arg(long, default_value = "5", value_parser = args::repeat)]
     pub(super) repeat: usize,
     /// Also time Siconos 4.4's NSGS on the same Siconos .dat files (needs /usr/bin/python3
     /// with python3-siconos) and report our time per sweep over Siconos's. With
@@ -109,16 +112,17 @@ pub struct BenchArgs {
     /// prox-nsn (a whole solve from zero to --tol; with --siconos, beside Siconos NSN_AC).
     #[arg(long, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
     pub(super) method: Method,
-    /// Tolerance of the timed solves of nsn and prox-nsn (Siconos 4.4 normalisation).
-    #[arg(long, default_value_t = 1e-8)]
+    /// Tolerance of the timed solves of nsn and prox-nsn (Siconos 4.4 normalisation; a
+    /// finite number >= 0).
+    #[arg(long, default_value = "1e-8", value_parser = args::tolerance)]
     pub(super) tol: f64,
     /// The r-factor strategy of the PROX methods: global, global=R, global-spectral, local,
     /// blocked, blocked-matrix.
     #[arg(long, default_value = "global", value_parser = |s: &str| s.parse::<RFactor>())]
     r_factor: RFactor,
     /// Output: table, json or markdown.
-    #[arg(long, default_value = "table")]
-    pub(super) format: String,
+    #[arg(long, value_enum, default_value = "table")]
+    pub(super) format: Style,
 }
 
 /// Best time per sweep over `repeat` runs of `sweeps` sweeps, from a zero start each run.
@@ -173,22 +177,24 @@ fn ours(
     a: &BenchArgs,
     sweeps: usize,
     repeat: usize,
-) -> Result<(&'static str, f64), String> {
+) -> Result<(&'static str, f64), Failure> {
     match a.method {
         Method::Auto => {}
         Method::ProxGs { .. } => {
-            let t = prox_sweep(problem, Scheme::GaussSeidel, a.r_factor, sweeps, repeat)?;
+            let t = prox_sweep(problem, Scheme::GaussSeidel, a.r_factor, sweeps, repeat)
+                .map_err(Failure::Input)?;
             return Ok(("prox-gs", t));
         }
         Method::ProxJacobi { .. } => {
-            let t = prox_sweep(problem, Scheme::Jacobi, a.r_factor, sweeps, repeat)?;
+            let t = prox_sweep(problem, Scheme::Jacobi, a.r_factor, sweeps, repeat)
+                .map_err(Failure::Input)?;
             return Ok(("prox-jacobi", t));
         }
         m => {
-            return Err(format!(
+            return Err(Failure::Usage(format!(
                 "bench --method supports auto, prox-gs, prox-jacobi, nsn and prox-nsn, not `{}`",
                 m.name()
-            ));
+            )));
         }
     }
     Ok(match problem {
@@ -219,7 +225,7 @@ fn ours(
             ("pgs", t)
         }
         AnyProblem::Friction(p) => {
-            let s = BlockedGaussSeidel::new(p).map_err(|e| e.to_string())?;
+            let s = BlockedGaussSeidel::new(p).map_err(|e| Failure::Input(e.to_string()))?;
             let t = time_sweeps(
                 |k| {
                     let mut r = DVector::zeros(p.dim());
@@ -233,7 +239,7 @@ fn ours(
             ("nsgs", t)
         }
         AnyProblem::Global(p) => {
-            let s = VelocityGaussSeidel::new(p).map_err(|e| e.to_string())?;
+            let s = VelocityGaussSeidel::new(p).map_err(|e| Failure::Input(e.to_string()))?;
             let t = time_sweeps(
                 |k| {
                     let mut r = DVector::zeros(p.dim());
@@ -334,33 +340,40 @@ pub(super) fn siconos_driver(
         .collect())
 }
 
-pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
-    if !["table", "json", "markdown"].contains(&a.format.as_str()) {
-        return Err(format!(
-            "unknown format `{}` (expected table, json or markdown)",
-            a.format
-        ));
-    }
+pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
     if let Some(kind) = a.scene {
         return run_scenes(&a, kind);
     }
     if matches!(a.method, Method::Nsn | Method::ProxNsn) {
         if !(a.tol > 0.0) {
-            return Err(format!("--tol must be positive (got {})", a.tol));
+            return Err(Failure::Usage(format!(
+                "--tol must be positive to time a solve to it (got {})",
+                a.tol
+            )));
         }
         return super::bench_solve::run(&a);
     }
     let files = expand(&a.paths)?;
     let mut rows = Vec::new();
+    let mut all_ok = true;
     for path in &files {
         let lp = match load(path) {
             Ok(lp) => lp,
             Err(e) => {
                 eprintln!("nonsmooth: {e}");
+                all_ok = false;
                 continue;
             }
         };
-        let (method, t) = ours(&lp.problem, &a, a.sweeps, a.repeat)?;
+        let (method, t) = match ours(&lp.problem, &a, a.sweeps, a.repeat) {
+            Ok(x) => x,
+            Err(Failure::Input(m)) => {
+                eprintln!("nonsmooth: {}: {m}", path.display());
+                all_ok = false;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let siconos_ok = a.siconos
             && lp.format == Format::Siconos
             && matches!(lp.problem, AnyProblem::Friction(_));
@@ -393,21 +406,16 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         ("siconos_us", 10, Align::Right),
         ("ratio", 6, Align::Right),
     ]);
-    match a.format.as_str() {
-        "table" => emit(&mut out, &t.header())?,
-        "markdown" => {
+    match a.format {
+        Style::Table => emit(&mut out, &t.header())?,
+        Style::Markdown => {
             emit(
                 &mut out,
                 &format!("| file | contacts | method | µs/sweep | {sic_name} | ratio |"),
             )?;
             emit(&mut out, "|---|---:|---|---:|---:|---:|")?;
         }
-        "json" => {}
-        other => {
-            return Err(format!(
-                "unknown format `{other}` (expected table, json or markdown)"
-            ));
-        }
+        Style::Json => {}
     }
     for (path, nc, n, method, ours_t, has_sic) in rows {
         let sic_t = if has_sic {
@@ -417,15 +425,15 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
         };
         let ratio = sic_t.map(|s| ours_t / s);
         let us = |x: f64| format!("{:.1}", x * 1e6);
-        match a.format.as_str() {
-            "json" => emit(
+        match a.format {
+            Style::Json => emit(
                 &mut out,
                 &json!({"file": short_name(&path), "path": path.display().to_string(), "contacts": nc, "n": n,
                         "method": method, "seconds_per_sweep": ours_t, "siconos_seconds_per_sweep": sic_t,
                         "ratio": ratio})
                 .to_string(),
             )?,
-            "markdown" => emit(
+            Style::Markdown => emit(
                 &mut out,
                 &format!(
                     "| {} | {nc} | {method} | {} | {} | {} |",
@@ -435,7 +443,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
                     ratio.map(fmt_ratio).unwrap_or_else(|| "-".into())
                 ),
             )?,
-            _ => emit(
+            Style::Table => emit(
                 &mut out,
                 &t.row(&[
                     short_name(&path),
@@ -449,7 +457,11 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, String> {
             )?,
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// A ratio with two decimals, or in exponent form when it is below 0.01.

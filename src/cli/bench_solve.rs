@@ -5,16 +5,17 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::io::{AnyProblem, Format, load};
+use crate::method::Method;
+use crate::newton::{ConeNewtonOptions, ProxStart, cone_newton, cone_newton_prox_start};
+use crate::problem::FrictionContact;
+use crate::solver::{Params, SolveError, no_observer};
 use nalgebra::DVector;
-use nonsmooth::io::{AnyProblem, Format, load};
-use nonsmooth::method::Method;
-use nonsmooth::newton::{ConeNewtonOptions, ProxStart, cone_newton, cone_newton_prox_start};
-use nonsmooth::problem::FrictionContact;
-use nonsmooth::solver::{Params, SolveError, no_observer};
 use serde_json::json;
 
+use super::Failure;
 use super::bench::{BenchArgs, siconos_driver};
-use super::table::{Align, Table, emit, sci};
+use super::table::{Align, Style, Table, emit, sci};
 use super::{expand, short_name};
 
 /// One timed solve: best seconds over the runs, status, iterations and error of the last.
@@ -109,14 +110,16 @@ fn time_siconos(files: &[&Path], tol: f64, repeat: usize) -> Result<Vec<Option<T
 }
 
 /// Time to `--tol` of the cone Newton (cold or PROX-started), beside Siconos NSN_AC.
-pub fn run(a: &BenchArgs) -> Result<ExitCode, String> {
+pub fn run(a: &BenchArgs) -> Result<ExitCode, Failure> {
     let files = expand(&a.paths)?;
     let mut rows: Vec<(PathBuf, usize, Timed, bool)> = Vec::new();
+    let mut all_ok = true;
     for path in &files {
         let lp = match load(path) {
             Ok(lp) => lp,
             Err(e) => {
                 eprintln!("nonsmooth: {e}");
+                all_ok = false;
                 continue;
             }
         };
@@ -126,6 +129,7 @@ pub fn run(a: &BenchArgs) -> Result<ExitCode, String> {
                 Ok(p) => p,
                 Err(e) => {
                     eprintln!("nonsmooth: {}: {e}", path.display());
+                    all_ok = false;
                     continue;
                 }
             },
@@ -135,6 +139,7 @@ pub fn run(a: &BenchArgs) -> Result<ExitCode, String> {
                     path.display(),
                     a.method.name()
                 );
+                all_ok = false;
                 continue;
             }
         };
@@ -158,9 +163,9 @@ pub fn run(a: &BenchArgs) -> Result<ExitCode, String> {
         ("nsn_ac", 9, Align::Left),
         ("ratio", 6, Align::Right),
     ]);
-    match a.format.as_str() {
-        "table" => emit(&mut out, &t.header())?,
-        "markdown" => {
+    match a.format {
+        Style::Table => emit(&mut out, &t.header())?,
+        Style::Markdown => {
             emit(
                 &mut out,
                 "| file | contacts | method | ms to tol | status | iterations | Siconos NSN_AC ms | NSN_AC status | ratio |",
@@ -178,8 +183,8 @@ pub fn run(a: &BenchArgs) -> Result<ExitCode, String> {
             .filter(|s| s.status == "converged" && ours.status == "converged")
             .map(|s| ours.seconds / s.seconds);
         let iters = ours.iterations.map_or("-".into(), |i| i.to_string());
-        match a.format.as_str() {
-            "json" => emit(
+        match a.format {
+            Style::Json => emit(
                 &mut out,
                 &json!({"file": short_name(&path), "path": path.display().to_string(),
                         "contacts": nc, "method": method, "tol": a.tol,
@@ -192,7 +197,7 @@ pub fn run(a: &BenchArgs) -> Result<ExitCode, String> {
                         "ratio": ratio})
                 .to_string(),
             )?,
-            "markdown" => emit(
+            Style::Markdown => emit(
                 &mut out,
                 &format!(
                     "| {} | {nc} | {method} | {} | {} | {iters} | {} | {} | {} |",
@@ -204,7 +209,7 @@ pub fn run(a: &BenchArgs) -> Result<ExitCode, String> {
                     ratio.map_or("-".into(), |r| format!("{r:.2}")),
                 ),
             )?,
-            _ => emit(
+            Style::Table => emit(
                 &mut out,
                 &t.row(&[
                     short_name(&path),
@@ -220,5 +225,9 @@ pub fn run(a: &BenchArgs) -> Result<ExitCode, String> {
             )?,
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

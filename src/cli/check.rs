@@ -3,15 +3,16 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use super::Failure;
+use crate::io::AnyProblem;
+use crate::merit::{ContactCheck, check_contacts, friction_error};
+use crate::method::measure;
+use crate::problem::{FrictionContact, FrictionKind};
 use clap::Args;
 use nalgebra::DVector;
-use nonsmooth::io::{AnyProblem, load};
-use nonsmooth::merit::{ContactCheck, check_contacts, friction_error};
-use nonsmooth::method::measure;
-use nonsmooth::problem::{FrictionContact, FrictionKind};
 use serde_json::json;
 
-use super::parse_kind;
+use super::args;
 use super::table::{Align, Table, emit, sci};
 
 #[derive(Debug, Args)]
@@ -24,10 +25,11 @@ pub struct CheckArgs {
     #[arg(long)]
     answer: Option<PathBuf>,
     /// Judge against this law instead of the problem's own: coulomb or ccp.
-    #[arg(long, value_parser = parse_kind)]
+    #[arg(long, value_parser = args::kind)]
     kind: Option<FrictionKind>,
-    /// Accept the answer when its error (Siconos 4.4 normalisation) is at most this.
-    #[arg(long, default_value_t = 1e-8)]
+    /// Accept the answer when its error (Siconos 4.4 normalisation) is at most this; a
+    /// finite number >= 0.
+    #[arg(long, default_value = "1e-8", value_parser = args::tolerance)]
     tol: f64,
     /// Show only the N contacts with the largest error.
     #[arg(long)]
@@ -37,42 +39,74 @@ pub struct CheckArgs {
     json: bool,
 }
 
-fn read_answer(path: &Path, dim: usize) -> Result<Vec<f64>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let from_json = || -> Option<Vec<f64>> {
-        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+/// Reads an answer file: a JSON array, a JSON object with `"r"`, a problem file with an
+/// `"answer"`, or whitespace-separated numbers.
+///
+/// # Errors
+/// [`Failure::Usage`] if the file does not exist; [`Failure::Input`] if it is not a
+/// regular file, holds something else than numbers, the wrong count, or a non-finite one.
+fn read_answer(path: &Path, dim: usize) -> Result<Vec<f64>, Failure> {
+    let bytes = crate::io::read_file(path).map_err(|e| match &e.kind {
+        crate::io::IoErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+            Failure::Usage(e.to_string())
+        }
+        _ => Failure::Input(e.to_string()),
+    })?;
+    let bad = |m: String| Failure::Input(format!("{}: {m}", path.display()));
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        bad(format!(
+            "the answer is not text (byte {} is not UTF-8)",
+            e.valid_up_to()
+        ))
+    })?;
+    let trimmed = text.trim_start();
+    let values: Vec<f64> = if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        let v: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| bad(format!("line {} column {}: {e}", e.line(), e.column())))?;
         let arr = if v.is_array() {
-            v
+            &v
         } else if let Some(r) = v.get("r") {
-            r.clone()
+            r
+        } else if let Some(r) = v.get("answer").and_then(|a| a.get("r")) {
+            r
         } else {
-            v.get("answer")?.get("r")?.clone()
+            return Err(bad(
+                "a JSON answer is an array of numbers, an object with \"r\", or a problem \
+                 file with an \"answer\""
+                    .into(),
+            ));
         };
-        arr.as_array()?.iter().map(|x| x.as_f64()).collect()
-    };
-    let values = match from_json() {
-        Some(v) => v,
-        None => text
-            .split_whitespace()
-            .map(|t| {
-                t.parse::<f64>()
-                    .map_err(|_| format!("{}: `{t}` is not a number", path.display()))
+        let Some(items) = arr.as_array() else {
+            return Err(bad("\"r\" is not an array of numbers".into()));
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                x.as_f64()
+                    .ok_or_else(|| bad(format!("entry {i} of the answer is `{x}`, not a number")))
             })
-            .collect::<Result<Vec<_>, _>>()?,
+            .collect::<Result<_, _>>()?
+    } else {
+        let mut v = Vec::new();
+        for (i, t) in text.split_ascii_whitespace().enumerate() {
+            let x = crate::io::parse_number(t)
+                .map_err(|why| bad(format!("entry {i} of the answer: {why}")))?;
+            v.push(x);
+        }
+        v
     };
     if values.len() != dim {
-        return Err(format!(
-            "{}: the answer has {} numbers, the problem {dim} unknowns",
-            path.display(),
+        return Err(bad(format!(
+            "the answer has {} numbers, the problem {dim} unknowns",
             values.len()
-        ));
+        )));
     }
     if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-        return Err(format!(
-            "{}: entry {i} of the answer is not finite",
-            path.display()
-        ));
+        return Err(bad(format!(
+            "entry {i} of the answer is {}, not a finite number",
+            values[i]
+        )));
     }
     Ok(values)
 }
@@ -107,18 +141,18 @@ fn contact_cells(c: &ContactCheck) -> Vec<String> {
     ]
 }
 
-pub fn run(a: CheckArgs) -> Result<ExitCode, String> {
-    let lp = load(&a.path).map_err(|e| e.to_string())?;
+pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
+    let lp = super::load_one(&a.path)?;
     let dim = lp.problem.dim();
     let (answer, source) = match &a.answer {
         Some(p) => (read_answer(p, dim)?, p.display().to_string()),
         None => match &lp.answer {
             Some(ans) => (ans.r.clone(), ans.source.clone()),
             None => {
-                return Err(format!(
+                return Err(Failure::Usage(format!(
                     "{}: the file carries no answer; give one with --answer FILE",
                     a.path.display()
-                ));
+                )));
             }
         },
     };

@@ -3,13 +3,14 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::Failure;
+use crate::io::{AnyProblem, json};
+use crate::multibody::SceneKind;
+use crate::multibody::scenes::{self, Scene, SceneParams, SceneSpec};
+use crate::problem::FrictionKind;
 use clap::{Args, ValueEnum};
-use nonsmooth::io::{AnyProblem, json};
-use nonsmooth::multibody::SceneKind;
-use nonsmooth::multibody::scenes::{self, Scene, SceneParams, SceneSpec};
-use nonsmooth::problem::FrictionKind;
 
-use super::parse_kind;
+use super::args;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum SceneName {
@@ -28,37 +29,46 @@ pub struct GenerateArgs {
     /// The scene.
     #[arg(value_enum)]
     scene: SceneName,
-    /// Boxes in a box stack.
-    #[arg(long, default_value_t = 5)]
+    /// Boxes in a box stack (4 contacts each; 1 to 250 000).
+    #[arg(long, default_value = "5", value_parser = args::boxes)]
     n: usize,
-    /// Mass ratio of heavy-on-light.
-    #[arg(long, default_value_t = 1000.0)]
+    /// Mass ratio of heavy-on-light (a finite number > 0).
+    #[arg(long, default_value = "1000", value_parser = args::ratio)]
     ratio: f64,
     /// Courses of a wall.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value = "3", value_parser = args::side)]
     rows: usize,
     /// Bricks per course of a wall.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value = "4", value_parser = args::side)]
     cols: usize,
     /// Bottom course of a pyramid.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value = "4", value_parser = args::side)]
     base: usize,
-    /// Size the scene for about this many contacts instead (box-stack, wall, pyramid).
-    #[arg(long)]
+    /// Size the scene for about this many contacts instead (box-stack, wall, pyramid;
+    /// 1 to 1 000 000).
+    #[arg(long, value_parser = args::contacts)]
     contacts: Option<usize>,
     /// Write the global problem (M, H, q, b, mu) instead of the local one (W, q, mu).
     #[arg(long)]
     global: bool,
     /// Friction law written in the file: coulomb or ccp.
-    #[arg(long, default_value = "coulomb", value_parser = parse_kind)]
+    #[arg(long, default_value = "coulomb", value_parser = args::kind)]
     kind: FrictionKind,
-    /// Output file (`-` for standard output).
+    /// Output file (`-` for standard output), written whole.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
 }
 
 fn build(a: &GenerateArgs) -> Result<Scene, String> {
-    let e = |e: nonsmooth::multibody::MultibodyError| e.to_string();
+    let e = |e: crate::multibody::MultibodyError| e.to_string();
+    let flag = match (a.contacts, a.scene) {
+        (Some(_), _) => "--contacts",
+        (None, SceneName::BoxStack) => "--n",
+        (None, SceneName::HeavyOnLight) => "--ratio",
+        (None, SceneName::Wall) => "--rows/--cols",
+        (None, SceneName::Pyramid) => "--base",
+    };
+    let e = move |err| format!("{flag}: {}", e(err));
     if let Some(target) = a.contacts {
         let kind = match a.scene {
             SceneName::BoxStack => SceneKind::BoxStack,
@@ -74,7 +84,7 @@ fn build(a: &GenerateArgs) -> Result<Scene, String> {
             SceneParams::cubes()
         };
         return SceneSpec::for_contacts(kind, target, &p)
-            .build(&p)
+            .and_then(|spec| spec.build(&p))
             .map_err(e);
     }
     match a.scene {
@@ -86,7 +96,11 @@ fn build(a: &GenerateArgs) -> Result<Scene, String> {
     .map_err(e)
 }
 
-pub fn run(a: GenerateArgs) -> Result<ExitCode, String> {
+pub fn run(a: GenerateArgs) -> Result<ExitCode, Failure> {
+    let to_stdout = a.output.as_os_str() == "-";
+    if !to_stdout {
+        super::output::check_writable_file(&a.output, "output")?;
+    }
     let scene = build(&a)?;
     let problem = if a.global {
         AnyProblem::Global(
@@ -104,11 +118,12 @@ pub fn run(a: GenerateArgs) -> Result<ExitCode, String> {
         )
     };
     let text = json::to_string(&scene.name, &problem, None, &scene.provenance(a.global));
-    if a.output.as_os_str() == "-" {
-        println!("{text}");
+    if to_stdout {
+        let stdout = std::io::stdout();
+        super::table::emit(&mut stdout.lock(), &text)?;
     } else {
-        std::fs::write(&a.output, text + "\n")
-            .map_err(|e| format!("{}: {e}", a.output.display()))?;
+        crate::io::write_atomic(&a.output, (text + "\n").as_bytes())
+            .map_err(|e| Failure::Usage(e.to_string()))?;
         eprintln!(
             "nonsmooth: wrote {} ({} contacts, {} unknowns)",
             a.output.display(),

@@ -3,9 +3,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::Failure;
+use crate::io::{AnyProblem, LoadedProblem, load};
+use crate::matrix::Matrix;
 use clap::Args;
-use nonsmooth::io::{AnyProblem, LoadedProblem, load};
-use nonsmooth::matrix::Matrix;
 use serde_json::{Value, json};
 
 use super::table::emit;
@@ -97,7 +98,7 @@ fn describe(lp: &LoadedProblem) -> Value {
             let friction_rows = b
                 .row_bounds()
                 .iter()
-                .filter(|r| matches!(r, nonsmooth::problem::RowBound::Friction { .. }))
+                .filter(|r| matches!(r, crate::problem::RowBound::Friction { .. }))
                 .count();
             v["friction_rows"] = json!(friction_rows);
         }
@@ -234,7 +235,7 @@ fn text(v: &Value) -> String {
     s
 }
 
-pub fn run(a: InfoArgs) -> Result<ExitCode, String> {
+pub fn run(a: InfoArgs) -> Result<ExitCode, Failure> {
     let files = expand(&a.paths)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

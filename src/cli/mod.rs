@@ -1,23 +1,44 @@
-//! The command-line program's subcommands.
+//! The command-line program `nonsmooth` (its `main` is in `src/main.rs`).
+//!
+//! It lives in the library so that the fuzz target `cli_args` can run the argument parser
+//! ([`parse_args`]) on arbitrary input; it is not part of the crate's stable API.
+//!
+//! # Exit status
+//! * `0`: every problem was read and solved (`solve`), described (`info`), the answer
+//!   accepted (`check`), the file written (`convert`, `generate`), everything timed (`bench`).
+//! * `1`: a problem could not be read or is invalid, a solve did not converge, an answer
+//!   was rejected, a conversion is impossible for this problem, or standard output was
+//!   closed before everything was reported (`nonsmooth solve ... | head`).
+//! * `2`: the command line cannot be carried out as written: an unknown option, a value out
+//!   of range, a path that does not exist or holds no problem, an output that would
+//!   overwrite an input.
 
+mod args;
 mod bench;
 mod bench_solve;
 mod check;
 mod convert;
 mod generate;
 mod info;
+mod output;
 mod solve;
 mod table;
 
-use std::path::PathBuf;
+use std::ffi::OsString;
+use std::fmt;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use nonsmooth::problem::FrictionKind;
+
+pub use args::{MAX_CONTACTS, MAX_SWEEPS};
 
 /// Solve, inspect and check rigid-body contact problems (LCP, boxed LCP, 3D frictional
 /// contact in local or global form) read from Siconos .dat, FCLIB .hdf5, OpenTissue .dlm
-/// folders, MuJoCo JSON and the project's own JSON files.
+/// folders, MuJoCo JSON, NumPy folders and the project's own JSON files.
+///
+/// Exit status: 0 success; 1 a problem could not be read, did not converge or was
+/// rejected; 2 usage error (bad option, missing path, output that would overwrite an input).
 #[derive(Debug, Parser)]
 #[command(name = "nonsmooth", version, about, long_about = None)]
 pub struct Cli {
@@ -41,13 +62,75 @@ enum Command {
     Bench(bench::BenchArgs),
 }
 
-/// Parses `coulomb` / `ccp` for clap.
-fn parse_kind(s: &str) -> Result<FrictionKind, String> {
-    s.parse()
+/// Why a subcommand stopped.
+#[derive(Debug)]
+pub enum Failure {
+    /// The command line cannot be carried out as written (exit status 2).
+    Usage(String),
+    /// An input could not be read, or the problem it holds cannot be handled (exit 1).
+    Input(String),
+    /// Standard output was closed before everything was written (exit 1, no message).
+    Closed,
 }
 
-/// Runs the parsed command line.
-pub fn run(cli: Cli) -> Result<ExitCode, String> {
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Usage(m) | Failure::Input(m) => f.write_str(m),
+            Failure::Closed => f.write_str("standard output was closed"),
+        }
+    }
+}
+
+/// Plain strings are usage errors (what clap-level checks and path checks produce).
+impl From<String> for Failure {
+    fn from(m: String) -> Self {
+        Failure::Usage(m)
+    }
+}
+
+impl From<crate::io::IoError> for Failure {
+    fn from(e: crate::io::IoError) -> Self {
+        Failure::Input(e.to_string())
+    }
+}
+
+/// Parses a command line (`args[0]` is the program name) and checks every value, without
+/// touching any file: what the fuzz target `cli_args` calls.
+///
+/// # Errors
+/// The message clap or a value check produces.
+pub fn parse_args<I, T>(args: I) -> Result<Cli, String>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    Cli::try_parse_from(args).map_err(|e| e.to_string())
+}
+
+/// The program: parses the command line, runs the subcommand, maps the outcome to an exit
+/// status (see the [module docs](self)).
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(Failure::Usage(msg)) => {
+            eprintln!("nonsmooth: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Input(msg)) => {
+            eprintln!("nonsmooth: {msg}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Closed) => ExitCode::from(1),
+    }
+}
+
+/// Runs a parsed command line.
+///
+/// # Errors
+/// See [`Failure`].
+pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
         Command::Solve(a) => solve::run(a),
         Command::Info(a) => info::run(a),
@@ -58,21 +141,45 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
     }
 }
 
-/// Expands files and folders into the problem paths they contain (sorted).
-fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut out = Vec::new();
+/// Expands files and folders into the problem paths they contain (sorted, each path once).
+///
+/// # Errors
+/// A usage error for a path that does not exist or under which no problem is found.
+fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    let mut out: Vec<PathBuf> = Vec::new();
     for p in paths {
-        let found = nonsmooth::io::discover(p).map_err(|e| e.to_string())?;
+        let found = crate::io::discover(p).map_err(|e| Failure::Usage(e.to_string()))?;
         if found.is_empty() {
-            eprintln!("nonsmooth: {}: no problem files found", p.display());
+            return Err(Failure::Usage(format!(
+                "{}: no problem files found (looked for {})",
+                p.display(),
+                crate::io::DISCOVERED
+            )));
         }
         out.extend(found);
     }
     Ok(out)
 }
 
+/// Reads the one problem at `path` (a file, or a problem folder).
+///
+/// # Errors
+/// [`Failure::Usage`] if the path does not exist, holds no problem or several;
+/// [`Failure::Input`] if the problem cannot be read.
+fn load_one(path: &Path) -> Result<crate::io::LoadedProblem, Failure> {
+    let found = expand(std::slice::from_ref(&path.to_path_buf()))?;
+    match found.as_slice() {
+        [one] => Ok(crate::io::load(one)?),
+        many => Err(Failure::Usage(format!(
+            "{}: a folder of {} problems; give one problem file or problem folder",
+            path.display(),
+            many.len()
+        ))),
+    }
+}
+
 /// A short display name for a path: the file name (or folder name for OpenTissue).
-fn short_name(p: &std::path::Path) -> String {
+fn short_name(p: &Path) -> String {
     p.file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| p.display().to_string())

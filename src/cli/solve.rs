@@ -1,21 +1,22 @@
 //! `nonsmooth solve`.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::Failure;
+use crate::io::{LoadedProblem, load};
+use crate::merit::Measure;
+use crate::method::{Method, solve};
+use crate::problem::FrictionKind;
+use crate::prox::RFactor;
+use crate::solver::{Params, no_observer};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nonsmooth::io::{LoadedProblem, load};
-use nonsmooth::merit::Measure;
-use nonsmooth::method::{Method, solve};
-use nonsmooth::problem::FrictionKind;
-use nonsmooth::prox::RFactor;
-use nonsmooth::solver::{Params, no_observer};
 use serde_json::json;
 
-use super::table::{Align, Table, emit, sci};
-use super::{expand, parse_kind, short_name};
+use super::output::{Streamed, refuse_inputs};
+use super::table::{Align, Style, Table, emit, sci};
+use super::{args, expand, short_name};
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -26,34 +27,36 @@ pub struct SolveArgs {
     /// prox-gs, prox-jacobi, prox-nsn.
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
     method: Method,
-    /// Relaxation factor for pj and psor.
-    #[arg(long)]
+    /// Relaxation factor for pj and psor, in (0, 2).
+    #[arg(long, value_parser = args::omega)]
     omega: Option<f64>,
     /// r-factor strategy for prox-gs and prox-jacobi: global (r = 5), global=R,
     /// global-spectral, local, blocked, blocked-matrix.
     #[arg(long, value_parser = |s: &str| s.parse::<RFactor>())]
     r_factor: Option<RFactor>,
-    /// Stop when the error is at most this (Siconos 4.4 normalisation unless --measure).
-    #[arg(long, default_value_t = 1e-8)]
+    /// Stop when the error is at most this (Siconos 4.4 normalisation unless --measure);
+    /// a finite number >= 0.
+    #[arg(long, default_value = "1e-8", value_parser = args::tolerance)]
     tol: f64,
     /// Iteration cap (sweeps, or pivots for Lemke).
     #[arg(long, default_value_t = 100_000)]
     max_iter: usize,
     /// Friction law to solve: coulomb or ccp (default: the file's own).
-    #[arg(long, value_parser = parse_kind)]
+    #[arg(long, value_parser = args::kind)]
     kind: Option<FrictionKind>,
     /// Which error meets the tolerance: rel (Siconos 4.4), rel-q (‖q‖-scaled) or abs.
     #[arg(long, default_value = "rel", value_parser = parse_measure)]
     measure: Measure,
-    /// Write the error at every iteration to this CSV file.
+    /// Write the error at every iteration to this CSV file (written when all problems
+    /// are solved; never one of the inputs).
     #[arg(long)]
     history: Option<PathBuf>,
     /// One JSON object per problem and line instead of a table (same as --format json).
     #[arg(long)]
     json: bool,
     /// Output: table, json or markdown.
-    #[arg(long, default_value = "table")]
-    format: String,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Style,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -147,17 +150,8 @@ fn kind_name(lp: &LoadedProblem, k: Option<FrictionKind>) -> String {
     }
 }
 
-pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
-    let format = if a.json {
-        "json".to_string()
-    } else {
-        a.format.clone()
-    };
-    if !["table", "json", "markdown"].contains(&format.as_str()) {
-        return Err(format!(
-            "unknown format `{format}` (expected table, json or markdown)"
-        ));
-    }
+pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
+    let format = if a.json { Style::Json } else { a.format };
     let files = expand(&a.paths)?;
     let mut method = a.method;
     if let Some(omega) = a.omega {
@@ -173,11 +167,13 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
         record_history: a.history.is_some(),
         ..Default::default()
     };
+    // The history goes to a temporary file beside its target, renamed over it at the end:
+    // the target is never opened while the inputs are read, and it may not be one.
     let mut history = match &a.history {
         Some(p) => {
-            let mut f = std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            writeln!(f, "file,method,iteration,seconds,error,error_q,error_abs")
-                .map_err(|e| e.to_string())?;
+            refuse_inputs(p, &files, "history file")?;
+            let mut f = Streamed::create(p, "history file")?;
+            f.line("file,method,iteration,seconds,error,error_q,error_abs")?;
             Some(f)
         }
         None => None,
@@ -198,9 +194,9 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     let t = table();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    match format.as_str() {
-        "table" => bar.suspend(|| emit(&mut out, &t.header()))?,
-        "markdown" => {
+    match format {
+        Style::Table => bar.suspend(|| emit(&mut out, &t.header()))?,
+        Style::Markdown => {
             emit(
                 &mut out,
                 "| file | type | kind | n | contacts | method | status | iterations | error | error_q | seconds |",
@@ -210,7 +206,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                 "|---|---|---|---:|---:|---|---|---:|---:|---:|---:|",
             )?;
         }
-        _ => {}
+        Style::Json => {}
     }
     let mut all_ok = true;
     for path in &files {
@@ -243,8 +239,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                 }
                 if let (Some(f), Some(info)) = (history.as_mut(), info) {
                     for h in &info.history {
-                        writeln!(
-                            f,
+                        f.line(&format!(
                             "{},{},{},{},{},{},{}",
                             short_name(path),
                             outcome.method.name(),
@@ -253,8 +248,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                             h.error.rel,
                             h.error.rel_q,
                             h.error.abs
-                        )
-                        .map_err(|e| e.to_string())?;
+                        ))?;
                     }
                 }
                 let message = match &outcome.result {
@@ -281,15 +275,18 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                 }
             }
         };
-        let line = match format.as_str() {
-            "json" => row.json(&path.display().to_string()),
-            "markdown" => row.markdown(),
-            _ => t.row(&row.cells()),
+        let line = match format {
+            Style::Json => row.json(&path.display().to_string()),
+            Style::Markdown => row.markdown(),
+            Style::Table => t.row(&row.cells()),
         };
         bar.suspend(|| emit(&mut out, &line))?;
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if let Some(f) = history {
+        f.finish()?;
+    }
     Ok(if all_ok {
         ExitCode::SUCCESS
     } else {

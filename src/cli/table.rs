@@ -1,5 +1,7 @@
 //! Plain-text tables: a header, then rows printed as they come.
 
+use super::Failure;
+
 /// Column alignment.
 #[derive(Debug, Clone, Copy)]
 pub enum Align {
@@ -56,12 +58,24 @@ pub fn sci(v: Option<f64>) -> String {
     }
 }
 
-/// Writes one line to standard output. A closed pipe (`nonsmooth solve ... | head`) ends
-/// the program quietly, as Unix tools do.
-pub fn emit(out: &mut impl std::io::Write, line: &str) -> Result<(), String> {
-    match writeln!(out, "{line}") {
+/// Writes one line to standard output. A closed pipe (`nonsmooth solve ... | head`) stops
+/// the subcommand quietly with [`Failure::Closed`] (exit status 1: not everything was
+/// reported); any other write error is an input/output failure.
+pub fn emit(out: &mut impl std::io::Write, line: &str) -> Result<(), Failure> {
+    match writeln!(out, "{line}").and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
-        Err(e) => Err(e.to_string()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Failure::Closed),
+        Err(e) => Err(Failure::Input(format!("standard output: {e}"))),
     }
+}
+
+/// What the subcommands print: an aligned table, one JSON object per line, or Markdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Style {
+    /// An aligned text table.
+    Table,
+    /// One JSON object per line.
+    Json,
+    /// A Markdown table.
+    Markdown,
 }

@@ -282,8 +282,10 @@ pub fn write(
     provenance: &Provenance,
 ) -> Result<(), IoError> {
     let path = path.as_ref();
-    std::fs::write(path, to_string(name, problem, answer, provenance) + "\n")
-        .map_err(|e| IoError::new(path, IoErrorKind::Io(e)))
+    super::write_atomic(
+        path,
+        (to_string(name, problem, answer, provenance) + "\n").as_bytes(),
+    )
 }
 
 /// Parses a file's bytes (`path` is only used in messages and for the default name).

@@ -30,6 +30,8 @@ pub mod opentissue;
 pub mod siconos;
 mod text;
 
+pub use text::parse_number;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -147,6 +149,16 @@ impl Format {
     }
 }
 
+/// The largest file a reader accepts: 1 GiB. Readers read the whole file into memory and
+/// split text into tokens (about 24 bytes per token on top of the text), so the cap
+/// bounds a reader's memory to a few GB whatever the file says. Larger problems belong
+/// in FCLIB HDF5 files, which are read array by array.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// What [`discover`] looks for under a folder, for messages.
+pub const DISCOVERED: &str = ".dat, .json, .hdf5 and .h5 files, OpenTissue folders (A.dlm) \
+     and NumPy folders (W.npy, A.npy or M.npy)";
+
 /// The largest dimension a reader accepts when the file does not back it with at least
 /// as many stored numbers (2^20). Sparse formats may announce sizes larger than their
 /// data (an OpenTissue vector file lists only its nonzeros); without a cap a header of a
@@ -184,6 +196,15 @@ pub enum IoErrorKind {
     /// The file is well formed but uses a part of its format this crate does not
     /// handle (Siconos CSparse storage, an FCLIB equality block `G`, MuJoCo `dim` 6).
     Unsupported(String),
+    /// The path is not a regular file (a FIFO, a device, a socket, a directory): readers
+    /// never open those, since reading one can block forever or never end. The text
+    /// names what it is.
+    NotAFile(&'static str),
+    /// The file is larger than [`MAX_FILE_BYTES`].
+    TooLarge {
+        /// Its size in bytes.
+        bytes: u64,
+    },
 }
 
 impl IoError {
@@ -224,6 +245,15 @@ impl fmt::Display for IoError {
                 "{p}: reading this format needs the `{feat}` cargo feature (cargo build --features {feat})"
             ),
             IoErrorKind::Unsupported(msg) => write!(f, "{p}: not supported: {msg}"),
+            IoErrorKind::NotAFile(what) => write!(
+                f,
+                "{p}: not a regular file ({what}); problems are read from regular files only"
+            ),
+            IoErrorKind::TooLarge { bytes } => write!(
+                f,
+                "{p}: the file has {bytes} bytes, more than the {MAX_FILE_BYTES} bytes (1 GiB) \
+                 the readers accept; store large problems as FCLIB HDF5"
+            ),
         }
     }
 }
@@ -240,6 +270,121 @@ fn extension(path: &Path) -> String {
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> IoError + '_ {
     move |e| IoError::new(path, IoErrorKind::Io(e))
+}
+
+/// What a file type is, in words, when it is not a regular file.
+fn not_a_file(ft: std::fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_file() {
+        None
+    } else if ft.is_dir() {
+        Some("a directory")
+    } else if ft.is_fifo() {
+        Some("a named pipe (FIFO)")
+    } else if ft.is_char_device() {
+        Some("a character device")
+    } else if ft.is_block_device() {
+        Some("a block device")
+    } else if ft.is_socket() {
+        Some("a socket")
+    } else {
+        Some("not a file")
+    }
+}
+
+/// Reads a whole input file, refusing anything but a regular file of at most
+/// [`MAX_FILE_BYTES`]. The type is checked before the file is opened (opening a FIFO
+/// blocks until someone writes to it) and again on the open file, and no more than the
+/// cap is ever read (a file that grows while being read is caught too).
+///
+/// # Errors
+/// [`IoErrorKind::Io`] (missing, permissions), [`IoErrorKind::NotAFile`],
+/// [`IoErrorKind::TooLarge`].
+pub fn read_file(path: &Path) -> Result<Vec<u8>, IoError> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(io_err(path))?;
+    if let Some(what) = not_a_file(meta.file_type()) {
+        return Err(IoError::new(path, IoErrorKind::NotAFile(what)));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        // O_NONBLOCK: if the path was swapped for a FIFO since the check, opening it
+        // returns at once instead of waiting for a writer.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(0o4000);
+    }
+    let file = options.open(path).map_err(io_err(path))?;
+    let meta = file.metadata().map_err(io_err(path))?;
+    if let Some(what) = not_a_file(meta.file_type()) {
+        return Err(IoError::new(path, IoErrorKind::NotAFile(what)));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(IoError::new(
+            path,
+            IoErrorKind::TooLarge { bytes: meta.len() },
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_err(path))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(IoError::new(
+            path,
+            IoErrorKind::TooLarge {
+                bytes: bytes.len() as u64,
+            },
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Writes `bytes` to `path` atomically: into a temporary file beside it, then renamed
+/// over it, so that a reader never sees a half-written file and a failed write leaves
+/// the old file (or nothing) in place. `path` may not be a directory; its folder must
+/// exist.
+///
+/// # Errors
+/// [`IoErrorKind::Io`] with what the file system reports (the temporary file is removed).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
+    use std::io::Write;
+    if path.is_dir() {
+        return Err(IoError::new(path, IoErrorKind::NotAFile("a directory")));
+    }
+    let tmp = temporary_sibling(path, "tmp");
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(IoError::new(path, IoErrorKind::Io(e)));
+    }
+    Ok(())
+}
+
+/// A hidden name beside `path` for a temporary file or folder: `.NAME.nonsmooth-TAG-PID`.
+pub(crate) fn temporary_sibling(path: &Path, tag: &str) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".to_string());
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    dir.join(format!(".{name}.nonsmooth-{tag}-{}", std::process::id()))
+}
+
+/// `true` if `dir/name` exists in any form (a file, a folder, a pipe, a dangling link):
+/// the folder is then meant as a problem of that format, and reading `name` says what is
+/// wrong with it rather than the folder being skipped.
+pub(crate) fn has_entry(dir: &Path, name: &str) -> bool {
+    std::fs::symlink_metadata(dir.join(name)).is_ok()
 }
 
 /// Reads a problem from `path`, detecting the format:
@@ -273,10 +418,19 @@ pub fn load(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
             return opentissue::load(dir);
         }
     }
+    if let Some(what) = not_a_file(meta.file_type()) {
+        return Err(IoError::new(path, IoErrorKind::NotAFile(what)));
+    }
+    if meta.len() > MAX_FILE_BYTES && ext != "hdf5" && ext != "h5" {
+        return Err(IoError::new(
+            path,
+            IoErrorKind::TooLarge { bytes: meta.len() },
+        ));
+    }
     if ext == "hdf5" || ext == "h5" {
         return load_hdf5(path);
     }
-    let bytes = std::fs::read(path).map_err(io_err(path))?;
+    let bytes = read_file(path)?;
     if bytes.starts_with(HDF5_MAGIC) {
         return load_hdf5(path);
     }
@@ -315,10 +469,13 @@ pub fn load_json(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
     Err(IoError::new(path, IoErrorKind::UnknownFormat))
 }
 
-/// The problems under `path`, sorted: `path` itself if it is a file or an OpenTissue
-/// folder, else every `.dat`, `.json`, `.hdf5` and `.h5` file and every folder holding
-/// `A.dlm` (one entry per folder) found recursively. Other files (`README.md`, ...) are
-/// skipped; each directory is visited once even if symbolic links loop.
+/// The problems under `path`, sorted: `path` itself if it is a file or an OpenTissue or
+/// NumPy folder, else every `.dat`, `.json`, `.hdf5` and `.h5` entry and every folder
+/// holding `A.dlm` or `W.npy` / `A.npy` / `M.npy` (one entry per folder) found
+/// recursively. Other files (`README.md`, ...) are skipped; so are folders whose names
+/// end in a problem extension. An entry with a problem extension that is not a regular
+/// file (a FIFO, a device) is listed, so that reading it reports what it is, but it is
+/// never opened here. Each directory is visited once even if symbolic links loop.
 ///
 /// # Errors
 /// [`IoErrorKind::Io`] if `path` or a folder under it cannot be read.
@@ -376,7 +533,7 @@ mod tests {
     #[test]
     fn load_detects_formats_and_discover_skips_unknown_files() {
         let d = temp_dir("load");
-        std::fs::write(d.join("a.dat"), "2 0 2 2 2 2 2 1 1 2 -5 -6").unwrap();
+        std::fs::write(d.join("a.dat"), "2 0 2 2 2 2 2 1 1 2 -5 -6\n").unwrap();
         std::fs::write(d.join("README.md"), "# not a problem").unwrap();
         std::fs::write(d.join("other.json"), "{\"hello\": 1}").unwrap();
         // HDF5 signature under another extension.

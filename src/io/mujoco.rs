@@ -367,7 +367,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
 /// [`IoErrorKind::Io`] if the file cannot be read, else as [`from_bytes`].
 pub fn read(path: impl AsRef<Path>) -> Result<MujocoProblem, IoError> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| IoError::new(path, IoErrorKind::Io(e)))?;
+    let bytes = super::read_file(path)?;
     from_bytes(path, &bytes)
 }
 

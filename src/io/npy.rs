@@ -36,7 +36,7 @@ use crate::problem::{
 pub fn is_problem_folder(dir: &Path) -> bool {
     ["W.npy", "A.npy", "M.npy"]
         .iter()
-        .any(|f| dir.join(f).is_file())
+        .any(|f| super::has_entry(dir, f))
 }
 
 /// The optional `meta.json` of a NumPy folder.
@@ -120,7 +120,7 @@ fn check_header(path: &Path, bytes: &[u8], elem: usize) -> Result<(), IoError> {
 }
 
 fn read_bytes(path: &Path) -> Result<Vec<u8>, IoError> {
-    std::fs::read(path).map_err(|e| IoError::new(path, IoErrorKind::Io(e)))
+    super::read_file(path)
 }
 
 fn npy_err(path: &Path, e: impl std::fmt::Display) -> IoError {
@@ -169,7 +169,7 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
     };
     let law = meta.law.unwrap_or_default();
     let prob = |e| IoError::new(dir, IoErrorKind::Problem(e));
-    let has = |f: &str| dir.join(f).is_file();
+    let has = |f: &str| super::has_entry(dir, f);
     let problem = if has("W.npy") {
         AnyProblem::Friction(
             FrictionContact::new(

@@ -165,7 +165,7 @@ pub fn parse_vector(path: &Path, bytes: &[u8]) -> Result<DlmVector, IoError> {
     while t.remaining() > 0 {
         let i_idx = t.pos();
         let i = t.next_usize("an index")?;
-        let v = t.next_f64("a value")?;
+        let v = t.next_f64_unbounded(&format!("the value at index {i}"))?;
         if i >= len {
             return Err(t.err_at(i_idx, format!("index {i} is out of range (n = {len})")));
         }
@@ -190,16 +190,16 @@ pub struct OpenTissueProblem {
 
 /// `true` if `dir` is a folder holding an `A.dlm`.
 pub fn is_problem_folder(dir: &Path) -> bool {
-    dir.join("A.dlm").is_file()
+    super::has_entry(dir, "A.dlm")
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, IoError> {
-    std::fs::read(path).map_err(|e| IoError::new(path, IoErrorKind::Io(e)))
+    super::read_file(path)
 }
 
 fn read_vector(dir: &Path, name: &str, n: usize) -> Result<Option<Vec<f64>>, IoError> {
     let path = dir.join(name);
-    if !path.exists() {
+    if !super::has_entry(dir, name) {
         return Ok(None);
     }
     let v = parse_vector(&path, &read_file(&path)?)?;

@@ -474,7 +474,9 @@ fn empty_check(t: &Tokens) -> Result<(), IoError> {
 pub fn read_lcp(path: &Path, bytes: &[u8]) -> Result<Lcp, IoError> {
     let mut t = Tokens::new(path, bytes);
     empty_check(&t)?;
-    match build(path, parse_parts(&mut t, Kind::Lcp)?)? {
+    let parts = parse_parts(&mut t, Kind::Lcp)?;
+    t.check_not_cut(t.pos())?;
+    match build(path, parts)? {
         AnyProblem::Lcp(p) => Ok(p),
         _ => unreachable!("LCP parts build an LCP"),
     }
@@ -489,7 +491,9 @@ pub fn read_lcp(path: &Path, bytes: &[u8]) -> Result<Lcp, IoError> {
 pub fn read_fc3d(path: &Path, bytes: &[u8]) -> Result<FrictionContact, IoError> {
     let mut t = Tokens::new(path, bytes);
     empty_check(&t)?;
-    match build(path, parse_parts(&mut t, Kind::Fc3d)?)? {
+    let parts = parse_parts(&mut t, Kind::Fc3d)?;
+    t.check_not_cut(t.pos())?;
+    match build(path, parts)? {
         AnyProblem::Friction(p) => Ok(p),
         _ => unreachable!("fc3d parts build an fc3d problem"),
     }
@@ -505,7 +509,9 @@ pub fn read_fc3d(path: &Path, bytes: &[u8]) -> Result<FrictionContact, IoError> 
 pub fn read_gfc3d(path: &Path, bytes: &[u8]) -> Result<GlobalFrictionContact, IoError> {
     let mut t = Tokens::new(path, bytes);
     empty_check(&t)?;
-    match build(path, parse_parts(&mut t, Kind::Gfc3d)?)? {
+    let parts = parse_parts(&mut t, Kind::Gfc3d)?;
+    t.check_not_cut(t.pos())?;
+    match build(path, parts)? {
         AnyProblem::Global(p) => Ok(p),
         _ => unreachable!("gfc3d parts build a gfc3d problem"),
     }
@@ -543,26 +549,43 @@ fn choose(path: &Path, bytes: &[u8]) -> Result<(Kind, Parts), IoError> {
             Err(e) => errs.push((kind, e, t.pos())),
         }
     }
-    if ok.is_empty() {
-        let pick = match errs.iter().position(|(k, _, _)| Some(*k) == hint) {
-            Some(i) => i,
-            None => {
-                // The kind that got furthest into the file is the likeliest intent.
-                let mut best = 0;
-                for (i, e) in errs.iter().enumerate() {
-                    if e.2 > errs[best].2 {
-                        best = i;
-                    }
-                }
-                best
+    // A kind that failed only after reading further than a kind that succeeded (and
+    // left tokens unread) is the likelier intent: a global file with a malformed `H`
+    // must not be read as the local problem or LCP its first numbers also spell.
+    // (The name alone does not decide: `GFC3D_TwoRods1-condensed.dat` is a local file.)
+    let furthest_ok = ok.iter().map(|o| t.len() - o.2).max().unwrap_or(0);
+    let beaten_by_failure = ok.iter().all(|o| o.2 > 0) && errs.iter().any(|e| e.2 > furthest_ok);
+    if ok.is_empty() || beaten_by_failure {
+        // Among the kinds that got past every success: the one the name suggests, else
+        // the one that got furthest into the file (the likeliest intent).
+        let candidates: Vec<usize> = (0..errs.len())
+            .filter(|&i| ok.is_empty() || errs[i].2 > furthest_ok)
+            .collect();
+        let mut pick = candidates[0];
+        for &i in &candidates {
+            if errs[i].2 > errs[pick].2 {
+                pick = i;
             }
-        };
+        }
+        if let Some(&i) = candidates.iter().find(|&&i| Some(errs[i].0) == hint) {
+            pick = i;
+        }
         let (kind, e, _) = errs.swap_remove(pick);
+        let also = if ok.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<&str> = ok.iter().map(|o| o.0.name()).collect();
+            format!(
+                " (its first numbers also spell a {} problem followed by unread tokens, \
+                 which is not what the file holds)",
+                names.join(" or ")
+            )
+        };
         return Err(match e.kind {
             IoErrorKind::Parse { at, message } => IoError::parse(
                 e.path,
                 at,
-                format!("not a Siconos lcp, fc3d or gfc3d file; read as {kind}: {message}"),
+                format!("read as a Siconos {kind} file: {message}{also}"),
             ),
             other => IoError::new(e.path, other),
         });
@@ -579,7 +602,8 @@ fn choose(path: &Path, bytes: &[u8]) -> Result<(Kind, Parts), IoError> {
             best
         }
     };
-    let (kind, parts, _) = ok.swap_remove(pick);
+    let (kind, parts, remaining) = ok.swap_remove(pick);
+    t.check_not_cut(t.len() - remaining)?;
     Ok((kind, parts))
 }
 
@@ -748,7 +772,7 @@ pub fn gfc3d_to_string(g: &GlobalFrictionContact) -> String {
 }
 
 fn write_text(path: &Path, text: String) -> Result<(), IoError> {
-    std::fs::write(path, text).map_err(|e| IoError::new(path, IoErrorKind::Io(e)))
+    super::write_atomic(path, text.as_bytes())
 }
 
 /// Writes [`lcp_to_string`] to `path`; [`read_lcp`] reads it back exactly.
@@ -776,7 +800,7 @@ mod tests {
 
     const LCP_DENSE: &str = "2\n0\n2\n2\n2 2\n1 3\n2 4\n-1 -1\nfree comment here\n";
     // The same matrix [[1, 2], [3, 4]] as one 2x2 block.
-    const LCP_SBM: &str = "2 1 2 2  1 1 1  2  2  2 1  0 1  0  0  1 3 2 4  -1 -1";
+    const LCP_SBM: &str = "2 1 2 2  1 1 1  2  2  2 1  0 1  0  0  1 3 2 4  -1 -1\n";
 
     #[test]
     fn dense_is_column_major() {
@@ -797,25 +821,25 @@ mod tests {
 
     #[test]
     fn sbm_with_no_blocks_is_zero() {
-        let lcp = read_lcp(p(), b"2 1 2 2 0 1 1").unwrap();
+        let lcp = read_lcp(p(), b"2 1 2 2 0 1 1\n").unwrap();
         assert_eq!(lcp.a().to_dense(), DMatrix::zeros(2, 2));
     }
 
     #[test]
     fn detection_uses_structure_then_name() {
         // 3 unknowns / one contact: "3 0 3 3 ..." is an LCP (an fc3d would need nc = 0).
-        let lcp = "3 0 3 3 3 3 1 0 0 0 1 0 0 0 1 -1 -1 -1";
+        let lcp = "3 0 3 3 3 3 1 0 0 0 1 0 0 0 1 -1 -1 -1\n";
         assert_eq!(
             detect(Path::new("x.dat"), lcp.as_bytes()).unwrap(),
             Kind::Lcp
         );
-        let fc = "3 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 -1 0 0 0.5";
+        let fc = "3 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 -1 0 0 0.5\n";
         assert_eq!(
             detect(Path::new("x.dat"), fc.as_bytes()).unwrap(),
             Kind::Fc3d
         );
         // A gfc3d with ndof = 3 nc also parses as fc3d + ignored tokens.
-        let g = "3 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 0 0 -1 0 0 0 0.5";
+        let g = "3 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 0 0 -1 0 0 0 0.5\n";
         assert_eq!(
             detect(Path::new("x.dat"), g.as_bytes()).unwrap(),
             Kind::Gfc3d
@@ -835,40 +859,40 @@ mod tests {
         let cases: &[&str] = &[
             "",
             "   \n ",
-            "2",
-            "2 0 2 2 2 2 1 2 3",                 // truncated matrix
-            "2 0 2 2 2 2 1 2 3 4 -1",            // truncated q
-            "2 0 3 3 3 3 1 2 3 4 5 6 7 8 9 1 1", // wrong size
-            "2 0 2 3 2 3 1 2 3 4 5 6 1 1",       // non-square
-            "2 0 2 2 2 2 1 nan 3 4 -1 -1",       // NaN
-            "2 0 2 2 2 2 1 inf 3 4 -1 -1",       // inf
-            "2 0 2 2 2 2 1 x 3 4 -1 -1",         // not a number
-            "2 7 2 2 2 2 1 2 3 4 -1 -1",         // unknown storage
-            "2 2 2 2 2 2 1 2 3 4 -1 -1",         // CSparse
-            "-2 0 2 2 2 2 1 2 3 4 -1 -1",        // negative size
-            "1000000000000 0 1000000000000 1000000000000 1000000000000 1000000000000 1",
-            "18446744073709551615 0 18446744073709551615 18446744073709551615 18446744073709551615 18446744073709551615",
-            "2 1 2 2 1 1 1 2 2 2 1 0 1 0 1 1 3 2 4 -1 -1", // wrong block number
-            "2 1 2 2 1 1 1 3 2 2 1 0 1 0 0 1 3 2 4 -1 -1", // offsets past the size
-            "2 1 2 2 1 1 1 2 2 3 1 0 1 0 0 1 3 2 4 -1 -1", // filled1
-            "2 1 2 2 1 1 1 2 2 2 1 0 1 1 0 1 3 2 4 -1 -1", // column index out of range
-            "2 1 2 2 2 1 1 2 2 2 2 0 2 0 0 0 1 3 2 4 -1 -1", // second block missing
-            "2 1 2 2 1 1 1 0 2 2 1 0 1 0 0 1 3 2 4 -1 -1", // zero offset
-            "2 1 1000000000000 1000000000000 1 1 1 1000000000000 1000000000000 2 1 0 1 0 0 1",
+            "2\n",
+            "2 0 2 2 2 2 1 2 3\n",                 // truncated matrix
+            "2 0 2 2 2 2 1 2 3 4 -1\n",            // truncated q
+            "2 0 3 3 3 3 1 2 3 4 5 6 7 8 9 1 1\n", // wrong size
+            "2 0 2 3 2 3 1 2 3 4 5 6 1 1\n",       // non-square
+            "2 0 2 2 2 2 1 nan 3 4 -1 -1\n",       // NaN
+            "2 0 2 2 2 2 1 inf 3 4 -1 -1\n",       // inf
+            "2 0 2 2 2 2 1 x 3 4 -1 -1\n",         // not a number
+            "2 7 2 2 2 2 1 2 3 4 -1 -1\n",         // unknown storage
+            "2 2 2 2 2 2 1 2 3 4 -1 -1\n",         // CSparse
+            "-2 0 2 2 2 2 1 2 3 4 -1 -1\n",        // negative size
+            "1000000000000 0 1000000000000 1000000000000 1000000000000 1000000000000 1\n",
+            "18446744073709551615 0 18446744073709551615 18446744073709551615 18446744073709551615 18446744073709551615\n",
+            "2 1 2 2 1 1 1 2 2 2 1 0 1 0 1 1 3 2 4 -1 -1\n", // wrong block number
+            "2 1 2 2 1 1 1 3 2 2 1 0 1 0 0 1 3 2 4 -1 -1\n", // offsets past the size
+            "2 1 2 2 1 1 1 2 2 3 1 0 1 0 0 1 3 2 4 -1 -1\n", // filled1
+            "2 1 2 2 1 1 1 2 2 2 1 0 1 1 0 1 3 2 4 -1 -1\n", // column index out of range
+            "2 1 2 2 2 1 1 2 2 2 2 0 2 0 0 0 1 3 2 4 -1 -1\n", // second block missing
+            "2 1 2 2 1 1 1 0 2 2 1 0 1 0 0 1 3 2 4 -1 -1\n", // zero offset
+            "2 1 1000000000000 1000000000000 1 1 1 1000000000000 1000000000000 2 1 0 1 0 0 1\n",
         ];
         for text in cases {
             let r = read_lcp(p(), text.as_bytes());
             assert!(r.is_err(), "accepted: {text:?}");
             assert!(read_any(p(), text.as_bytes()).is_err(), "{text:?}");
         }
-        let nan = read_lcp(p(), b"2 0 2 2 2 2 1 nan 3 4 -1 -1").unwrap_err();
+        let nan = read_lcp(p(), b"2 0 2 2 2 2 1 nan 3 4 -1 -1\n").unwrap_err();
         assert!(matches!(nan.kind, IoErrorKind::Problem(_)), "{nan}");
-        let csparse = read_lcp(p(), b"2 2 2 2 2 2 1 2 3 4 -1 -1").unwrap_err();
+        let csparse = read_lcp(p(), b"2 2 2 2 2 2 1 2 3 4 -1 -1\n").unwrap_err();
         assert!(
             matches!(csparse.kind, IoErrorKind::Unsupported(_)),
             "{csparse}"
         );
-        let trunc = read_lcp(p(), b"2 0 2 2 2 2\n1 2\n3")
+        let trunc = read_lcp(p(), b"2 0 2 2 2 2\n1 2\n3\n")
             .unwrap_err()
             .to_string();
         assert!(
@@ -876,12 +900,12 @@ mod tests {
             "{trunc}"
         );
         // fc3d: negative mu, d != 3, wrong mu count.
-        let neg = read_fc3d(p(), b"3 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 -1 0 0 -0.5").unwrap_err();
+        let neg = read_fc3d(p(), b"3 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 -1 0 0 -0.5\n").unwrap_err();
         assert!(matches!(neg.kind, IoErrorKind::Problem(_)), "{neg}");
-        assert!(read_fc3d(p(), b"2 1 0 2 2 2 2 1 0 0 1 -1 0 0.5").is_err());
-        assert!(read_fc3d(p(), b"3 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 -1 0 0").is_err());
+        assert!(read_fc3d(p(), b"2 1 0 2 2 2 2 1 0 0 1 -1 0 0.5\n").is_err());
+        assert!(read_fc3d(p(), b"3 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 -1 0 0\n").is_err());
         // gfc3d: M not SPD.
-        let g = "3 1 0 3 3 3 3 -1 0 0 0 1 0 0 0 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 0 0 -1 0 0 0 0.5";
+        let g = "3 1 0 3 3 3 3 -1 0 0 0 1 0 0 0 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 0 0 -1 0 0 0 0.5\n";
         assert!(matches!(
             read_gfc3d(p(), g.as_bytes()).unwrap_err().kind,
             IoErrorKind::Problem(_)

@@ -16,6 +16,8 @@ pub(crate) struct Tokens<'a> {
     toks: Vec<(&'a [u8], usize)>,
     pos: usize,
     last_line: usize,
+    /// The last token runs to the end of the file, with no whitespace after it.
+    unterminated: bool,
 }
 
 impl<'a> Tokens<'a> {
@@ -37,6 +39,7 @@ impl<'a> Tokens<'a> {
                 start = Some(k);
             }
         }
+        let unterminated = start.is_some();
         if let Some(s) = start {
             toks.push((&bytes[s..], line));
         }
@@ -45,7 +48,28 @@ impl<'a> Tokens<'a> {
             toks,
             pos: 0,
             last_line: line,
+            unterminated,
         }
+    }
+
+    /// Fails if the data ended at the file's last token (`consumed` tokens were read) and
+    /// nothing follows it: the file was probably cut inside that number (`-6.25` read as
+    /// `-6.2`). Formats whose writers end every file with a line break call this once all
+    /// data is read.
+    pub fn check_not_cut(&self, consumed: usize) -> Result<(), IoError> {
+        if self.unterminated && consumed == self.toks.len() && consumed > 0 {
+            let last = consumed - 1;
+            let shown = show(&String::from_utf8_lossy(self.toks[last].0));
+            return Err(self.err_at(
+                last,
+                format!(
+                    "the file ends inside `{shown}`, with no line break after it: it looks \
+                     truncated (the last number may be cut short); if the file is complete, \
+                     end it with a line break"
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Goes back to the first token.
@@ -109,10 +133,14 @@ impl<'a> Tokens<'a> {
     /// The next token as text.
     pub fn next_str(&mut self, what: &str) -> Result<&'a str, IoError> {
         let (t, idx) = self.next_raw(what)?;
-        std::str::from_utf8(t).map_err(|_| {
+        std::str::from_utf8(t).map_err(|e| {
+            let bad = t[e.valid_up_to()];
             self.err_at(
                 idx,
-                format!("expected {what}, found bytes that are not text"),
+                format!(
+                    "expected {what}, found `{}`: byte 0x{bad:02X} is not UTF-8 text",
+                    show(&String::from_utf8_lossy(t))
+                ),
             )
         })
     }
@@ -122,11 +150,16 @@ impl<'a> Tokens<'a> {
         let idx = self.pos;
         let s = self.next_str(what)?;
         parse_usize(s).ok_or_else(|| {
+            let why = if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+                " (too large)".to_string()
+            } else {
+                hint(s)
+            };
             self.err_at(
                 idx,
                 format!(
-                    "expected {what} (a non-negative integer), found `{}`",
-                    shorten(s)
+                    "expected {what} (a non-negative integer), found `{}`{why}",
+                    show(s)
                 ),
             )
         })
@@ -138,12 +171,18 @@ impl<'a> Tokens<'a> {
     pub fn next_f64(&mut self, what: &str) -> Result<f64, IoError> {
         let idx = self.pos;
         let s = self.next_str(what)?;
-        s.parse::<f64>().map_err(|_| {
-            self.err_at(
-                idx,
-                format!("expected {what} (a number), found `{}`", shorten(s)),
-            )
-        })
+        parse_number(s).map_err(|why| self.err_at(idx, format!("{what}: {why}")))
+    }
+
+    /// The next token as a number, where a value beyond the largest double means an
+    /// infinity (OpenTissue writes `DBL_MAX` to 15 digits, which rounds past it, for an
+    /// infinite bound).
+    pub fn next_f64_unbounded(&mut self, what: &str) -> Result<f64, IoError> {
+        let idx = self.pos;
+        let s = self.next_str(what)?;
+        s.parse::<f64>()
+            .or_else(|_| parse_number(s))
+            .map_err(|why| self.err_at(idx, format!("{what}: {why}")))
     }
 
     /// Fails unless at least `n` tokens remain (call before allocating for `n` items).
@@ -194,6 +233,75 @@ pub(crate) fn shorten(s: &str) -> String {
     } else {
         let head: String = s.chars().take(40).collect();
         format!("{head}...")
+    }
+}
+
+/// The name of a character that would be invisible or ambiguous in a message, if it is
+/// one.
+pub(crate) fn invisible_name(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{0}' => "NUL",
+        '\u{feff}' => "byte-order mark",
+        '\u{a0}' => "no-break space",
+        '\u{ad}' => "soft hyphen",
+        '\u{200b}' => "zero-width space",
+        '\u{200c}' => "zero-width non-joiner",
+        '\u{200d}' => "zero-width joiner",
+        '\u{200e}' => "left-to-right mark",
+        '\u{200f}' => "right-to-left mark",
+        '\u{2028}' => "line separator",
+        '\u{2029}' => "paragraph separator",
+        '\u{2060}' => "word joiner",
+        '\u{202f}' => "narrow no-break space",
+        '\u{fffd}' => "replacement character",
+        '\u{1b}' => "escape",
+        '\r' => "carriage return",
+        c if c.is_control() => "control character",
+        _ => return None,
+    })
+}
+
+/// A token for a message: at most 40 characters, with every invisible or control
+/// character written out as `<U+00A0 no-break space>`.
+pub(crate) fn show(s: &str) -> String {
+    let mut out = String::new();
+    for c in shorten(s).chars() {
+        match invisible_name(c) {
+            Some(name) => out.push_str(&format!("<U+{:04X} {name}>", c as u32)),
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+/// A hint about why a token is not a number, beyond showing it.
+fn hint(s: &str) -> String {
+    if s.chars().any(|c| invisible_name(c).is_some()) {
+        " (it holds an invisible character, shown in <>)".into()
+    } else if s.contains(',') && s.chars().any(|c| c.is_ascii_digit()) {
+        " (a decimal comma? numbers use a point)".into()
+    } else if s.chars().any(|c| c.is_numeric() && !c.is_ascii_digit()) {
+        " (digits must be ASCII 0-9)".into()
+    } else {
+        String::new()
+    }
+}
+
+/// Parses a number as the text readers do (Rust's syntax, a superset of C's `%le`;
+/// `nan` and `inf` are numbers here and are rejected later by the problem constructors),
+/// or says in words why it is not one: a value beyond the largest double (`1e999`),
+/// invisible characters, a decimal comma.
+///
+/// # Errors
+/// The reason, with the token shown by [`show`].
+pub fn parse_number(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_infinite() && !s.to_ascii_lowercase().contains("inf") => Err(format!(
+            "`{}` is beyond the largest double-precision number (about 1.8e308)",
+            show(s)
+        )),
+        Ok(v) => Ok(v),
+        Err(_) => Err(format!("`{}` is not a number{}", show(s), hint(s))),
     }
 }
 

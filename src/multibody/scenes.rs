@@ -421,6 +421,36 @@ fn need_positive(what: &str, n: usize) -> Result<(), MultibodyError> {
     }
 }
 
+/// The largest scene the generators build: at most this many contacts (one million).
+/// A scene of `nc` contacts needs about 1 KB per contact while it is assembled (bodies,
+/// Jacobian, `W`), so the cap keeps a generated scene within a few GB; a size read from a
+/// command line or a file can never make a generator allocate without bound.
+pub const MAX_SCENE_CONTACTS: usize = 1_000_000;
+
+/// Fails unless `spec` has at most [`MAX_SCENE_CONTACTS`] contacts.
+fn check_size(spec: SceneSpec, p: &SceneParams) -> Result<(), MultibodyError> {
+    let count = spec.contact_count(p);
+    if count > MAX_SCENE_CONTACTS {
+        let size = match spec {
+            SceneSpec::BoxStack { n } => format!("a stack of {n} boxes"),
+            SceneSpec::Wall { rows, cols } => format!("a wall of {rows} x {cols} bricks"),
+            SceneSpec::Pyramid { base } => format!("a pyramid of base {base}"),
+        };
+        let count = if count == usize::MAX {
+            "more than 2^64".to_string()
+        } else {
+            count.to_string()
+        };
+        return Err(MultibodyError::InvalidScene {
+            reason: format!(
+                "{size} would have {count} contacts; the generators build at most \
+                 {MAX_SCENE_CONTACTS}"
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// A column of `n` boxes on the ground, default parameters ([`SceneParams::cubes`]).
 /// `4n` contacts.
 ///
@@ -438,6 +468,7 @@ pub fn box_stack(n: usize) -> Result<Scene, MultibodyError> {
 pub fn box_stack_with(n: usize, p: &SceneParams) -> Result<Scene, MultibodyError> {
     p.validate()?;
     need_positive("the number of boxes", n)?;
+    check_size(SceneSpec::BoxStack { n }, p)?;
     let h = p.half_extents;
     let courses = (0..n)
         .map(|k| course(1, h, 0.0, 2.0 * h.z * k as f64, p))
@@ -505,6 +536,7 @@ pub fn wall_with(rows: usize, cols: usize, p: &SceneParams) -> Result<Scene, Mul
     p.validate()?;
     need_positive("the number of rows", rows)?;
     need_positive("the number of columns", cols)?;
+    check_size(SceneSpec::Wall { rows, cols }, p)?;
     let h = p.half_extents;
     let half_brick = Vector3::new(0.5 * h.x - 0.25 * p.gap, h.y, h.z);
     let courses = (0..rows)
@@ -552,6 +584,7 @@ pub fn pyramid(base: usize) -> Result<Scene, MultibodyError> {
 pub fn pyramid_with(base: usize, p: &SceneParams) -> Result<Scene, MultibodyError> {
     p.validate()?;
     need_positive("the pyramid base", base)?;
+    check_size(SceneSpec::Pyramid { base }, p)?;
     let h = p.half_extents;
     let pitch = 2.0 * h.x + p.gap;
     let courses = (0..base)
@@ -640,10 +673,28 @@ impl SceneSpec {
     ///   `12 rows ~ 3 sqrt(target)` contacts);
     /// * pyramid: the smallest base that reaches `target` (one parameter only, so the
     ///   overshoot is up to about `12 base ~ 4 sqrt(target)` contacts).
-    pub fn for_contacts(kind: SceneKind, target: usize, p: &SceneParams) -> SceneSpec {
-        match kind {
+    ///
+    /// # Errors
+    /// [`MultibodyError::InvalidScene`] for `target = 0`, or `target` above
+    /// [`MAX_SCENE_CONTACTS`] (checked before searching, so the search is bounded), or a
+    /// nearest scene whose overshoot takes it above the cap.
+    pub fn for_contacts(
+        kind: SceneKind,
+        target: usize,
+        p: &SceneParams,
+    ) -> Result<SceneSpec, MultibodyError> {
+        need_positive("the number of contacts", target)?;
+        if target > MAX_SCENE_CONTACTS {
+            return Err(MultibodyError::InvalidScene {
+                reason: format!(
+                    "{target} contacts asked for; the generators build at most {MAX_SCENE_CONTACTS}"
+                ),
+            });
+        }
+        // Every search below ends: each step adds contacts, and the target is capped.
+        let spec = match kind {
             SceneKind::BoxStack => SceneSpec::BoxStack {
-                n: target.div_ceil(4).max(1),
+                n: target.div_ceil(4),
             },
             SceneKind::Wall => {
                 let count = |rows, cols| SceneSpec::Wall { rows, cols }.contact_count(p);
@@ -664,7 +715,9 @@ impl SceneSpec {
                 }
                 SceneSpec::Pyramid { base }
             }
-        }
+        };
+        check_size(spec, p)?;
+        Ok(spec)
     }
 
     /// Builds the scene with parameters `p`.
@@ -690,13 +743,13 @@ impl SceneSpec {
 /// ```
 ///
 /// # Errors
-/// None for valid defaults; the signature matches the constructors.
+/// As [`SceneSpec::for_contacts`] (`target` is 0 or above [`MAX_SCENE_CONTACTS`]).
 pub fn sized_for(kind: SceneKind, target: usize) -> Result<Scene, MultibodyError> {
     let p = match kind {
         SceneKind::Wall => SceneParams::bricks(),
         _ => SceneParams::cubes(),
     };
-    SceneSpec::for_contacts(kind, target, &p).build(&p)
+    SceneSpec::for_contacts(kind, target, &p)?.build(&p)
 }
 
 #[cfg(test)]
@@ -713,6 +766,29 @@ mod tests {
             }
         }
         v
+    }
+
+    /// Regression (issue 8): `--contacts 18446744073709551615` looped forever in the
+    /// pyramid search (the saturated count never exceeded the target), and `--n` of that
+    /// size overflowed a capacity.
+    #[test]
+    fn sizes_beyond_the_cap_are_errors_not_hangs() {
+        let p = SceneParams::cubes();
+        for kind in [SceneKind::BoxStack, SceneKind::Wall, SceneKind::Pyramid] {
+            for target in [0, MAX_SCENE_CONTACTS + 1, usize::MAX] {
+                assert!(
+                    SceneSpec::for_contacts(kind, target, &p).is_err(),
+                    "{kind:?} {target}"
+                );
+            }
+        }
+        assert!(box_stack(usize::MAX).is_err());
+        assert!(box_stack(MAX_SCENE_CONTACTS / 4 + 1).is_err());
+        assert!(wall(3, usize::MAX).is_err());
+        assert!(pyramid(usize::MAX).is_err());
+        let target = MAX_SCENE_CONTACTS - 10_000;
+        let spec = SceneSpec::for_contacts(SceneKind::Pyramid, target, &p).unwrap();
+        assert!((target..=MAX_SCENE_CONTACTS).contains(&spec.contact_count(&p)));
     }
 
     #[test]
@@ -751,9 +827,10 @@ mod tests {
     #[test]
     fn sizing_reaches_the_target_and_no_further_than_one_step() {
         for kind in [SceneKind::BoxStack, SceneKind::Wall, SceneKind::Pyramid] {
-            for target in [0, 1, 7, 100, 1000, 10_000, 100_000] {
+            assert!(SceneSpec::for_contacts(kind, 0, &SceneParams::bricks()).is_err());
+            for target in [1, 7, 100, 1000, 10_000, 100_000] {
                 let p = SceneParams::bricks();
-                let spec = SceneSpec::for_contacts(kind, target, &p);
+                let spec = SceneSpec::for_contacts(kind, target, &p).unwrap();
                 let n = spec.contact_count(&p);
                 assert!(n >= target.max(1), "{kind:?} {target}");
                 let smaller = match spec {

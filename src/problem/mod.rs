@@ -132,6 +132,17 @@ pub enum ProblemError {
         /// Why.
         reason: String,
     },
+    /// A dense `rows x cols` copy of a matrix would exceed
+    /// [`MAX_DENSE_ENTRIES`](crate::matrix::MAX_DENSE_ENTRIES): a method or a writer that
+    /// needs one refuses instead of allocating.
+    TooLarge {
+        /// What needs the dense copy (`"Lemke's tableau"`, `"the NumPy writer"`).
+        what: String,
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+    },
 }
 
 impl fmt::Display for ProblemError {
@@ -188,6 +199,13 @@ impl fmt::Display for ProblemError {
                 "{what} has size {size}, which is not a multiple of the contact dimension 3"
             ),
             Unsupported { reason } => write!(f, "unsupported problem: {reason}"),
+            TooLarge { what, rows, cols } => write!(
+                f,
+                "{what} needs a dense {rows} x {cols} matrix, more than the {} entries \
+                 ({} GiB) allowed for dense copies",
+                crate::matrix::MAX_DENSE_ENTRIES,
+                crate::matrix::MAX_DENSE_ENTRIES * 8 >> 30
+            ),
         }
     }
 }

@@ -1,0 +1,129 @@
+//! Value parsers for the command line: every number is checked where it is parsed, so a
+//! NaN tolerance or a size of 2^64 is a usage error (exit 2) before anything runs.
+
+use crate::problem::FrictionKind;
+
+/// The most contacts `generate` and `bench --scene` build (the generators' cap,
+/// [`crate::multibody::scenes::MAX_SCENE_CONTACTS`]).
+pub const MAX_CONTACTS: usize = crate::multibody::scenes::MAX_SCENE_CONTACTS;
+
+/// The most sweeps `bench` times in one run (10^7: minutes on the largest shared file).
+pub const MAX_SWEEPS: usize = 10_000_000;
+
+/// The most timed runs `bench` repeats.
+pub const MAX_REPEAT: usize = 1000;
+
+/// A stopping tolerance: a finite number `>= 0` (0 runs to the iteration cap).
+pub fn tolerance(s: &str) -> Result<f64, String> {
+    let t = number(s)?;
+    if !(t >= 0.0) || !t.is_finite() {
+        return Err(format!(
+            "`{s}` is not a tolerance: expected a finite number >= 0 (for example 1e-8)"
+        ));
+    }
+    Ok(t)
+}
+
+/// A relaxation factor: a finite number in `(0, 2)` (projected Jacobi and SOR converge
+/// only there).
+pub fn omega(s: &str) -> Result<f64, String> {
+    let w = number(s)?;
+    if !(w > 0.0 && w < 2.0) {
+        return Err(format!(
+            "`{s}` is not a relaxation factor: expected a number in (0, 2)"
+        ));
+    }
+    Ok(w)
+}
+
+/// A mass ratio: a finite number `> 0`.
+pub fn ratio(s: &str) -> Result<f64, String> {
+    let r = number(s)?;
+    if !(r > 0.0) || !r.is_finite() {
+        return Err(format!(
+            "`{s}` is not a mass ratio: expected a finite number > 0"
+        ));
+    }
+    Ok(r)
+}
+
+/// A friction law: `coulomb` or `ccp`.
+pub fn kind(s: &str) -> Result<FrictionKind, String> {
+    s.parse()
+}
+
+fn number(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .map_err(|_| format!("`{s}` is not a number"))
+}
+
+/// A count in `1..=max`.
+fn count(s: &str, max: usize, what: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a whole number of {what}"))?;
+    if n == 0 || n > max {
+        return Err(format!("{n} {what}: expected 1 to {max}"));
+    }
+    Ok(n)
+}
+
+/// Boxes of a box stack (4 contacts each, at most [`MAX_CONTACTS`] in all).
+pub fn boxes(s: &str) -> Result<usize, String> {
+    count(s, MAX_CONTACTS / 4, "boxes")
+}
+
+/// Courses or bricks of a wall, or the base of a pyramid (the scene's total is checked
+/// against [`MAX_CONTACTS`] when it is built).
+pub fn side(s: &str) -> Result<usize, String> {
+    count(s, MAX_CONTACTS, "boxes")
+}
+
+/// A contact count for a generated scene.
+pub fn contacts(s: &str) -> Result<usize, String> {
+    count(s, MAX_CONTACTS, "contacts")
+}
+
+/// Sweeps per timed run.
+pub fn sweeps(s: &str) -> Result<usize, String> {
+    count(s, MAX_SWEEPS, "sweeps")
+}
+
+/// Timed runs.
+pub fn repeat(s: &str) -> Result<usize, String> {
+    count(s, MAX_REPEAT, "runs")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_out_of_range_are_refused() {
+        for bad in ["inf", "nan", "-1", "-0.1", "x", ""] {
+            assert!(tolerance(bad).is_err(), "{bad}");
+        }
+        assert_eq!(tolerance("0").unwrap(), 0.0);
+        assert_eq!(tolerance("1e-8").unwrap(), 1e-8);
+        for bad in ["0", "2", "2.5", "-1", "nan", "inf"] {
+            assert!(omega(bad).is_err(), "{bad}");
+        }
+        for bad in ["0", "-5", "nan", "inf"] {
+            assert!(ratio(bad).is_err(), "{bad}");
+        }
+        for bad in [
+            "0",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-1",
+            "1e3",
+        ] {
+            assert!(contacts(bad).is_err(), "{bad}");
+            assert!(sweeps(bad).is_err(), "{bad}");
+        }
+        assert!(boxes("250001").is_err());
+        assert_eq!(boxes("3").unwrap(), 3);
+    }
+}

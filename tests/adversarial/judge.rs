@@ -1,0 +1,181 @@
+//! An independent judge of a "converged" answer, written apart from `nonsmooth::merit` so
+//! that it does not share its mistakes: it rescales the problem by a power of two before
+//! measuring (no underflow or overflow in the norms), never falls back from a relative to
+//! an absolute error, and checks the normal condition (no penetration) on its own, so
+//! that a friction coefficient large enough to swallow `u_n` cannot hide it.
+
+use nalgebra::DVector;
+use nonsmooth::io::AnyProblem;
+use nonsmooth::problem::{FrictionContact, FrictionKind, RowBound};
+
+/// How far the judge lets an answer be from the claimed tolerance (different norms and
+/// rounding): an answer is wrong when an error exceeds `SLACK * tol`.
+pub const SLACK: f64 = 10.0;
+
+/// `2^-e` where `2^e` is about the largest magnitude among the slices: multiplying by it
+/// is exact and brings the data to order one.
+fn scale_of(parts: &[&[f64]]) -> f64 {
+    let m = parts
+        .iter()
+        .flat_map(|p| p.iter())
+        .fold(0.0f64, |a, &x| a.max(x.abs()));
+    if m == 0.0 || !m.is_finite() {
+        return 1.0;
+    }
+    let e = m.log2().floor() as i32;
+    2f64.powi(-e.clamp(-1000, 1000))
+}
+
+fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum::<f64>().sqrt()
+}
+
+/// `A v` for a dense copy of `A` (the judge's problems are small).
+fn matvec(a: &nalgebra::DMatrix<f64>, v: &[f64]) -> Vec<f64> {
+    (0..a.nrows())
+        .map(|i| (0..a.ncols()).map(|j| a[(i, j)] * v[j]).sum())
+        .collect()
+}
+
+/// The projection onto `{(n, t): |t| <= mu n}`, stable for huge `mu`.
+fn project_cone(x: [f64; 3], mu: f64) -> [f64; 3] {
+    let t = x[1].hypot(x[2]);
+    if t <= mu * x[0] {
+        return x;
+    }
+    if mu * t <= -x[0] || (mu == 0.0 && x[0] <= 0.0) {
+        return [0.0, 0.0, 0.0];
+    }
+    if mu == 0.0 {
+        return [x[0], 0.0, 0.0];
+    }
+    // alpha = (x_n + mu t) / (1 + mu^2), written to avoid mu^2 overflowing.
+    let (pn, pt) = if mu <= 1.0 {
+        let alpha = (x[0] + mu * t) / (1.0 + mu * mu);
+        (alpha, mu * alpha)
+    } else {
+        let pt = (x[0] / mu + t) / (1.0 + 1.0 / (mu * mu));
+        (pt / mu, pt)
+    };
+    [pn, pt * x[1] / t, pt * x[2] / t]
+}
+
+/// `Some(reason)` if `x` is not a solution of `problem` (with friction law `kind`) to
+/// `SLACK * tol`, judged independently.
+pub fn wrong(
+    problem: &AnyProblem,
+    x: &DVector<f64>,
+    kind: Option<FrictionKind>,
+    tol: f64,
+) -> Option<String> {
+    if x.iter().any(|v| !v.is_finite()) {
+        return Some("the answer has a non-finite entry".into());
+    }
+    let limit = SLACK * tol;
+    match problem {
+        AnyProblem::Lcp(p) => {
+            let a = p.a().to_dense();
+            let s = scale_of(&[p.b().as_slice(), x.as_slice()]);
+            let xs: Vec<f64> = x.iter().map(|v| v * s).collect();
+            let bs: Vec<f64> = p.b().iter().map(|v| v * s).collect();
+            let w: Vec<f64> = matvec(&a, &xs)
+                .iter()
+                .zip(&bs)
+                .map(|(u, b)| u + b)
+                .collect();
+            let e: Vec<f64> = xs.iter().zip(&w).map(|(x, w)| x.min(*w)).collect();
+            let denom = [norm(&bs), norm(&xs), norm(&w)]
+                .into_iter()
+                .find(|d| *d > 0.0)
+                .unwrap_or(1.0);
+            let rel = norm(&e) / denom;
+            (rel > limit).then(|| format!("LCP: ‖min(x, Ax + b)‖ / ‖b‖ = {rel:.3e}"))
+        }
+        AnyProblem::Boxed(p) => {
+            let a = p.a().to_dense();
+            let s = scale_of(&[p.b().as_slice(), x.as_slice()]);
+            let xs: Vec<f64> = x.iter().map(|v| v * s).collect();
+            let bs: Vec<f64> = p.b().iter().map(|v| v * s).collect();
+            let w: Vec<f64> = matvec(&a, &xs)
+                .iter()
+                .zip(&bs)
+                .map(|(u, b)| u + b)
+                .collect();
+            let e: Vec<f64> = (0..xs.len())
+                .map(|i| {
+                    let (lo, hi) = match p.row_bounds()[i] {
+                        RowBound::Fixed { lo, hi } => (lo * s, hi * s),
+                        RowBound::Friction { dep, factor } => {
+                            (-factor * xs[dep].max(0.0), factor * xs[dep].max(0.0))
+                        }
+                    };
+                    (xs[i] - lo).min((xs[i] - hi).max(w[i]))
+                })
+                .collect();
+            let denom = [norm(&bs), norm(&xs), norm(&w)]
+                .into_iter()
+                .find(|d| *d > 0.0)
+                .unwrap_or(1.0);
+            let rel = norm(&e) / denom;
+            (rel > limit).then(|| format!("boxed LCP: natural residual / ‖b‖ = {rel:.3e}"))
+        }
+        AnyProblem::Friction(p) => friction(p, x, kind.unwrap_or(p.kind()), limit),
+        AnyProblem::Global(g) => match g.to_local() {
+            Ok(local) => friction(&local, x, kind.unwrap_or(g.kind()), limit),
+            Err(e) => Some(format!(
+                "converged on a global problem without a local form: {e}"
+            )),
+        },
+    }
+}
+
+fn friction(
+    p: &FrictionContact,
+    r: &DVector<f64>,
+    kind: FrictionKind,
+    limit: f64,
+) -> Option<String> {
+    let w = p.w().to_dense();
+    let s = scale_of(&[p.q().as_slice(), r.as_slice()]);
+    let rs: Vec<f64> = r.iter().map(|v| v * s).collect();
+    let qs: Vec<f64> = p.q().iter().map(|v| v * s).collect();
+    let u: Vec<f64> = matvec(&w, &rs)
+        .iter()
+        .zip(&qs)
+        .map(|(a, b)| a + b)
+        .collect();
+    let denom = [norm(&qs), norm(&rs), norm(&u)]
+        .into_iter()
+        .fold(0.0f64, f64::max);
+    let denom = if denom > 0.0 { denom } else { 1.0 };
+    let mut e2 = 0.0;
+    let mut pen2 = 0.0;
+    for c in 0..p.contacts() {
+        let k = 3 * c;
+        let mu = p.mu()[c];
+        let rc = [rs[k], rs[k + 1], rs[k + 2]];
+        let uc = [u[k], u[k + 1], u[k + 2]];
+        let shift = match kind {
+            FrictionKind::Coulomb => mu * uc[1].hypot(uc[2]),
+            FrictionKind::Ccp => 0.0,
+        };
+        let pr = project_cone([rc[0] - uc[0] - shift, rc[1] - uc[1], rc[2] - uc[2]], mu);
+        e2 += (0..3).map(|i| (rc[i] - pr[i]).powi(2)).sum::<f64>();
+        // The normal condition on its own: no penetration, no pulling.
+        pen2 += (-uc[0]).max(0.0).powi(2) + (-rc[0]).max(0.0).powi(2);
+    }
+    let rel = e2.sqrt() / denom;
+    let pen = pen2.sqrt() / denom;
+    if rel > limit {
+        Some(format!(
+            "{} natural map / max(‖q‖, ‖r‖, ‖u‖) = {rel:.3e}",
+            kind.name()
+        ))
+    } else if pen > limit {
+        Some(format!(
+            "normal condition violated: ‖max(0, -u_n)‖ / max(‖q‖, ‖r‖, ‖u‖) = {pen:.3e}"
+        ))
+    } else {
+        None
+    }
+}
