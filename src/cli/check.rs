@@ -29,7 +29,7 @@ pub struct CheckArgs {
     kind: Option<FrictionKind>,
     /// Accept the answer when its error (Siconos 4.4 normalisation) is at most this; a
     /// finite number >= 0.
-    #[arg(long, default_value = "1e-8", value_parser = args::tolerance)]
+    #[arg(long, default_value = "1e-8", allow_negative_numbers = true, value_parser = args::tolerance)]
     tol: f64,
     /// Show only the N contacts with the largest error.
     #[arg(long)]

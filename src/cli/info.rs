@@ -25,7 +25,24 @@ pub struct InfoArgs {
 /// Largest dimension for which the spectrum is computed densely.
 const DENSE_SPECTRUM_MAX: usize = 2000;
 
-/// Spectral facts of a square matrix.
+/// `2^e` with `2^e <= max |a_ij| < 2^(e+1)`: dividing by it is exact and brings the
+/// entries to order one, so that neither `1.7e308` nor subnormal entries overflow or
+/// underflow inside the eigenvalue and singular-value computations.
+fn power_of_two_scale(d: &nalgebra::DMatrix<f64>) -> f64 {
+    let m = d.amax();
+    if m == 0.0 || !m.is_finite() {
+        return 1.0;
+    }
+    // Built from its bits: `2f64.powi(-1030)` is 0 (it overflows on the way).
+    let e = (m.log2().floor() as i64).clamp(-1022, 1023);
+    f64::from_bits(((e + 1023) as u64) << 52)
+}
+
+/// Spectral facts of a square matrix, computed on a copy scaled by a power of two.
+///
+/// The numerical rank counts the eigenvalues (singular values) above `n eps` times the
+/// largest: the rounding level of the computation. The condition number is reported only
+/// when the smallest is above that level; otherwise it is not resolved in double precision.
 fn spectrum(m: &Matrix) -> Value {
     let n = m.nrows();
     let asym = m.relative_asymmetry();
@@ -36,30 +53,26 @@ fn spectrum(m: &Matrix) -> Value {
         return json!({ "note": format!("spectrum not computed for n > {DENSE_SPECTRUM_MAX}") });
     }
     let d = m.to_dense();
+    let scale = power_of_two_scale(&d);
+    let d = d / scale;
+    let level = n as f64 * f64::EPSILON;
     if asym <= 1e-12 {
         let sym = (&d + d.transpose()) * 0.5;
         let eig = sym.symmetric_eigenvalues();
         let (lmin, lmax) = (eig.min(), eig.max());
-        let rank = eig
-            .iter()
-            .filter(|l| l.abs() > 1e-12 * lmax.abs().max(f64::MIN_POSITIVE))
-            .count();
-        let cond = if lmin > 1e-14 * lmax {
-            Some(lmax / lmin)
-        } else {
-            None
-        };
-        json!({ "eigenvalue_min": lmin, "eigenvalue_max": lmax, "numerical_rank": rank,
+        let top = eig.amax();
+        let rank = eig.iter().filter(|l| l.abs() > level * top).count();
+        let cond = (lmin > level * top).then(|| lmax / lmin);
+        json!({ "eigenvalue_min": lmin * scale, "eigenvalue_max": lmax * scale,
+                "numerical_rank": rank, "rank_threshold": level,
                 "condition_number": cond, "positive_definite": lmin > 0.0 })
     } else {
         let sv = d.singular_values();
         let (smin, smax) = (sv.min(), sv.max());
-        let cond = if smin > 1e-14 * smax {
-            Some(smax / smin)
-        } else {
-            None
-        };
-        json!({ "singular_value_min": smin, "singular_value_max": smax, "condition_number": cond })
+        let rank = sv.iter().filter(|s| **s > level * smax).count();
+        let cond = (smin > level * smax).then(|| smax / smin);
+        json!({ "singular_value_min": smin * scale, "singular_value_max": smax * scale,
+                "numerical_rank": rank, "rank_threshold": level, "condition_number": cond })
     }
 }
 
@@ -191,39 +204,42 @@ fn text(v: &Value) -> String {
                 let sp = &m["spectrum"];
                 if let Some(note) = sp.get("note") {
                     s.push_str(&format!("             {}\n", fmt_num(note)));
-                } else if sp.get("eigenvalue_min").is_some() {
-                    // An eigenvalue at rounding level (a singular W) prints as 0: its digits are
-                    // noise that changes with the order of floating-point operations.
-                    let (lmin, lmax) = (
-                        sp["eigenvalue_min"].as_f64().unwrap_or(0.0),
-                        sp["eigenvalue_max"].as_f64().unwrap_or(0.0),
+                } else if sp.get("eigenvalue_min").is_some()
+                    || sp.get("singular_value_min").is_some()
+                {
+                    // A smallest value at rounding level prints as 0: its digits are noise
+                    // that changes with the order of floating-point operations.
+                    let (lo_key, hi_key, what) = if sp.get("eigenvalue_min").is_some() {
+                        ("eigenvalue_min", "eigenvalue_max", "eigenvalues")
+                    } else {
+                        (
+                            "singular_value_min",
+                            "singular_value_max",
+                            "singular values",
+                        )
+                    };
+                    let (lo, hi) = (
+                        sp[lo_key].as_f64().unwrap_or(0.0),
+                        sp[hi_key].as_f64().unwrap_or(0.0),
                     );
-                    let min_text = if lmin.abs() <= 1e-12 * lmax.abs() {
+                    let level = sp["rank_threshold"].as_f64().unwrap_or(0.0);
+                    let min_text = if lo.abs() <= level * hi.abs() {
                         "0 (to rounding)".to_string()
                     } else {
-                        fmt_num(&sp["eigenvalue_min"])
+                        fmt_num(&sp[lo_key])
+                    };
+                    let cond = if sp["condition_number"].is_null() {
+                        "not resolved in double precision".to_string()
+                    } else {
+                        fmt_num(&sp["condition_number"])
                     };
                     s.push_str(&format!(
-                        "             eigenvalues {} .. {}, rank {}, condition {}\n",
+                        "             {what} {} .. {}, numerical rank {} of {}, condition {}\n",
                         min_text,
-                        fmt_num(&sp["eigenvalue_max"]),
+                        fmt_num(&sp[hi_key]),
                         sp["numerical_rank"],
-                        if sp["condition_number"].is_null() {
-                            "singular".into()
-                        } else {
-                            fmt_num(&sp["condition_number"])
-                        }
-                    ));
-                } else if sp.get("singular_value_min").is_some() {
-                    s.push_str(&format!(
-                        "             singular values {} .. {}, condition {}\n",
-                        fmt_num(&sp["singular_value_min"]),
-                        fmt_num(&sp["singular_value_max"]),
-                        if sp["condition_number"].is_null() {
-                            "singular".into()
-                        } else {
-                            fmt_num(&sp["condition_number"])
-                        }
+                        m["rows"],
+                        cond
                     ));
                 }
             }

@@ -28,7 +28,7 @@ pub struct SolveArgs {
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
     method: Method,
     /// Relaxation factor for pj and psor, in (0, 2).
-    #[arg(long, value_parser = args::omega)]
+    #[arg(long, allow_negative_numbers = true, value_parser = args::omega)]
     omega: Option<f64>,
     /// r-factor strategy for prox-gs and prox-jacobi: global (r = 5), global=R,
     /// global-spectral, local, blocked, blocked-matrix.
@@ -36,10 +36,10 @@ pub struct SolveArgs {
     r_factor: Option<RFactor>,
     /// Stop when the error is at most this (Siconos 4.4 normalisation unless --measure);
     /// a finite number >= 0.
-    #[arg(long, default_value = "1e-8", value_parser = args::tolerance)]
+    #[arg(long, default_value = "1e-8", allow_negative_numbers = true, value_parser = args::tolerance)]
     tol: f64,
     /// Iteration cap (sweeps, or pivots for Lemke).
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = 100_000, allow_negative_numbers = true)]
     max_iter: usize,
     /// Friction law to solve: coulomb or ccp (default: the file's own).
     #[arg(long, value_parser = args::kind)]

@@ -290,13 +290,8 @@ pub fn write(
 
 /// Parses a file's bytes (`path` is only used in messages and for the default name).
 pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
-    let file: ProblemFile = serde_json::from_slice(bytes).map_err(|e| {
-        IoError::parse(
-            path,
-            format!("line {} column {}", e.line(), e.column()),
-            e.to_string(),
-        )
-    })?;
+    let file: ProblemFile =
+        serde_json::from_slice(bytes).map_err(|e| super::json_error(path, bytes, &e))?;
     from_file(path, file)
 }
 
@@ -335,31 +330,43 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
     // Every matrix dimension equals the length of a vector stored in the file: check the
     // declared shape against it *before* building, so that a triplet matrix declaring
     // 10^12 rows with no entries is an error, not a 10^12-row allocation.
+    // `vkey` names the vector whose length gives the expected size: when a square matrix
+    // and that vector disagree, both are named (a short `q` is not `W`'s fault).
     let mat = |m: Option<MatrixJson>,
                key: &'static str,
-               want: (usize, usize)|
+               want: (usize, usize),
+               vkey: &str|
      -> Result<Matrix, IoError> {
         let m = need(path, m, key, ty)?;
         let got = m.shape();
         if got != want {
-            return Err(prob(if key != "H" && got.0 != got.1 {
-                crate::problem::ProblemError::NotSquare {
+            if key != "H" && got.0 != got.1 {
+                return Err(prob(crate::problem::ProblemError::NotSquare {
                     what: key,
                     rows: got.0,
                     cols: got.1,
-                }
+                }));
+            }
+            let (size, vkey) = if key == "H" && got.0 == want.0 {
+                (want.1, "b")
             } else {
-                let (expected, found) = if got.0 != want.0 {
-                    (want.0, got.0)
-                } else {
-                    (want.1, got.1)
-                };
-                crate::problem::ProblemError::DimensionMismatch {
-                    what: key,
-                    expected,
-                    found,
-                }
-            }));
+                (want.0, vkey)
+            };
+            return Err(IoError::parse(
+                path,
+                format!("data.{vkey}"),
+                format!(
+                    "data.{vkey} has {size} entries, but data.{key} is {} x {}; they must agree \
+                     (one entry of {vkey} per {} of {key})",
+                    got.0,
+                    got.1,
+                    if key == "H" && vkey == "b" {
+                        "column"
+                    } else {
+                        "row"
+                    }
+                ),
+            ));
         }
         m.to_matrix(key)
             .map_err(|msg| IoError::parse(path, format!("data.{key}"), msg))
@@ -372,12 +379,12 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
         "lcp" => {
             let b = vect(d.b, "b")?;
             let n = b.len();
-            AnyProblem::Lcp(Lcp::new(mat(d.a, "A", (n, n))?, b).map_err(prob)?)
+            AnyProblem::Lcp(Lcp::new(mat(d.a, "A", (n, n), "b")?, b).map_err(prob)?)
         }
         "boxed-lcp" => {
             let b = vect(d.b, "b")?;
             let n = b.len();
-            let a = mat(d.a, "A", (n, n))?;
+            let a = mat(d.a, "A", (n, n), "b")?;
             let lo: Vec<f64> = need(path, d.lo, "lo", ty)?
                 .into_iter()
                 .map(|v| v.unwrap_or(f64::NEG_INFINITY))
@@ -396,7 +403,7 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
             let q = vect(d.q, "q")?;
             let n = q.len();
             AnyProblem::Friction(
-                FrictionContact::new(mat(d.w, "W", (n, n))?, q, vect(d.mu, "mu")?, law)
+                FrictionContact::new(mat(d.w, "W", (n, n), "q")?, q, vect(d.mu, "mu")?, law)
                     .map_err(prob)?,
             )
         }
@@ -406,8 +413,8 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
             let (ndof, dim) = (q.len(), b.len());
             AnyProblem::Global(
                 GlobalFrictionContact::new(
-                    mat(d.m, "M", (ndof, ndof))?,
-                    mat(d.h, "H", (ndof, dim))?,
+                    mat(d.m, "M", (ndof, ndof), "q")?,
+                    mat(d.h, "H", (ndof, dim), "q")?,
                     q,
                     b,
                     vect(d.mu, "mu")?,
@@ -497,5 +504,23 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// Regression (issue 8): a short `q` was blamed on `W`; `1e999` was not named.
+    #[test]
+    fn messages_name_the_field_at_fault() {
+        let text = r#"{"format": "nonsmooth-problem", "version": 1, "name": "x", "type": "fc3d", "data": {"W": {"storage": "dense", "nrows": 3, "ncols": 3, "rows": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}, "q": [-1, 0.5], "mu": [0.3]}}"#;
+        let e = from_bytes(Path::new("x.json"), text.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("data.q has 2 entries, but data.W is 3 x 3"),
+            "{e}"
+        );
+        let text = r#"{"format": "nonsmooth-problem", "version": 1, "name": "x", "type": "lcp", "data": {"A": {"storage": "dense", "nrows": 1, "ncols": 1, "rows": [[1]]}, "b": [1e999]}}"#;
+        let e = from_bytes(Path::new("x.json"), text.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`1e999` is beyond the largest"), "{e}");
     }
 }

@@ -341,6 +341,52 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, IoError> {
     Ok(bytes)
 }
 
+/// A JSON error as an [`IoError`]: where (line and column), what serde found wrong, and
+/// the text at that place with invisible characters named; a number beyond the largest
+/// double is named as such (serde only says "number out of range").
+pub(crate) fn json_error(path: &Path, bytes: &[u8], e: &serde_json::Error) -> IoError {
+    let at = format!("line {} column {}", e.line(), e.column());
+    let line = bytes
+        .split(|&b| b == b'\n')
+        .nth(e.line().saturating_sub(1))
+        .unwrap_or(&[]);
+    let col = e.column().min(line.len());
+    let is_num = |b: u8| b.is_ascii_digit() || b"+-.eE".contains(&b);
+    let mut start = col;
+    while start > 0 && is_num(line[start - 1]) {
+        start -= 1;
+    }
+    let mut end = col;
+    while end < line.len() && is_num(line[end]) {
+        end += 1;
+    }
+    let message = e.to_string();
+    let message = message
+        .rsplit_once(" at line ")
+        .map(|(m, _)| m.to_string())
+        .unwrap_or(message);
+    if message.contains("number out of range") && end > start {
+        let token = String::from_utf8_lossy(&line[start..end]);
+        return IoError::parse(
+            path,
+            at,
+            format!(
+                "`{}` is beyond the largest double-precision number (about 1.8e308)",
+                text::show(&token)
+            ),
+        );
+    }
+    let from = col.saturating_sub(24);
+    let to = (col + 12).min(line.len());
+    let near = String::from_utf8_lossy(&line[from..to]);
+    let near = near.trim();
+    if near.is_empty() {
+        IoError::parse(path, at, message)
+    } else {
+        IoError::parse(path, at, format!("{message}, near `{}`", text::show(near)))
+    }
+}
+
 /// Writes `bytes` to `path` atomically: into a temporary file beside it, then renamed
 /// over it, so that a reader never sees a half-written file and a failed write leaves
 /// the old file (or nothing) in place. `path` may not be a directory; its folder must
@@ -434,6 +480,14 @@ pub fn load(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
     if bytes.starts_with(HDF5_MAGIC) {
         return load_hdf5(path);
     }
+    if bytes.starts_with(b"\xef\xbb\xbf") {
+        return Err(IoError::parse(
+            path,
+            "byte 0",
+            "the file starts with a UTF-8 byte-order mark (bytes EF BB BF, U+FEFF), which \
+             none of the text formats allow; remove it (for example `sed -i '1s/^\\xEF\\xBB\\xBF//'`)",
+        ));
+    }
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     if first == Some(&b'{') || ext == "json" {
         return load_json(path, &bytes);
@@ -453,13 +507,8 @@ fn load_hdf5(path: &Path) -> Result<LoadedProblem, IoError> {
 
 /// Reads JSON bytes as the project's format or a MuJoCo export.
 pub fn load_json(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| {
-        IoError::parse(
-            path,
-            format!("line {} column {}", e.line(), e.column()),
-            e.to_string(),
-        )
-    })?;
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e))?;
     if value.get("format").is_some() {
         return json::from_bytes(path, bytes);
     }
@@ -575,6 +624,51 @@ mod tests {
             vec![d.join("a.dat"), d.join("other.json"), ot.clone()]
         );
         assert!(discover(d.join("missing")).is_err());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// Regression (issue 8): a FIFO as an input blocked forever, `/dev/zero` was read until
+    /// memory ran out.
+    #[test]
+    fn only_regular_files_are_read() {
+        let d = temp_dir("special");
+        let fifo = d.join("pipe.dat");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        for p in [fifo.as_path(), Path::new("/dev/zero"), d.as_path()] {
+            let e = read_file(p).unwrap_err();
+            assert!(matches!(e.kind, IoErrorKind::NotAFile(_)), "{e}");
+        }
+        let e = load(&fifo).unwrap_err().to_string();
+        assert!(e.contains("named pipe"), "{e}");
+        // A FIFO inside a folder is listed (so that reading it says what it is), never opened.
+        assert_eq!(discover(&d).unwrap(), vec![fifo.clone()]);
+        std::fs::write(
+            d.join("bom.dat"),
+            b"\xef\xbb\xbf2 0 2 2 2 2 2 1 1 2 -5 -6\n",
+        )
+        .unwrap();
+        let e = load(d.join("bom.dat")).unwrap_err().to_string();
+        assert!(e.contains("byte-order mark"), "{e}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn atomic_writes_replace_whole_files() {
+        let d = temp_dir("atomic");
+        let p = d.join("x.txt");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        assert!(write_atomic(&d, b"x").is_err());
+        assert!(write_atomic(&d.join("missing/x.txt"), b"x").is_err());
+        let left: Vec<_> = std::fs::read_dir(&d).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file left behind");
         std::fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -158,12 +158,12 @@ fn dense_rows(
     Ok(DMatrix::from_fn(nrows, ncols, |i, j| rows[i][j]))
 }
 
-fn check_len(path: &Path, v: &[f64], n: usize, key: &str) -> Result<(), IoError> {
+fn check_len(path: &Path, v: &[f64], n: usize, key: &str, why: &str) -> Result<(), IoError> {
     if v.len() != n {
         return Err(IoError::parse(
             path,
             key,
-            format!("expected {n} entries, found {}", v.len()),
+            format!("expected {n} entries ({why}), found {}", v.len()),
         ));
     }
     Ok(())
@@ -175,20 +175,32 @@ fn check_len(path: &Path, v: &[f64], n: usize, key: &str) -> Result<(), IoError>
 /// # Errors
 /// See the [module docs](self).
 pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
-    let f: MujocoJson = serde_json::from_slice(bytes).map_err(|e| {
-        IoError::parse(
-            path,
-            format!("line {} column {}", e.line(), e.column()),
-            e.to_string(),
-        )
-    })?;
+    let f: MujocoJson =
+        serde_json::from_slice(bytes).map_err(|e| super::json_error(path, bytes, &e))?;
     let prob = |e| IoError::new(path, IoErrorKind::Problem(e));
+    if f.dim != 3 && f.dim != 4 {
+        return Err(IoError::new(
+            path,
+            IoErrorKind::Unsupported(format!(
+                "dim = {}: only elliptic (dim 3: rows [n, t1, t2] per contact) and pyramidal \
+                 (dim 4: four edge rows per contact) MuJoCo problems are read",
+                f.dim
+            )),
+        ));
+    }
     let nc = f.n_contacts;
     let n = nc
         .checked_mul(f.dim)
         .ok_or_else(|| IoError::parse(path, "n_contacts", "n_contacts * dim overflows"))?;
-    check_len(path, &f.b, n, "b")?;
-    check_len(path, &f.mu, nc, "mu")?;
+    let rows = format!("n_contacts {nc} x dim {}", f.dim);
+    check_len(path, &f.b, n, "b", &rows)?;
+    check_len(
+        path,
+        &f.mu,
+        nc,
+        "mu",
+        &format!("one per contact: n_contacts {nc}"),
+    )?;
     let a = dense_rows(path, &f.A, n, n, "A")?;
 
     // Provenance.
@@ -235,9 +247,9 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
 
     let answer = match &f.engine_solution {
         Some(r) => {
-            check_len(path, r, n, "engine_solution")?;
+            check_len(path, r, n, "engine_solution", &rows)?;
             if let Some(u) = &f.engine_solution_velocity {
-                check_len(path, u, n, "engine_solution_velocity")?;
+                check_len(path, u, n, "engine_solution_velocity", &rows)?;
             }
             Some(EngineAnswer {
                 source: source.clone(),
@@ -325,8 +337,9 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
                     "A_contact_frame_unregularized"
                 },
             )?;
-            check_len(path, &b, m, &format!("b_hard_velocity{suffix}"))?;
-            check_len(path, &r, m, &format!("engine_impulse{suffix}"))?;
+            let rows = format!("3 rows per contact, n_contacts {nc}");
+            check_len(path, &b, m, &format!("b_hard_velocity{suffix}"), &rows)?;
+            check_len(path, &r, m, &format!("engine_impulse{suffix}"), &rows)?;
             let problem = FrictionContact::new(
                 Matrix::Dense(a),
                 DVector::from_vec(b),
@@ -422,5 +435,24 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// Regression (issue 8): `dim` 0 was reported as a wrong `engine_solution` length.
+    #[test]
+    fn an_unsupported_dim_is_named_first() {
+        let text = r#"{"n_contacts": 1, "dim": 0, "A": [[2, 0, 0], [0, 2, 0], [0, 0, 2]], "b": [-1, 0.5, 0], "mu": [0.5], "engine_solution": [0.5, -0.125, 0]}"#;
+        let e = from_bytes(Path::new("x.json"), text.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("dim = 0") && !e.contains("engine_solution"),
+            "{e}"
+        );
+        let text =
+            r#"{"n_contacts": 1000000000000000000, "dim": 3, "A": [[1]], "b": [1], "mu": [0.5]}"#;
+        let e = from_bytes(Path::new("x.json"), text.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("n_contacts 1000000000000000000"), "{e}");
     }
 }

@@ -999,4 +999,15 @@ mod tests {
             proptest::prop_assert_eq!(bb, ob);
         }
     }
+
+    /// Regression (issue 8): a global file whose `H` has the wrong shape was read as the
+    /// LCP its first numbers also spell, with the rest ignored.
+    #[test]
+    fn a_malformed_global_file_is_not_read_as_another_kind() {
+        let text = "3 2\n0 2 2 2 2\n1 0 0 1\n0 2 3 2 3\n1 0 0 1 0 0\n0 0\n0 0 0 0 0 0\n0.5 0.5\n";
+        let e = read_any(Path::new("x.dat"), text.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("gfc3d") && e.contains("H is 2 x 3"), "{e}");
+    }
 }

@@ -188,8 +188,21 @@ impl<'a> Tokens<'a> {
     /// Fails unless at least `n` tokens remain (call before allocating for `n` items).
     pub fn need(&self, n: usize, what: &str) -> Result<(), IoError> {
         if self.remaining() < n {
+            // Two numbers joined by a character that is not ASCII whitespace (a no-break
+            // space) read as one token: say so, it is invisible in the file.
+            let joined = self.toks[self.pos..]
+                .iter()
+                .map(|(t, _)| String::from_utf8_lossy(t))
+                .find(|t| t.chars().any(|c| invisible_name(c).is_some()))
+                .map(|t| {
+                    format!(
+                        " (`{}` holds an invisible character, which does not separate numbers)",
+                        show(&t)
+                    )
+                })
+                .unwrap_or_default();
             return Err(self.err(format!(
-                "expected {n} values for {what}, but only {} tokens remain",
+                "expected {n} values for {what}, but only {} tokens remain{joined}",
                 self.remaining()
             )));
         }
@@ -326,5 +339,42 @@ mod tests {
         assert!(t.need(3, "q").is_err());
         assert!(parse_usize("99999999999999999999999").is_none());
         assert!(parse_usize("1e3").is_none());
+    }
+
+    /// Regression (issue 8): invisible characters were shown raw, `1e999` was "not a
+    /// number", and a file cut inside its last number was read with the cut value.
+    #[test]
+    fn messages_name_what_is_wrong() {
+        let e = parse_number("-5\u{a0}-6").unwrap_err();
+        assert!(
+            e.contains("<U+00A0 no-break space>") && !e.contains('\u{a0}'),
+            "{e}"
+        );
+        let e = parse_number("6\0").unwrap_err();
+        assert!(e.contains("NUL") && !e.contains('\0'), "{e}");
+        let e = parse_number("\u{feff}2").unwrap_err();
+        assert!(e.contains("byte-order mark"), "{e}");
+        let e = parse_number("1e999").unwrap_err();
+        assert!(e.contains("`1e999` is beyond the largest"), "{e}");
+        assert!(parse_number("1,5").unwrap_err().contains("decimal comma"));
+        assert_eq!(parse_number("inf").unwrap(), f64::INFINITY);
+        assert_eq!(parse_number("-0").unwrap(), 0.0);
+        let p = Path::new("x");
+        let mut t = Tokens::new(p, b"1 2 -6.2");
+        t.f64_vec(3, "v").unwrap();
+        let e = t.check_not_cut(t.pos()).unwrap_err().to_string();
+        assert!(e.contains("`-6.2`") && e.contains("truncated"), "{e}");
+        let mut t = Tokens::new(p, b"1 2 -6.25\n");
+        t.f64_vec(3, "v").unwrap();
+        assert!(t.check_not_cut(t.pos()).is_ok());
+        // Trailing comment tokens: the data did not end at the last token.
+        let mut t = Tokens::new(p, b"1 2 3 comment");
+        t.f64_vec(3, "v").unwrap();
+        assert!(t.check_not_cut(t.pos()).is_ok());
+        let e = Tokens::new(p, b"\xe9")
+            .next_f64("x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("0xE9"), "{e}");
     }
 }

@@ -145,6 +145,24 @@ pub enum ProblemError {
     },
 }
 
+/// A number for a message: plain when it reads well (`0.5`, `-3`), in exponent form when
+/// it is very large or small (`1e308`, not a 309-digit integer), `NaN`, `inf`, `-inf`.
+pub(crate) fn fmt_num(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
+    } else if x != 0.0 && (x.abs() >= 1e15 || x.abs() < 1e-4) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 impl fmt::Display for ProblemError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use ProblemError::*;
@@ -160,17 +178,23 @@ impl fmt::Display for ProblemError {
                 write!(f, "{what} has size {found}, expected {expected}")
             }
             NonFinite { what, index, value } => {
-                write!(f, "{what} has a non-finite entry {value} at index {index}")
+                write!(
+                    f,
+                    "{what} has a non-finite entry {} at index {index}",
+                    fmt_num(*value)
+                )
             }
             NegativeFriction { contact, mu } => {
                 write!(
                     f,
-                    "contact {contact} has a negative friction coefficient mu = {mu}"
+                    "contact {contact} has a negative friction coefficient mu = {}",
+                    fmt_num(*mu)
                 )
             }
             NonPositiveDiagonal { what, row, value } => write!(
                 f,
-                "{what} has a non-positive diagonal entry {value} in row {row}; this method divides by the diagonal"
+                "{what} has a non-positive diagonal entry {} in row {row}; this method divides by the diagonal",
+                fmt_num(*value)
             ),
             NotSymmetric {
                 what,
@@ -185,14 +209,30 @@ impl fmt::Display for ProblemError {
                 "the 3x3 diagonal block of contact {contact} of the Delassus operator is singular"
             ),
             InvalidBound { row, lo, hi } => {
-                write!(
-                    f,
-                    "row {row} has lower bound {lo} above its upper bound {hi}"
-                )
+                if *lo == f64::INFINITY {
+                    write!(
+                        f,
+                        "row {row}: the lower bound is +inf (a lower bound must be finite or -inf; \
+                         OpenTissue files write DBL_MAX, which reads as +inf)"
+                    )
+                } else if *hi == f64::NEG_INFINITY {
+                    write!(
+                        f,
+                        "row {row}: the upper bound is -inf (an upper bound must be finite or +inf)"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "row {row} has lower bound {} above its upper bound {}",
+                        fmt_num(*lo),
+                        fmt_num(*hi)
+                    )
+                }
             }
             InvalidDependency { row, dep, factor } => write!(
                 f,
-                "row {row} has an invalid friction dependency (dep = {dep}, factor = {factor})"
+                "row {row} has an invalid friction dependency (dep = {dep}, factor = {})",
+                fmt_num(*factor)
             ),
             NotContactSized { what, size } => write!(
                 f,
@@ -283,5 +323,36 @@ pub(crate) fn check_positive_diagonal(
             value: d[row],
         }),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (issue 8): `1e308` was printed as a 309-digit integer, and a lower bound
+    /// of `DBL_MAX` said "lower bound inf above its upper bound inf".
+    #[test]
+    fn messages_print_numbers_readably() {
+        let e = ProblemError::NegativeFriction {
+            contact: 0,
+            mu: -1e308,
+        }
+        .to_string();
+        assert!(e.contains("mu = -1e308"), "{e}");
+        let e = ProblemError::InvalidBound {
+            row: 0,
+            lo: f64::INFINITY,
+            hi: f64::INFINITY,
+        }
+        .to_string();
+        assert!(
+            e.contains("lower bound is +inf") && !e.contains("above"),
+            "{e}"
+        );
+        assert_eq!(fmt_num(0.5), "0.5");
+        assert_eq!(fmt_num(-3.0), "-3");
+        assert_eq!(fmt_num(1e-300), "1e-300");
+        assert_eq!(fmt_num(f64::NAN), "NaN");
     }
 }

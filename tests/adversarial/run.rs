@@ -239,8 +239,8 @@ pub fn unclear(stderr: &str, names: &[String], mentions: &[String]) -> Option<St
     let mut run = 0;
     for c in msg.chars() {
         run = if c.is_ascii_digit() { run + 1 } else { 0 };
-        if run > 24 {
-            return Some("a number printed with more than 24 digits".into());
+        if run > 40 {
+            return Some("a number printed with more than 40 digits".into());
         }
     }
     for bad in [
