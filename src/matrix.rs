@@ -73,13 +73,22 @@ impl Matrix {
         ncols: usize,
         triplets: &[(usize, usize, f64)],
     ) -> Option<Matrix> {
-        let mut coo = CooMatrix::new(nrows, ncols);
+        // Exact-size index and value arrays: no growth while reading a large file.
+        let n = triplets.len();
+        let (mut rows, mut cols, mut vals) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
         for &(i, j, v) in triplets {
             if i >= nrows || j >= ncols {
                 return None;
             }
-            coo.push(i, j, v);
+            rows.push(i);
+            cols.push(j);
+            vals.push(v);
         }
+        let coo = CooMatrix::try_from_triplets(nrows, ncols, rows, cols, vals).ok()?;
         Some(Matrix::Sparse(CsrMatrix::from(&coo)))
     }
 

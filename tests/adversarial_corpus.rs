@@ -69,17 +69,21 @@ fn adversarial_corpus() {
                         run_case(env, &cases[k], &dir)
                     } else {
                         let (f, r) = run_arg_case(env, &arg_cases[k - cases.len()], &dir);
-                        (f, r, 0)
+                        (f, r, Vec::new())
                     };
                     let mut rep = report.lock().unwrap();
                     rep.runs += runs;
-                    rep.in_process_solves += solves;
+                    rep.in_process_solves += solves.len();
                     rep.findings.extend(findings);
+                    rep.solved.extend(solves);
                 }
             });
         }
     });
-    let report = report.into_inner().unwrap();
+    let mut report = report.into_inner().unwrap();
+    report
+        .findings
+        .sort_by(|a, b| (a.kind, &a.case).cmp(&(b.kind, &b.case)));
     let mut text = report.summary();
     for f in &report.findings {
         text.push_str(&format!(
@@ -94,11 +98,68 @@ fn adversarial_corpus() {
     std::fs::write(&out, &text).unwrap();
     eprintln!("{}", report.summary());
     eprintln!("full report: {}", out.display());
+    // The book shows what the whole corpus ran and what each method did on the nasty
+    // problems; only a full run of this build writes or checks it.
+    if filter.is_empty()
+        && std::env::var_os("NONSMOOTH_ADVERSARIAL_BIN").is_none()
+        && !cfg!(feature = "hdf5")
+    {
+        publish("adversarial_summary.txt", &report.summary());
+        publish("adversarial_nasty.txt", &nasty_table(&report));
+    }
     if std::env::var_os("NONSMOOTH_ADVERSARIAL_REPORT").is_none() {
         assert!(
             report.findings.is_empty(),
             "{} findings:\n{text}",
             report.findings.len()
+        );
+    }
+}
+
+/// Each nasty valid problem and each method that applies to it: how the solve ended.
+fn nasty_table(report: &Report) -> String {
+    let mut rows: Vec<_> = report
+        .solved
+        .iter()
+        .filter(|s| s.case.starts_with("nasty/") && s.status != "invalid")
+        .collect();
+    let order = |m: &str| {
+        nonsmooth::method::Method::NAMES
+            .iter()
+            .position(|n| *n == m)
+    };
+    rows.sort_by(|a, b| (&a.case, order(&a.method)).cmp(&(&b.case, order(&b.method))));
+    let mut out = String::from(
+        "| problem | method | status | iterations | error |\n|---|---|---|---:|---:|\n",
+    );
+    for s in rows {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            s.case.trim_start_matches("nasty/"),
+            s.method,
+            s.status,
+            s.iterations.map_or("-".into(), |i| i.to_string()),
+            s.error.map_or("-".into(), |e| format!("{e:.1e}")),
+        ));
+    }
+    out
+}
+
+/// Writes `book/src/generated/NAME` under `NONSMOOTH_BLESS=1`, else checks it is current.
+fn publish(name: &str, content: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("book/src/generated")
+        .join(name);
+    if std::env::var_os("NONSMOOTH_BLESS").is_some() {
+        std::fs::write(&path, content).unwrap();
+        eprintln!("wrote {}", path.display());
+    } else {
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            committed,
+            content,
+            "{} is out of date; rerun with NONSMOOTH_BLESS=1",
+            path.display()
         );
     }
 }

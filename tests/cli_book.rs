@@ -159,6 +159,28 @@ fn substitutions(shared: Option<&Path>) -> Vec<(String, String)> {
     subs
 }
 
+/// Bad input, as the chapter "Bad input and the adversarial corpus" shows it: a file cut
+/// inside its last number, two numbers joined by a no-break space, a value out of range, an
+/// output that is the input, a size of 2^64.
+#[test]
+fn bad_input() {
+    let dir = scratch();
+    std::fs::write(dir.join("cut.dat"), "2\n0 2 2 2 2\n2 1 1 2\n-5 -6.2").unwrap();
+    std::fs::write(dir.join("nbsp.dat"), "2\n0 2 2 2 2\n2 1 1 2\n-5\u{a0}-6\n").unwrap();
+    session(
+        "cli_bad_input",
+        &[
+            step("info cut.dat").in_scratch().with_status(),
+            step("info nbsp.dat").in_scratch().with_status(),
+            step("solve data/box_stack_5.json --tol nan").with_status(),
+            step("convert data/box_stack_5.json --to json -o data/./box_stack_5.json")
+                .with_status(),
+            step("generate pyramid --contacts 18446744073709551615").with_status(),
+        ],
+        None,
+    );
+}
+
 /// Runs one step and returns what the terminal shows.
 fn run(s: &Step, shared: Option<&Path>) -> String {
     let cwd = match s.dir {

@@ -358,7 +358,10 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
     let mut all_ok = true;
     for path in &files {
         let lp = match load(path) {
-            Ok(lp) => lp,
+            Ok(lp) => {
+                super::warn(&lp);
+                lp
+            }
             Err(e) => {
                 eprintln!("nonsmooth: {e}");
                 all_ok = false;

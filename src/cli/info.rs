@@ -98,6 +98,7 @@ fn describe(lp: &LoadedProblem) -> Value {
         "file": short_name(&lp.path), "path": lp.path.display().to_string(),
         "format": lp.format.name(), "type": p.type_name(), "n": p.dim(), "contacts": p.contacts(),
         "source": lp.provenance.source, "answer": lp.answer.as_ref().map(|a| a.source.clone()),
+        "warnings": lp.warnings,
     });
     let range = |m: &nalgebra::DVector<f64>| json!({ "min": m.min(), "max": m.max() });
     match p {
@@ -259,6 +260,7 @@ pub fn run(a: InfoArgs) -> Result<ExitCode, Failure> {
     for path in files {
         match load(&path) {
             Ok(lp) => {
+                super::warn(&lp);
                 let v = describe(&lp);
                 let line = if a.json { v.to_string() } else { text(&v) };
                 emit(&mut out, line.trim_end())?;

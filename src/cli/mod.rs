@@ -169,12 +169,24 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
 fn load_one(path: &Path) -> Result<crate::io::LoadedProblem, Failure> {
     let found = expand(std::slice::from_ref(&path.to_path_buf()))?;
     match found.as_slice() {
-        [one] => Ok(crate::io::load(one)?),
+        [one] => {
+            let lp = crate::io::load(one)?;
+            warn(&lp);
+            Ok(lp)
+        }
         many => Err(Failure::Usage(format!(
             "{}: a folder of {} problems; give one problem file or problem folder",
             path.display(),
             many.len()
         ))),
+    }
+}
+
+/// Prints what the reader noticed but did not refuse (see
+/// [`crate::io::LoadedProblem::warnings`]) to standard error.
+fn warn(lp: &crate::io::LoadedProblem) {
+    for w in &lp.warnings {
+        eprintln!("nonsmooth: warning: {}: {w}", lp.path.display());
     }
 }
 

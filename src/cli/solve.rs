@@ -232,6 +232,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                 }
             }
             Ok(lp) => {
+                bar.suspend(|| super::warn(&lp));
                 let outcome = solve(&lp.problem, method, a.kind, &params, &mut no_observer());
                 let info = outcome.info();
                 if outcome.status() != "converged" {

@@ -440,6 +440,7 @@ pub fn read(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
         problem,
         answer: None,
         warm_start,
+        warnings: Vec::new(),
         provenance: Provenance {
             source: "FCLIB (HDF5)".to_string(),
             description: if info.is_empty() {

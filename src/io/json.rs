@@ -444,6 +444,7 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
         answer: file.answer,
         warm_start: None,
         provenance: file.provenance,
+        warnings: Vec::new(),
     })
 }
 

@@ -116,6 +116,10 @@ pub struct LoadedProblem {
     pub warm_start: Option<Vec<f64>>,
     /// Provenance and units.
     pub provenance: Provenance,
+    /// Things the reader noticed but could not decide were errors (a last number that
+    /// runs into the end of the file, which may have been cut short). The command line
+    /// prints them; they are never dropped silently.
+    pub warnings: Vec<String>,
 }
 
 /// File formats the crate knows.
@@ -507,12 +511,39 @@ fn load_hdf5(path: &Path) -> Result<LoadedProblem, IoError> {
 
 /// Reads JSON bytes as the project's format or a MuJoCo export.
 pub fn load_json(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
-    let value: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e))?;
-    if value.get("format").is_some() {
+    // Which keys are present, without building the document: the values are skipped
+    // (a `serde_json::Value` of a large file costs hundreds of bytes per number).
+    #[derive(serde::Deserialize)]
+    #[allow(non_snake_case, dead_code)]
+    struct Keys {
+        format: Option<serde::de::IgnoredAny>,
+        A: Option<serde::de::IgnoredAny>,
+        b: Option<serde::de::IgnoredAny>,
+        mu: Option<serde::de::IgnoredAny>,
+        dim: Option<serde::de::IgnoredAny>,
+        n_contacts: Option<serde::de::IgnoredAny>,
+    }
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|&b| b != b'{') {
+        // Let serde report a syntax error first; a well-formed non-object is named.
+        serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
+            .map_err(|e| json_error(path, bytes, &e))?;
+        return Err(IoError::parse(
+            path,
+            "line 1",
+            "a JSON problem file holds one object `{...}`; this one holds another JSON value",
+        ));
+    }
+    let keys: Keys = serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e))?;
+    if keys.format.is_some() {
         return json::from_bytes(path, bytes);
     }
-    if mujoco::looks_like_mujoco(&value) {
+    if keys.A.is_some()
+        && keys.b.is_some()
+        && keys.mu.is_some()
+        && keys.dim.is_some()
+        && keys.n_contacts.is_some()
+    {
         return Ok(mujoco::from_bytes(path, bytes)?.into_loaded(path));
     }
     Err(IoError::new(path, IoErrorKind::UnknownFormat))

@@ -123,15 +123,9 @@ impl MujocoProblem {
             answer: self.answer,
             warm_start: None,
             provenance: self.provenance,
+            warnings: Vec::new(),
         }
     }
-}
-
-/// `true` if the JSON object has the keys of a MuJoCo export (`A`, `b`, `mu`, `dim`).
-pub(crate) fn looks_like_mujoco(v: &serde_json::Value) -> bool {
-    ["A", "b", "mu", "dim", "n_contacts"]
-        .iter()
-        .all(|k| v.get(k).is_some())
 }
 
 fn dense_rows(

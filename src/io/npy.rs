@@ -251,6 +251,7 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
             units: Default::default(),
         },
         warm_start: None,
+        warnings: Vec::new(),
     })
 }
 

@@ -333,6 +333,7 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
         problem: p.problem,
         answer: None,
         warm_start: p.warm_start,
+        warnings: Vec::new(),
         provenance: Provenance {
             source: "OpenTissue (.dlm dump)".to_string(),
             description: description.to_string(),

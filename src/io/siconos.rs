@@ -537,7 +537,7 @@ pub fn kind_hint(path: &Path) -> Option<Kind> {
 
 /// Which kinds the text parses as, with the number of tokens left unread by each
 /// (see the [module docs](self) for the rule). Errors if it parses as none.
-fn choose(path: &Path, bytes: &[u8]) -> Result<(Kind, Parts), IoError> {
+fn choose(path: &Path, bytes: &[u8]) -> Result<(Kind, Parts, Option<String>), IoError> {
     let mut t = Tokens::new(path, bytes);
     empty_check(&t)?;
     let hint = kind_hint(path);
@@ -603,8 +603,8 @@ fn choose(path: &Path, bytes: &[u8]) -> Result<(Kind, Parts), IoError> {
         }
     };
     let (kind, parts, remaining) = ok.swap_remove(pick);
-    t.check_not_cut(t.len() - remaining)?;
-    Ok((kind, parts))
+    let warning = t.check_not_cut(t.len() - remaining)?;
+    Ok((kind, parts, warning))
 }
 
 /// Detects the kind of a Siconos `.dat` file from its structure (and its name, to break
@@ -613,7 +613,7 @@ fn choose(path: &Path, bytes: &[u8]) -> Result<(Kind, Parts), IoError> {
 /// # Errors
 /// The error of the likeliest kind when the text parses as none.
 pub fn detect(path: &Path, bytes: &[u8]) -> Result<Kind, IoError> {
-    choose(path, bytes).map(|(k, _)| k)
+    choose(path, bytes).map(|(k, _, _)| k)
 }
 
 /// Reads a Siconos `.dat` file of any kind, detecting which ([`detect`]).
@@ -621,14 +621,14 @@ pub fn detect(path: &Path, bytes: &[u8]) -> Result<Kind, IoError> {
 /// # Errors
 /// As [`read_lcp`], [`read_fc3d`] and [`read_gfc3d`].
 pub fn read_any(path: &Path, bytes: &[u8]) -> Result<(Kind, AnyProblem), IoError> {
-    let (kind, parts) = choose(path, bytes)?;
+    let (kind, parts, _) = choose(path, bytes)?;
     Ok((kind, build(path, parts)?))
 }
 
 /// Reads a Siconos `.dat` file into a [`LoadedProblem`] (format [`Format::Siconos`], no
 /// answer: these files carry none).
 pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
-    let (kind, parts) = choose(path, bytes)?;
+    let (kind, parts, warning) = choose(path, bytes)?;
     let storage = parts.storage();
     let problem = build(path, parts)?;
     let name = path
@@ -642,6 +642,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
         problem,
         answer: None,
         warm_start: None,
+        warnings: warning.into_iter().collect(),
         provenance: Provenance {
             source: "Siconos numerics .dat file".to_string(),
             description: format!(

@@ -75,6 +75,16 @@ pub struct Finding {
     pub detail: String,
 }
 
+/// One in-process solve of a valid case: what the method reported.
+#[derive(Debug, Clone)]
+pub struct Solved {
+    pub case: String,
+    pub method: String,
+    pub status: String,
+    pub iterations: Option<usize>,
+    pub error: Option<f64>,
+}
+
 /// Totals of a sweep.
 #[derive(Debug, Default)]
 pub struct Report {
@@ -83,6 +93,7 @@ pub struct Report {
     pub runs: usize,
     pub in_process_solves: usize,
     pub findings: Vec<Finding>,
+    pub solved: Vec<Solved>,
 }
 
 impl Report {
@@ -370,8 +381,9 @@ impl Sink<'_> {
     }
 }
 
-/// Runs one corpus case; returns its findings and the number of runs.
-pub fn run_case(env: &Env, case: &Case, root: &Path) -> (Vec<Finding>, usize, usize) {
+/// Runs one corpus case; returns its findings, the number of runs, and the in-process
+/// solves.
+pub fn run_case(env: &Env, case: &Case, root: &Path) -> (Vec<Finding>, usize, Vec<Solved>) {
     let dir = root.join("in");
     let out = root.join("out");
     let _ = std::fs::remove_dir_all(root);
@@ -387,7 +399,7 @@ pub fn run_case(env: &Env, case: &Case, root: &Path) -> (Vec<Finding>, usize, us
     };
     let names = vec![input_s.clone()];
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<String>>();
-    let mut solves = 0;
+    let mut solves = Vec::new();
 
     // Decide what to expect for mutations from what `info` makes of them.
     let info = run(&env.bin, &s(&["info", &input_s]), &dir, None);
@@ -395,7 +407,7 @@ pub fn run_case(env: &Env, case: &Case, root: &Path) -> (Vec<Finding>, usize, us
         Expect::Either => {
             if !sink.status(&info, &[0, 1]) {
                 finish(&mut sink, &dir, &before);
-                return (sink.findings, sink.runs, 0);
+                return (sink.findings, sink.runs, solves);
             }
             if info.code == Some(0) {
                 Expect::Valid(Default::default())
@@ -568,7 +580,7 @@ pub fn run_case(env: &Env, case: &Case, root: &Path) -> (Vec<Finding>, usize, us
                 }
             }
             if env.in_process && !v.large {
-                solves += in_process(env, case, &input, &mut sink);
+                solves = in_process(env, case, &input, &mut sink);
             }
         }
         Expect::Either => unreachable!("resolved above"),
@@ -591,25 +603,34 @@ fn finish(sink: &mut Sink, dir: &Path, before: &BTreeMap<PathBuf, Vec<u8>>) {
 }
 
 /// Solves the case with every method in process and judges each "converged" answer.
-fn in_process(env: &Env, case: &Case, input: &Path, sink: &mut Sink) -> usize {
+fn in_process(env: &Env, case: &Case, input: &Path, sink: &mut Sink) -> Vec<Solved> {
     use nonsmooth::method::{Method, solve};
-    use nonsmooth::solver::{Params, no_observer};
+    use nonsmooth::solver::Params;
+    let mut solved = Vec::new();
     let Ok(lp) = nonsmooth::io::load(input) else {
-        return 0;
+        return solved;
     };
     let params = Params {
         tol: env.tol,
         max_iter: 100_000,
         ..Default::default()
     };
-    let mut n = 0;
     for m in &env.methods {
         let Ok(method) = m.parse::<Method>() else {
             continue;
         };
-        n += 1;
+        // Bounded like a run of the program: a solve still going after the time limit is
+        // stopped (the program's run of the same case reports the hang).
+        let deadline = Instant::now() + run_limit();
+        let mut stop = |_: &nonsmooth::solver::Iterate| {
+            if Instant::now() > deadline {
+                std::ops::ControlFlow::Break(())
+            } else {
+                std::ops::ControlFlow::Continue(())
+            }
+        };
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            solve(&lp.problem, method, None, &params, &mut no_observer())
+            solve(&lp.problem, method, None, &params, &mut stop)
         }));
         let command = format!("(library) solve {} with {m}", case.input);
         let Ok(outcome) = outcome else {
@@ -621,8 +642,15 @@ fn in_process(env: &Env, case: &Case, input: &Path, sink: &mut Sink) -> usize {
                 sink.add(&command, Kind::SilentWrong, why);
             }
         }
+        solved.push(Solved {
+            case: case.name.clone(),
+            method: m.clone(),
+            status: outcome.status().to_string(),
+            iterations: outcome.info().map(|i| i.iterations),
+            error: outcome.info().map(|i| i.error.rel),
+        });
     }
-    n
+    solved
 }
 
 /// The scratch inputs of the argument cases (see `args.rs`).
