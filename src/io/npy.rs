@@ -944,11 +944,22 @@ enum Out<'a> {
 }
 
 /// Writes one array as `.npy` bytes. A dense matrix is written from its own storage
-/// (column-major, `fortran_order: True`); a sparse one is first copied dense.
+/// (column-major, `fortran_order: True`); a sparse one is first copied dense (its size
+/// checked by the caller).
 fn encode<W: std::io::Write>(out: &Out, w: W) -> Result<(), ndarray_npy::WriteNpyError> {
     match out {
         Out::Matrix(Matrix::Dense(d)) => col_major_view(d).write_npy(w),
-        Out::Matrix(m) => col_major_view(&m.to_dense()).write_npy(w),
+        Out::Matrix(Matrix::Sparse(m)) => {
+            // Assigned, not added into zeros (as `Matrix::to_dense` does), so that a
+            // stored -0.0 or NaN keeps its bits; a CSR row's columns are unique.
+            let mut d = DMatrix::zeros(m.nrows(), m.ncols());
+            for (i, row) in m.row_iter().enumerate() {
+                for (&j, &v) in row.col_indices().iter().zip(row.values()) {
+                    d[(i, j)] = v;
+                }
+            }
+            col_major_view(&d).write_npy(w)
+        }
         Out::Floats(v) => ArrayView1::from(v.as_slice()).write_npy(w),
         Out::Ints(v) => ArrayView1::from(v.as_slice()).write_npy(w),
     }
