@@ -8,19 +8,24 @@
 
 use std::path::Path;
 
-use super::{AnyProblem, opentissue, siconos};
+use super::{AnyProblem, npy, opentissue, siconos};
 use crate::matrix::Matrix;
 
 /// A target body: takes any bytes, must not panic.
 pub type Body = fn(&[u8]);
 
 /// Every target: `(name, body)`. The names are the cargo-fuzz target names and the
-/// folder names under `fuzz/seeds/`.
+/// folder names under `fuzz/seeds/`. `fclib_hdf5` is listed only with the `hdf5` feature
+/// (without it its body does nothing).
 pub const TARGETS: &[(&str, Body)] = &[
     ("siconos_dat", siconos_dat),
     ("opentissue_dlm", opentissue_dlm),
     ("mujoco_json", mujoco_json),
     ("project_json", project_json),
+    ("npy_array", npy_array),
+    ("cli_args", cli_args),
+    #[cfg(feature = "hdf5")]
+    ("fclib_hdf5", fclib_hdf5),
 ];
 
 fn bits(m: &Matrix) -> Vec<u64> {
@@ -104,3 +109,84 @@ pub fn project_json(data: &[u8]) {
         }
     }
 }
+
+fn dbits(m: &nalgebra::DMatrix<f64>) -> (usize, usize, Vec<u64>) {
+    (
+        m.nrows(),
+        m.ncols(),
+        m.iter().map(|v| v.to_bits()).collect(),
+    )
+}
+
+/// One `.npy` file, read as a matrix (`W.npy`), a vector (`q.npy`) and an `int64` vector
+/// (`dep.npy`); whatever reads must come back bit for bit from the bytes the writer
+/// produces for it (a dense and a sparse matrix alike).
+pub fn npy_array(data: &[u8]) {
+    let _ = npy::parse_header(Path::new("x.npy"), data);
+    let w = Path::new("W.npy");
+    if let Ok(m) = npy::parse_matrix(w, data) {
+        let bytes = npy::matrix_to_npy(&Matrix::Dense(m.clone()));
+        let back = npy::parse_matrix(w, &bytes).expect("written matrix reads back");
+        assert_eq!(dbits(&back), dbits(&m), "npy matrix round trip");
+        // The same numbers stored sparse (every entry but +0.0).
+        let triplets: Vec<(usize, usize, f64)> = (0..m.ncols())
+            .flat_map(|j| (0..m.nrows()).map(move |i| (i, j)))
+            .filter(|&(i, j)| m[(i, j)].to_bits() != 0)
+            .map(|(i, j)| (i, j, m[(i, j)]))
+            .collect();
+        let sparse = Matrix::from_triplets(m.nrows(), m.ncols(), &triplets).expect("in range");
+        let back = npy::parse_matrix(w, &npy::matrix_to_npy(&sparse))
+            .expect("written sparse matrix reads back");
+        assert_eq!(dbits(&back), dbits(&m), "npy sparse matrix round trip");
+    }
+    let q = Path::new("q.npy");
+    if let Ok(v) = npy::parse_vector(q, data) {
+        let back = npy::parse_vector(q, &npy::vector_to_npy(v.as_slice()))
+            .expect("written vector reads back");
+        assert_eq!(vbits(&back), vbits(&v), "npy vector round trip");
+    }
+    let dep = Path::new("dep.npy");
+    if let Ok(d) = npy::parse_ints(dep, data) {
+        let back = npy::parse_ints(dep, &npy::ints_to_npy(&d)).expect("written ints read back");
+        assert_eq!(back, d, "npy int64 round trip");
+    }
+}
+
+/// The command line: the bytes split into arguments at NUL and newline bytes (any other
+/// byte, invalid UTF-8 included, stays in its argument), after the program name. Only
+/// parsed and checked ([`crate::cli::parse_args`]), never run.
+pub fn cli_args(data: &[u8]) {
+    use std::ffi::{OsStr, OsString};
+    use std::os::unix::ffi::OsStrExt;
+    let args = std::iter::once(OsString::from("nonsmooth")).chain(
+        data.split(|&b| b == 0 || b == b'\n')
+            .map(|a| OsStr::from_bytes(a).to_os_string()),
+    );
+    let _ = crate::cli::parse_args(args);
+}
+
+/// An FCLIB HDF5 file: the bytes are written to a temporary file and read with
+/// [`super::fclib::read`]. HDF5 reads files by name, so this is the one target that
+/// touches the file system. HDF5's own error printing is silenced.
+#[cfg(feature = "hdf5")]
+pub fn fclib_hdf5(data: &[u8]) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    static SILENCE: std::sync::Once = std::sync::Once::new();
+    SILENCE.call_once(|| hdf5::silence_errors(true));
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!(
+        "nonsmooth-fuzz-fclib-{}-{n}.hdf5",
+        std::process::id()
+    ));
+    if std::fs::write(&path, data).is_err() {
+        return;
+    }
+    let _ = super::fclib::read(&path);
+    let _ = std::fs::remove_file(&path);
+}
+
+/// Without the `hdf5` feature there is no FCLIB reader: the body does nothing (the
+/// cargo-fuzz crate enables the feature with `--features hdf5`).
+#[cfg(not(feature = "hdf5"))]
+pub fn fclib_hdf5(_data: &[u8]) {}

@@ -209,6 +209,10 @@ pub enum IoErrorKind {
         /// Its size in bytes.
         bytes: u64,
     },
+    /// A writer refused to replace what is at the output path (a NumPy folder holding
+    /// other files, a file where a folder is written); nothing was touched. The text
+    /// says why.
+    Refused(String),
 }
 
 impl IoError {
@@ -258,6 +262,7 @@ impl fmt::Display for IoError {
                 "{p}: the file has {bytes} bytes, more than the {MAX_FILE_BYTES} bytes (1 GiB) \
                  the readers accept; store large problems as FCLIB HDF5"
             ),
+            IoErrorKind::Refused(msg) => write!(f, "{p}: {msg}"),
         }
     }
 }
