@@ -190,6 +190,55 @@ pub fn corpus() -> Vec<Case> {
     for s in seeds::all() {
         v.extend(mutations(&s, &mut rng));
     }
+    v.extend(hdf5_cases(&mut rng));
+    v
+}
+
+/// FCLIB HDF5 files (the fuzz seeds): each valid file, and copies with flipped bytes and
+/// cut short. Without the crate's `hdf5` feature every one is refused with a message that
+/// names the feature; with it (CI's hdf5 stage) they are read for real, and the HDF5 C
+/// library must not crash on the damaged ones.
+fn hdf5_cases(rng: &mut Rng) -> Vec<Case> {
+    let seeds: [(&str, &[u8]); 2] = [
+        ("local", include_bytes!("../../fuzz/seeds/fclib_hdf5/local_csc.hdf5")),
+        ("global", include_bytes!("../../fuzz/seeds/fclib_hdf5/global.hdf5")),
+    ];
+    let mut v = Vec::new();
+    for (name, bytes) in seeds {
+        let file = format!("{name}.hdf5");
+        let expect = if cfg!(feature = "hdf5") {
+            Expect::Valid(valid(&["auto"]))
+        } else {
+            reject(&[&file, "hdf5"])
+        };
+        v.push(one(&format!("hdf5/{name}/seed"), "a valid FCLIB file", &file, bytes, expect));
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..12 {
+            let k = rng.below(bytes.len());
+            let bit = 1u8 << rng.below(8);
+            if !seen.insert((k, bit)) {
+                continue;
+            }
+            let mut b = bytes.to_vec();
+            b[k] ^= bit;
+            v.push(one(
+                &format!("hdf5/{name}/flip-{k}-{bit}"),
+                "issue 8: byte-flipped FCLIB files",
+                &file,
+                b,
+                Expect::Either,
+            ));
+        }
+        for cut in [bytes.len() / 2, bytes.len() - 1] {
+            v.push(one(
+                &format!("hdf5/{name}/truncate-{cut}"),
+                "an FCLIB file cut short",
+                &file,
+                bytes[..cut].to_vec(),
+                Expect::Either,
+            ));
+        }
+    }
     v
 }
 

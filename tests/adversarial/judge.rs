@@ -6,7 +6,7 @@
 
 use nalgebra::DVector;
 use nonsmooth::io::AnyProblem;
-use nonsmooth::problem::{FrictionContact, FrictionKind, RowBound};
+use nonsmooth::problem::{FrictionKind, RowBound};
 
 /// How far the judge lets an answer be from the claimed tolerance (different norms and
 /// rounding): an answer is wrong when an error exceeds `SLACK * tol`.
@@ -119,40 +119,57 @@ pub fn wrong(
             let rel = norm(&e) / denom;
             (rel > limit).then(|| format!("boxed LCP: natural residual / ‖b‖ = {rel:.3e}"))
         }
-        AnyProblem::Friction(p) => friction(p, x, kind.unwrap_or(p.kind()), limit),
-        AnyProblem::Global(g) => match g.to_local() {
-            Ok(local) => friction(&local, x, kind.unwrap_or(g.kind()), limit),
-            Err(e) => Some(format!(
-                "converged on a global problem without a local form: {e}"
-            )),
-        },
+        AnyProblem::Friction(p) => {
+            let w = p.w().to_dense();
+            let u = |r: &[f64], q: &[f64]| -> Vec<f64> {
+                matvec(&w, r).iter().zip(q).map(|(a, b)| a + b).collect()
+            };
+            let k = kind.unwrap_or(p.kind());
+            friction(p.q().as_slice(), p.mu().as_slice(), x, &u, k, limit)
+        }
+        AnyProblem::Global(g) => {
+            // In velocity space, without forming W: v = M^-1 (H r + q), u = H^T v + b. The
+            // local form's q is H^T M^-1 q + b; `u` receives r and q scaled alike.
+            let (m, h) = (g.m().to_dense(), g.h().to_dense());
+            let Some(chol) = m.clone().cholesky() else {
+                return Some("converged on a global problem whose M is not positive definite".into());
+            };
+            let local_q = h.transpose() * chol.solve(g.q()) + g.b();
+            let s = scale_of(&[local_q.as_slice(), x.as_slice()]);
+            let u = |r: &[f64], _q: &[f64]| -> Vec<f64> {
+                let rs = DVector::from_column_slice(r);
+                let v = chol.solve(&(&h * rs + g.q() * s));
+                (h.transpose() * v + g.b() * s).iter().copied().collect()
+            };
+            let k = kind.unwrap_or(g.kind());
+            friction(local_q.as_slice(), g.mu().as_slice(), x, &u, k, limit)
+        }
     }
 }
 
+/// Judges `r` on a friction problem with free velocity `q`, whose velocity is
+/// `u_of(r', q')` for `r` and `q` scaled by the same power of two (which brings them to
+/// order one).
 fn friction(
-    p: &FrictionContact,
+    q: &[f64],
+    mu: &[f64],
     r: &DVector<f64>,
+    u_of: &dyn Fn(&[f64], &[f64]) -> Vec<f64>,
     kind: FrictionKind,
     limit: f64,
 ) -> Option<String> {
-    let w = p.w().to_dense();
-    let s = scale_of(&[p.q().as_slice(), r.as_slice()]);
+    let s = scale_of(&[q, r.as_slice()]);
     let rs: Vec<f64> = r.iter().map(|v| v * s).collect();
-    let qs: Vec<f64> = p.q().iter().map(|v| v * s).collect();
-    let u: Vec<f64> = matvec(&w, &rs)
-        .iter()
-        .zip(&qs)
-        .map(|(a, b)| a + b)
-        .collect();
+    let qs: Vec<f64> = q.iter().map(|v| v * s).collect();
+    let u = u_of(&rs, &qs);
     let denom = [norm(&qs), norm(&rs), norm(&u)]
         .into_iter()
         .fold(0.0f64, f64::max);
     let denom = if denom > 0.0 { denom } else { 1.0 };
     let mut e2 = 0.0;
     let mut pen2 = 0.0;
-    for c in 0..p.contacts() {
+    for (c, &mu) in mu.iter().enumerate() {
         let k = 3 * c;
-        let mu = p.mu()[c];
         let rc = [rs[k], rs[k + 1], rs[k + 2]];
         let uc = [u[k], u[k + 1], u[k + 2]];
         let shift = match kind {
