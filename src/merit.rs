@@ -151,6 +151,22 @@ const SAFE_SUM: f64 = 1e-290;
 /// assert!((scaled_norm(&[3e-300, 4e-300]) / 5e-300 - 1.0).abs() < 1e-15);
 /// ```
 pub fn scaled_norm(v: &[f64]) -> f64 {
+    // nalgebra's sum of squares: in range, exactly the number `DVector::norm` gives
+    let s = nalgebra::DVectorView::from_slice(v, v.len()).norm_squared();
+    if s.is_finite() && s >= SAFE_SUM {
+        return s.sqrt();
+    }
+    if s == 0.0 && v.iter().all(|x| *x == 0.0) {
+        return 0.0;
+    }
+    let mut acc = SumSquares::new();
+    acc.add_all(v);
+    acc.norm()
+}
+
+/// As [`scaled_norm`], summing the squares in order (`Σ x_i²` left to right) when they are
+/// safely in range.
+pub(crate) fn scaled_norm_seq(v: &[f64]) -> f64 {
     let s: f64 = v.iter().map(|x| x * x).sum();
     if s.is_finite() && s >= SAFE_SUM {
         return s.sqrt();
@@ -415,9 +431,11 @@ pub(crate) fn norms_of_terms(
 ) -> (f64, f64) {
     // (sum of squares, largest magnitude) of each norm
     let (mut s, mut sn) = ((0.0, 0.0f64), (0.0, 0.0f64));
+    // each contact's squares summed first, then added (the order the sums had before
+    // they were scaled, so that in range the numbers are unchanged)
     let plain = |acc: &mut (f64, f64), t: &[f64]| {
+        acc.0 += t.iter().map(|x| x * x).sum::<f64>();
         for x in t {
-            acc.0 += x * x;
             acc.1 = acc.1.max(x.abs());
         }
     };
@@ -566,8 +584,9 @@ pub fn check_contacts(
             };
             let pr = project_on_cone(rc, mu);
             let pu = project_on_dual_cone(uhat, mu);
-            let dist =
-                |a: [f64; 3], b: [f64; 3]| scaled_norm(&[a[0] - b[0], a[1] - b[1], a[2] - b[2]]);
+            let dist = |a: [f64; 3], b: [f64; 3]| {
+                scaled_norm_seq(&[a[0] - b[0], a[1] - b[1], a[2] - b[2]])
+            };
             let e = natural_map_contact(rc, uc, mu, kind);
             ContactCheck {
                 contact: c,
@@ -579,7 +598,7 @@ pub fn check_contacts(
                 dual_violation: dist(uhat, pu),
                 complementarity: (rc[0] * uhat[0] + rc[1] * uhat[1] + rc[2] * uhat[2]).abs(),
                 dissipation: -(rc[1] * uc[1] + rc[2] * uc[2]),
-                error: scaled_norm(&e),
+                error: scaled_norm_seq(&e),
             }
         })
         .collect()
@@ -699,10 +718,7 @@ pub fn complementarity_gap(fc: &FrictionContact, r: &DVector<f64>, kind: Frictio
 /// `primal = sqrt(Σ_c dist(r_c, K_mu)²)` and `dual = sqrt(Σ_c dist(û_c, K_mu*)²)`.
 pub fn feasibility(fc: &FrictionContact, r: &DVector<f64>, kind: FrictionKind) -> (f64, f64) {
     let checks = check_contacts(fc, r, kind);
-    let (mut primal, mut dual) = (SumSquares::new(), SumSquares::new());
-    for c in &checks {
-        primal.add(c.cone_violation);
-        dual.add(c.dual_violation);
-    }
-    (primal.norm(), dual.norm())
+    let primal: Vec<f64> = checks.iter().map(|c| c.cone_violation).collect();
+    let dual: Vec<f64> = checks.iter().map(|c| c.dual_violation).collect();
+    (scaled_norm_seq(&primal), scaled_norm_seq(&dual))
 }

@@ -5,7 +5,7 @@ use super::law::ContactLaw;
 use crate::friction::FrictionLaw;
 use crate::linalg::SpdFactor;
 use crate::matrix::Matrix;
-use crate::merit::{Residual, norms_of_terms, scaled_norm};
+use crate::merit::{Residual, norms_of_terms, scaled_norm, scaled_norm_seq};
 use crate::multibody::Assembly;
 use crate::problem::{
     BoxedLcp, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp, ProblemError, RowBound,
@@ -472,7 +472,7 @@ impl ProxProblem {
             s(&law.error_terms(&lam[o..e], &v[o..e]));
             sn(&law.normal_terms(&lam[o..e], &v[o..e]));
         });
-        let denom = free_norm.max(scaled_norm(lam)).max(scaled_norm(v));
+        let denom = free_norm.max(scaled_norm_seq(lam)).max(scaled_norm_seq(v));
         let denom_q = if free_norm == 0.0 { denom } else { free_norm };
         Residual::friction(abs, normal, denom, denom_q)
     }

@@ -677,7 +677,7 @@ impl<'a> Prox<'a> {
 
     // ANCHOR: prox_loop
     /// Algorithms 1-2 with adaptive r-factors: sweep; if the step `‖λ^{k+1} - λ^k‖_∞`
-    /// did not shrink (or is not finite), roll back to `λ^k` and shrink `R <- ν R`; otherwise accept.
+    /// grew (or is not finite), roll back to `λ^k` and shrink `R <- ν R`; otherwise accept.
     /// After each accepted sweep the error ([`ProxProblem::error_with_velocity`]) is
     /// measured every `params.check_every` sweeps and compared with `params.tol`; the
     /// paper's step tests ([`ProxOptions::step_abs_tol`], [`ProxOptions::step_rel_tol`])
@@ -718,10 +718,7 @@ impl<'a> Prox<'a> {
             stats.sweeps += 1;
             let new_step = (&trial - &*x).amax();
             let reference = recent.max();
-            // A step that did not shrink is divergence too: an iteration that repeats
-            // itself (`λ` alternating between two points with steps of equal size, as
-            // with `r = 5` on `A = 1`) never grows its step and would run forever.
-            if self.options.adaptive && !(new_step < reference || new_step == 0.0) {
+            if self.options.adaptive && !(new_step <= reference) {
                 // Divergence detected: keep λ^k, shrink every r-factor.
                 stats.rollbacks += 1;
                 stats.r_scale *= nu;
