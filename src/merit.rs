@@ -12,18 +12,175 @@
 //!
 //! Fc3d natural map (Siconos `fc3d_compute_error`): with `u = W r + q`, per contact
 //! `x_c = r_c - (u_c + [mu_c ‖u_t,c‖, 0, 0])`, `e_c = r_c - P_{K_mu_c}(x_c)`, and
-//! `abs = sqrt(Σ_c ‖e_c‖²)`. A division is skipped when the denominator is below machine
-//! epsilon, as Siconos does. The two relative errors can differ by orders of magnitude
-//! (`../shared/data/README.md`): always report both.
+//! `abs = sqrt(Σ_c ‖e_c‖²)`.
+//!
+//! # Where this departs from Siconos, and why
+//!
+//! * **Tiny denominators.** Siconos skips the division when the denominator is below
+//!   machine epsilon, so a problem with `‖q‖ <= 2.2e-16` is judged by its absolute error
+//!   and "converges" at `r = 0` whatever its solution (`A = I, b = -1e-17` read as solved
+//!   with a 100 % error). Here a relative error divides whenever its denominator is
+//!   positive: the measure is invariant under scaling the problem. A denominator that is
+//!   exactly zero falls back: for the LCP and boxed measures `‖b‖ = 0` gives
+//!   `max(‖x‖, ‖w‖)` (and the norm of the finite fixed bounds, for a boxed LCP); for
+//!   `rel_q` of a friction problem `‖q‖ = 0` gives the `rel` denominator
+//!   `max(‖r‖, ‖u‖)`. An all-zero problem at `x = 0` has error 0 (`0 / 0` reads as 0).
+//!   On every problem with denominators above `2.2e-16` the numbers are Siconos's.
+//! * **Norms do not overflow or underflow.** Every norm here is computed with scaling
+//!   ([`scaled_norm`], [`SumSquares`]: LAPACK's `dnrm2`/`dlassq`), so `‖q‖ = 1e200` or
+//!   `1e-300` is measured exactly instead of as `inf` or 0.
+//! * **The normal condition on its own** ([`Residual::normal`]). In the De Saxce map the
+//!   term `mu ‖u_t‖` is added to `u_n`; with a huge `mu` it swallows `u_n` in rounding and
+//!   a penetrating contact (`u_n < 0`) reads as solved (`mu = 1e300`, `r = 0`, `u_n = -1`:
+//!   natural-map error 0). So a friction answer also reports
+//!   `‖(max(0, -u_n,c), max(0, -r_n,c))_c‖` (no penetration, no pulling) in the Siconos
+//!   4.4 normalisation, and [`Residual::meets`] — the stopping test of every solver —
+//!   requires it `<= tol` too. `abs`, `rel` and `rel_q` stay Siconos's numbers. At a
+//!   tolerance `tol` the natural map cannot see `u_n` once `mu > tol / eps`
+//!   ([`mu_beyond_resolution`]).
 
 use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
 
 use crate::friction::{project_on_cone, project_on_dual_cone};
 use crate::ncp::{FischerBurmeister, MinMap, boxed_reformulation, lcp_reformulation};
-use crate::problem::{BoxedLcp, FrictionContact, FrictionKind, Lcp};
+use crate::problem::{BoxedLcp, FrictionContact, FrictionKind, Lcp, RowBound};
 
-/// An error measured three ways (see the [module table](self)).
+/// A sum of squares kept as `scale² · ssq` (LAPACK's `dlassq`), so that neither the
+/// squares of huge entries (beyond about `1e154`) overflow nor those of tiny ones (below
+/// about `1e-154`) underflow.
+///
+/// ```
+/// use nonsmooth::merit::SumSquares;
+/// let mut s = SumSquares::new();
+/// s.add(3e200);
+/// s.add(4e200);
+/// assert!((s.norm() - 5e200).abs() <= 1e186);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SumSquares {
+    scale: f64,
+    ssq: f64,
+    nan: bool,
+}
+
+impl Default for SumSquares {
+    fn default() -> Self {
+        SumSquares::new()
+    }
+}
+
+impl SumSquares {
+    /// The empty sum.
+    pub fn new() -> Self {
+        SumSquares {
+            scale: 0.0,
+            ssq: 0.0,
+            nan: false,
+        }
+    }
+
+    /// Adds `x²`. A NaN makes the norm NaN, an infinity makes it infinite.
+    #[inline]
+    pub fn add(&mut self, x: f64) {
+        let a = x.abs();
+        if a.is_nan() {
+            self.nan = true;
+        } else if a == 0.0 {
+        } else if a > self.scale {
+            let r = self.scale / a; // 0 when a is infinite
+            self.ssq = 1.0 + self.ssq * r * r;
+            self.scale = a;
+        } else if a.is_finite() {
+            let r = a / self.scale;
+            self.ssq += r * r;
+        } else {
+            // a second infinity
+            self.ssq += 1.0;
+        }
+    }
+
+    /// Adds the squares of every entry of `xs`.
+    pub fn add_all(&mut self, xs: &[f64]) {
+        for &x in xs {
+            self.add(x);
+        }
+    }
+
+    /// Adds another sum.
+    pub fn merge(&mut self, other: SumSquares) {
+        self.nan |= other.nan;
+        if other.scale == 0.0 {
+            return;
+        }
+        if other.scale > self.scale {
+            let r = self.scale / other.scale;
+            self.ssq = other.ssq + self.ssq * r * r;
+            self.scale = other.scale;
+        } else if other.scale.is_finite() {
+            let r = other.scale / self.scale;
+            self.ssq += other.ssq * r * r;
+        } else {
+            self.ssq += other.ssq;
+        }
+    }
+
+    /// `sqrt` of the sum: finite unless the true norm exceeds `f64::MAX`.
+    pub fn norm(&self) -> f64 {
+        if self.nan {
+            f64::NAN
+        } else if self.scale.is_infinite() {
+            f64::INFINITY
+        } else {
+            self.scale * self.ssq.sqrt()
+        }
+    }
+}
+
+/// Sums of squares at least this large lost nothing to underflow (the squares of entries
+/// below `1e-154` are subnormal or zero).
+const SAFE_SUM: f64 = 1e-290;
+
+/// The Euclidean norm of `v` without overflow or underflow: the plain sum of squares when
+/// it is safely in range, [`SumSquares`] otherwise (as LAPACK's `dnrm2`).
+///
+/// ```
+/// use nonsmooth::merit::scaled_norm;
+/// assert_eq!(scaled_norm(&[3.0, 4.0]), 5.0);
+/// assert!((scaled_norm(&[3e300, 4e300]) / 5e300 - 1.0).abs() < 1e-15);
+/// assert!((scaled_norm(&[3e-300, 4e-300]) / 5e-300 - 1.0).abs() < 1e-15);
+/// ```
+pub fn scaled_norm(v: &[f64]) -> f64 {
+    // nalgebra's sum of squares: in range, exactly the number `DVector::norm` gives
+    let s = nalgebra::DVectorView::from_slice(v, v.len()).norm_squared();
+    if s.is_finite() && s >= SAFE_SUM {
+        return s.sqrt();
+    }
+    if s == 0.0 && v.iter().all(|x| *x == 0.0) {
+        return 0.0;
+    }
+    let mut acc = SumSquares::new();
+    acc.add_all(v);
+    acc.norm()
+}
+
+/// As [`scaled_norm`], summing the squares in order (`Σ x_i²` left to right) when they are
+/// safely in range.
+pub(crate) fn scaled_norm_seq(v: &[f64]) -> f64 {
+    let s: f64 = v.iter().map(|x| x * x).sum();
+    if s.is_finite() && s >= SAFE_SUM {
+        return s.sqrt();
+    }
+    if s == 0.0 && v.iter().all(|x| *x == 0.0) {
+        return 0.0;
+    }
+    let mut acc = SumSquares::new();
+    acc.add_all(v);
+    acc.norm()
+}
+
+/// An error measured three ways (see the [module table](self)), and the normal condition
+/// of a friction answer on its own.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Residual {
     /// The absolute error.
@@ -33,29 +190,67 @@ pub struct Residual {
     /// Relative error in the `‖q‖` normalisation of Siconos <= 4.3 and the 2018
     /// benchmark (for LCPs the same as `rel`).
     pub rel_q: f64,
+    /// The normal condition of a friction answer, checked on its own:
+    /// `‖(max(0, -u_n,c), max(0, -r_n,c))_c‖` (penetration and pulling), divided by the
+    /// denominator of `rel` (Siconos 4.4). Zero at a solution; zero for LCPs and boxed
+    /// LCPs. The natural map alone cannot see `u_n` when `mu ‖u_t‖` swallows it (see the
+    /// [module docs](self)), so [`Residual::meets`] requires this too.
+    #[serde(default)]
+    pub normal: f64,
+    /// The same, absolute (for [`Measure::Absolute`]).
+    #[serde(skip)]
+    normal_abs: f64,
+}
+
+/// `x / d` for a relative error: infinite when `d` is not finite (an overflowed norm must
+/// not read as a small error), `x / d` when `d > 0`, and for `d = 0` zero if `x` is zero
+/// (an all-zero problem at zero) and infinite otherwise.
+fn relative(x: f64, d: f64) -> f64 {
+    if !d.is_finite() {
+        f64::INFINITY
+    } else if d > 0.0 {
+        x / d
+    } else if x == 0.0 {
+        0.0
+    } else {
+        f64::INFINITY
+    }
 }
 
 impl Residual {
-    /// `abs` divided by each denominator (skipped below machine epsilon).
+    /// `abs` divided by each denominator, with no normal condition (LCPs, boxed LCPs).
     ///
-    /// A denominator that is not finite gives an infinite relative error. That happens
-    /// when a norm in it overflows (entries beyond about `1e154`, whose squares exceed
-    /// `f64::MAX`); dividing by it would report a runaway iterate as an exact solution.
-    /// Solvers report a non-finite error as [`crate::solver::SolveError::Diverged`].
+    /// The division is done whenever the denominator is positive (see the module docs for
+    /// the fallbacks the callers use when it is zero); `0 / 0` is 0 and `x / 0` infinite.
+    /// A denominator that is not finite gives an infinite relative error: a norm that
+    /// overflows (only possible when the true norm exceeds `f64::MAX`, the norms here are
+    /// scaled) must not report a runaway iterate as an exact solution. Solvers report a
+    /// non-finite error as [`crate::solver::SolveError::Diverged`].
     pub fn new(abs: f64, denom: f64, denom_q: f64) -> Residual {
-        let div = |d: f64| {
-            if !d.is_finite() {
-                f64::INFINITY
-            } else if d > f64::EPSILON {
-                abs / d
-            } else {
-                abs
-            }
-        };
+        Residual::friction(abs, 0.0, denom, denom_q)
+    }
+
+    /// As [`Residual::new`] for a friction answer whose normal condition has the absolute
+    /// residual `normal_abs` (divided by `denom`, the Siconos 4.4 denominator).
+    pub fn friction(abs: f64, normal_abs: f64, denom: f64, denom_q: f64) -> Residual {
         Residual {
             abs,
-            rel: div(denom),
-            rel_q: div(denom_q),
+            rel: relative(abs, denom),
+            rel_q: relative(abs, denom_q),
+            normal: relative(normal_abs, denom),
+            normal_abs,
+        }
+    }
+
+    /// A residual with the given numbers (the absolute normal residual is taken equal to
+    /// `normal`): for tests and for errors reported by other programs.
+    pub fn from_parts(abs: f64, rel: f64, rel_q: f64, normal: f64) -> Residual {
+        Residual {
+            abs,
+            rel,
+            rel_q,
+            normal,
+            normal_abs: normal,
         }
     }
 
@@ -68,14 +263,46 @@ impl Residual {
         }
     }
 
+    /// The normal-condition residual for `measure`: [`Residual::normal`] for both relative
+    /// measures (the Siconos 4.4 normalisation), absolute for [`Measure::Absolute`].
+    pub fn normal_for(&self, measure: Measure) -> f64 {
+        match measure {
+            Measure::Relative | Measure::RelativeQ => self.normal,
+            Measure::Absolute => self.normal_abs,
+        }
+    }
+
+    /// `true` if the answer solves the problem to `tol` in `measure`: the error is at most
+    /// `tol` **and** so is the normal condition ([`Residual::normal_for`]). This is the
+    /// stopping test of every solver; use it, not `get(measure) <= tol`, to judge an
+    /// answer.
+    pub fn meets(&self, tol: f64, measure: Measure) -> bool {
+        self.get(measure) <= tol && self.normal_for(measure) <= tol
+    }
+
     /// `true` if every field is finite.
     pub fn is_finite(&self) -> bool {
-        self.abs.is_finite() && self.rel.is_finite() && self.rel_q.is_finite()
+        self.abs.is_finite()
+            && self.rel.is_finite()
+            && self.rel_q.is_finite()
+            && self.normal.is_finite()
+    }
+
+    /// The same error for the problem scaled by `1 / factor` (every vector of the problem
+    /// and of the answer divided by `factor`): the absolute numbers are divided by it, the
+    /// relative ones unchanged. Exact when `factor` is a power of two.
+    pub fn unscaled(self, factor: f64) -> Residual {
+        Residual {
+            abs: self.abs / factor,
+            normal_abs: self.normal_abs / factor,
+            ..self
+        }
     }
 }
 
 /// Which of the three numbers of a [`Residual`] a stopping test compares with the
-/// tolerance.
+/// tolerance (the normal condition of a friction answer is always compared too: see
+/// [`Residual::meets`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Measure {
@@ -89,16 +316,47 @@ pub enum Measure {
 }
 
 fn norm(v: &DVector<f64>) -> f64 {
-    v.norm()
+    scaled_norm(v.as_slice())
+}
+
+/// The denominator of the LCP and boxed errors: `‖b‖`, or when `b = 0` exactly
+/// `max(‖x‖, ‖w‖, ‖finite fixed bounds‖)` (a problem whose only scale is in `x`, `w` or
+/// its bounds).
+pub(crate) fn box_denominator(
+    b: &DVector<f64>,
+    x: &DVector<f64>,
+    w: impl FnOnce() -> DVector<f64>,
+    bounds: Option<&[RowBound]>,
+) -> f64 {
+    let nb = norm(b);
+    if nb > 0.0 || nb.is_nan() {
+        return nb;
+    }
+    let mut d = norm(x).max(norm(&w()));
+    if let Some(bounds) = bounds {
+        let mut acc = SumSquares::new();
+        for bound in bounds {
+            if let RowBound::Fixed { lo, hi } = *bound {
+                for v in [lo, hi] {
+                    if v.is_finite() {
+                        acc.add(v);
+                    }
+                }
+            }
+        }
+        d = d.max(acc.norm());
+    }
+    d
 }
 
 /// The LCP error Siconos reports (`lcp_compute_error`): `‖x - max(0, x - w)‖₂ / ‖b‖`,
 /// `w = A x + b`. Note `x - max(0, x - w) = min(x, w)`: the natural map and the minimum
-/// map coincide for the LCP.
+/// map coincide for the LCP. When `b = 0` exactly the denominator is `max(‖x‖, ‖w‖)`
+/// (module docs).
 pub fn lcp_error(lcp: &Lcp, x: &DVector<f64>) -> Residual {
     let abs = norm(&lcp_reformulation::<MinMap>(lcp, x));
-    let nb = norm(lcp.b());
-    Residual::new(abs, nb, nb)
+    let d = box_denominator(lcp.b(), x, || lcp.w(x), None);
+    Residual::new(abs, d, d)
 }
 
 /// The minimum-map merit `1/2 ‖min(x, A x + b)‖²`.
@@ -112,11 +370,12 @@ pub fn lcp_fischer_merit(lcp: &Lcp, x: &DVector<f64>) -> f64 {
 }
 
 /// The boxed error `‖H(x)‖₂` with `H(x) = min(x - lo, max(x - hi, w))` (Erleben 2007 eq.
-/// 37), normalised by `‖b‖`.
+/// 37), normalised by `‖b‖` (when `b = 0` exactly, by `max(‖x‖, ‖w‖, ‖finite fixed
+/// bounds‖)`).
 pub fn boxed_error(blcp: &BoxedLcp, x: &DVector<f64>) -> Residual {
     let abs = norm(&boxed_reformulation::<MinMap>(blcp, x));
-    let nb = norm(blcp.b());
-    Residual::new(abs, nb, nb)
+    let d = box_denominator(blcp.b(), x, || blcp.w(x), Some(blcp.row_bounds()));
+    Residual::new(abs, d, d)
 }
 
 /// The boxed minimum-map merit `theta(x) = 1/2 ‖H(x)‖²` (Erleben 2007 eq. 38).
@@ -142,20 +401,87 @@ pub fn natural_map_contact(r: [f64; 3], u: [f64; 3], mu: f64, kind: FrictionKind
     [r[0] - p[0], r[1] - p[1], r[2] - p[2]]
 }
 
-/// The absolute natural-map error `sqrt(Σ_c ‖e_c‖²)` for given `r` and `u`.
+/// The absolute natural-map error `sqrt(Σ_c ‖e_c‖²)` for given `r` and `u` (scaled: no
+/// overflow or underflow).
 pub fn natural_map_abs(r: &[f64], u: &[f64], mu: &[f64], kind: FrictionKind) -> f64 {
-    let mut s = 0.0;
-    for (c, &m) in mu.iter().enumerate() {
+    natural_map_and_normal(r, u, mu, kind).0
+}
+
+/// The absolute natural-map error and the absolute normal-condition residual
+/// `‖(max(0, -u_n,c), max(0, -r_n,c))_c‖` (see [`Residual::normal`]), both scaled.
+pub fn natural_map_and_normal(r: &[f64], u: &[f64], mu: &[f64], kind: FrictionKind) -> (f64, f64) {
+    norms_of_terms(mu.len(), |c, s, sn| {
         let k = 3 * c;
-        let e = natural_map_contact(
+        s(&natural_map_contact(
             [r[k], r[k + 1], r[k + 2]],
             [u[k], u[k + 1], u[k + 2]],
-            m,
+            mu[c],
             kind,
-        );
-        s += e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+        ));
+        sn(&[(-u[k]).max(0.0), (-r[k]).max(0.0)]);
+    })
+}
+
+/// Two norms of terms produced contact by contact: `terms(c, first, second)` passes
+/// contact `c`'s terms of each norm. The plain sums of squares are used when they are
+/// safely in range; otherwise the terms are produced again into [`SumSquares`].
+pub(crate) fn norms_of_terms(
+    contacts: usize,
+    terms: impl Fn(usize, &mut dyn FnMut(&[f64]), &mut dyn FnMut(&[f64])),
+) -> (f64, f64) {
+    // (sum of squares, largest magnitude) of each norm
+    let (mut s, mut sn) = ((0.0, 0.0f64), (0.0, 0.0f64));
+    // each contact's squares summed first, then added (the order the sums had before
+    // they were scaled, so that in range the numbers are unchanged)
+    let plain = |acc: &mut (f64, f64), t: &[f64]| {
+        acc.0 += t.iter().map(|x| x * x).sum::<f64>();
+        for x in t {
+            acc.1 = acc.1.max(x.abs());
+        }
+    };
+    for c in 0..contacts {
+        terms(c, &mut |t| plain(&mut s, t), &mut |t| plain(&mut sn, t));
     }
-    s.sqrt()
+    // all zero, or a sum that lost nothing to underflow or overflow
+    let safe = |(s, m): (f64, f64)| m == 0.0 || (s.is_finite() && s >= SAFE_SUM);
+    if safe(s) && safe(sn) {
+        return (s.0.sqrt(), sn.0.sqrt());
+    }
+    let (mut acc, mut accn) = (SumSquares::new(), SumSquares::new());
+    for c in 0..contacts {
+        terms(c, &mut |t| acc.add_all(t), &mut |t| accn.add_all(t));
+    }
+    (acc.norm(), accn.norm())
+}
+
+/// `Some(explanation)` when a friction coefficient as large as `mu_max` is beyond what the
+/// De Saxce natural map can resolve at the tolerance `tol`, `None` otherwise.
+///
+/// The map adds `mu ‖u_t‖` to `u_n`; the rounding of that sum is about
+/// `eps mu ‖u_t‖` (`eps = 2.2e-16`), so relative to the velocities the map sees `u_n` only
+/// to about `eps mu`. At a tolerance `tol` it is blind to `u_n` once `eps mu > tol`, that
+/// is `mu > tol / eps` (`4.5e7` at `tol = 1e-8`). [`Residual::normal`] checks the normal
+/// condition separately so that a solver cannot stop on a penetrating answer; this
+/// function is for telling the user that the friction itself is then judged only to
+/// about `eps mu`.
+///
+/// ```
+/// use nonsmooth::merit::mu_beyond_resolution;
+/// assert!(mu_beyond_resolution(0.5, 1e-8).is_none());
+/// assert!(mu_beyond_resolution(1e6, 1e-8).is_none());
+/// assert!(mu_beyond_resolution(1e300, 1e-8).is_some());
+/// ```
+pub fn mu_beyond_resolution(mu_max: f64, tol: f64) -> Option<String> {
+    let limit = tol / f64::EPSILON;
+    (mu_max > limit).then(|| {
+        format!(
+            "friction coefficient {mu_max:.3e} is beyond what the natural map resolves at \
+             tolerance {tol:.1e}: the rounding of u_n + mu |u_t| (about {:.1e} |u_t|) \
+             exceeds the tolerance once mu > tol / eps = {limit:.3e}; the normal condition \
+             is checked on its own, but the friction law is judged only to about eps * mu",
+            f64::EPSILON * mu_max
+        )
+    })
 }
 
 /// The natural-map error of `r` for the problem's own friction law, with `u = W r + q`:
@@ -173,10 +499,29 @@ pub fn friction_error_with_velocity(
     u: &DVector<f64>,
     kind: FrictionKind,
 ) -> Residual {
-    let abs = natural_map_abs(r.as_slice(), u.as_slice(), fc.mu().as_slice(), kind);
-    let nq = norm(fc.q());
-    let denom = nq.max(norm(r)).max(norm(u));
-    Residual::new(abs, denom, nq)
+    friction_residual(
+        r.as_slice(),
+        u.as_slice(),
+        fc.mu().as_slice(),
+        kind,
+        norm(fc.q()),
+    )
+}
+
+/// The friction [`Residual`] of `(r, u)` with `‖q‖ = norm_q`: the natural map divided by
+/// `max(‖q‖, ‖r‖, ‖u‖)` and by `‖q‖` (by the former when `q = 0`), and the normal
+/// condition.
+pub fn friction_residual(
+    r: &[f64],
+    u: &[f64],
+    mu: &[f64],
+    kind: FrictionKind,
+    norm_q: f64,
+) -> Residual {
+    let (abs, normal) = natural_map_and_normal(r, u, mu, kind);
+    let denom = norm_q.max(scaled_norm(r)).max(scaled_norm(u));
+    let denom_q = if norm_q == 0.0 { denom } else { norm_q };
+    Residual::friction(abs, normal, denom, denom_q)
 }
 
 /// The Coulomb (De Saxce) natural-map error, exactly as Siconos 4.4's
@@ -240,7 +585,7 @@ pub fn check_contacts(
             let pr = project_on_cone(rc, mu);
             let pu = project_on_dual_cone(uhat, mu);
             let dist = |a: [f64; 3], b: [f64; 3]| {
-                ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+                scaled_norm_seq(&[a[0] - b[0], a[1] - b[1], a[2] - b[2]])
             };
             let e = natural_map_contact(rc, uc, mu, kind);
             ContactCheck {
@@ -253,7 +598,7 @@ pub fn check_contacts(
                 dual_violation: dist(uhat, pu),
                 complementarity: (rc[0] * uhat[0] + rc[1] * uhat[1] + rc[2] * uhat[2]).abs(),
                 dissipation: -(rc[1] * uc[1] + rc[2] * uc[2]),
-                error: (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]).sqrt(),
+                error: scaled_norm_seq(&e),
             }
         })
         .collect()
@@ -265,8 +610,10 @@ mod tests {
     use crate::matrix::Matrix;
     use nalgebra::DMatrix;
 
-    /// A runaway iterate whose norm overflows must not read as converged: found by the
-    /// PROX property tests, where a divergent Jacobi run at `1e154` had `rel = 0`.
+    /// A runaway iterate must not read as converged: found by the PROX property tests,
+    /// where a divergent Jacobi run at `1e154` had `rel = 0` (the squared norm overflowed).
+    /// The norms are scaled now: at `1e154` the error is measured (`rel = 1`), and only a
+    /// norm truly beyond `f64::MAX` is infinite.
     #[test]
     fn an_overflowing_denominator_is_an_infinite_error_not_zero() {
         let fc = FrictionContact::new(
@@ -278,11 +625,51 @@ mod tests {
         .unwrap();
         let r = DVector::from_vec(vec![2e154, 0.0, 0.0]);
         let e = ccp_error(&fc, &r);
+        assert!(e.is_finite() && (e.rel - 1.0).abs() < 1e-15, "{e:?}");
+        let r = DVector::from_vec(vec![1.5e308, 1.5e308, 0.0]);
+        let e = ccp_error(&fc, &r);
         assert!(!e.is_finite() && e.rel != 0.0, "{e:?}");
         // a finite error over an overflowed norm
         let e = Residual::new(1e150, f64::INFINITY, 2.0);
         assert_eq!((e.rel, e.rel_q), (f64::INFINITY, 5e149));
         assert!(!e.is_finite());
+    }
+
+    #[test]
+    fn scaled_sums_of_squares_neither_overflow_nor_underflow() {
+        for scale in [1.0, 1e-300, 1e-320, 1e200, 1e300] {
+            let n = scaled_norm(&[3.0 * scale, 0.0, -4.0 * scale]);
+            assert!((n / (5.0 * scale) - 1.0).abs() < 1e-3, "{scale}: {n}");
+        }
+        assert_eq!(scaled_norm(&[]), 0.0);
+        assert_eq!(scaled_norm(&[0.0, -0.0]), 0.0);
+        assert!(scaled_norm(&[1.0, f64::NAN]).is_nan());
+        assert_eq!(
+            scaled_norm(&[1.0, f64::INFINITY, f64::INFINITY]),
+            f64::INFINITY
+        );
+        assert_eq!(scaled_norm(&[f64::MAX, f64::MAX]), f64::INFINITY);
+        let mut a = SumSquares::new();
+        a.add_all(&[3e-200, 4e-200]);
+        let mut b = SumSquares::new();
+        b.add(12e-200);
+        a.merge(b);
+        assert!((a.norm() / 13e-200 - 1.0).abs() < 1e-15);
+        let mut z = SumSquares::new();
+        z.merge(SumSquares::new());
+        assert_eq!(z.norm(), 0.0);
+    }
+
+    #[test]
+    fn relative_errors_divide_by_any_positive_denominator() {
+        let e = Residual::new(1e-17, 1e-17, 1e-17);
+        assert_eq!((e.rel, e.rel_q), (1.0, 1.0));
+        assert_eq!(Residual::new(0.0, 0.0, 0.0).rel, 0.0);
+        assert_eq!(Residual::new(1.0, 0.0, 0.0).rel, f64::INFINITY);
+        let e = Residual::friction(0.0, 0.5, 2.0, 1.0);
+        assert_eq!((e.rel, e.normal), (0.0, 0.25));
+        assert!(!e.meets(1e-8, Measure::Relative) && !e.meets(1e-8, Measure::Absolute));
+        assert!(e.meets(0.3, Measure::Relative) && !e.meets(0.3, Measure::Absolute));
     }
 
     #[test]
@@ -331,15 +718,7 @@ pub fn complementarity_gap(fc: &FrictionContact, r: &DVector<f64>, kind: Frictio
 /// `primal = sqrt(Σ_c dist(r_c, K_mu)²)` and `dual = sqrt(Σ_c dist(û_c, K_mu*)²)`.
 pub fn feasibility(fc: &FrictionContact, r: &DVector<f64>, kind: FrictionKind) -> (f64, f64) {
     let checks = check_contacts(fc, r, kind);
-    let primal = checks
-        .iter()
-        .map(|c| c.cone_violation * c.cone_violation)
-        .sum::<f64>()
-        .sqrt();
-    let dual = checks
-        .iter()
-        .map(|c| c.dual_violation * c.dual_violation)
-        .sum::<f64>()
-        .sqrt();
-    (primal, dual)
+    let primal: Vec<f64> = checks.iter().map(|c| c.cone_violation).collect();
+    let dual: Vec<f64> = checks.iter().map(|c| c.dual_violation).collect();
+    (scaled_norm_seq(&primal), scaled_norm_seq(&dual))
 }

@@ -39,7 +39,8 @@ pub struct NonExhaustive(());
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Params {
-    /// Stop when the chosen [`Measure`] of the error is `<= tol`. Default `1e-8`;
+    /// Stop when the chosen [`Measure`] of the error is `<= tol`, and for a friction problem
+    /// the normal condition too ([`Residual::meets`]). Default `1e-8`;
     /// any value `>= 0` (0 runs to `max_iter`). Dimensionless for relative measures,
     /// the problem's units for `Absolute`.
     pub tol: f64,
@@ -243,7 +244,7 @@ impl<'p> Driver<'p> {
     pub(crate) fn start(&mut self, x: &DVector<f64>, error: Residual) -> Next {
         self.backup = x.clone();
         self.record(0, error);
-        if error.get(self.params.measure) <= self.params.tol {
+        if error.meets(self.params.tol, self.params.measure) {
             Next::Finish(Status::Converged)
         } else {
             Next::Continue
@@ -301,7 +302,7 @@ impl<'p> Driver<'p> {
             return Ok(Next::Finish(Status::Stopped));
         }
         if let Some(e) = error {
-            if e.get(self.params.measure) <= self.params.tol {
+            if e.meets(self.params.tol, self.params.measure) {
                 return Ok(Next::Finish(Status::Converged));
             }
         }

@@ -44,9 +44,18 @@ pub fn project_on_cone(x: [f64; 3], mu: f64) -> [f64; 3] {
     }
     // Here nt > 0: if nt were 0 the first test (0 <= mu xn) or the second (0 <= -xn)
     // would have held.
-    let a = (xn + mu * nt) / (1.0 + mu * mu);
-    let s = mu * a / nt;
-    [a, s * x[1], s * x[2]]
+    let k = 1.0 + mu * mu;
+    if k.is_finite() {
+        let a = (xn + mu * nt) / k;
+        let s = mu * a / nt;
+        [a, s * x[1], s * x[2]]
+    } else {
+        // mu beyond 1e154: `mu²` overflows. The tangential size of the projection is
+        // `pt = mu a = (xn / mu + nt) / (1 + 1 / mu²)`, and `a = pt / mu`.
+        let pt = (xn / mu + nt) / (1.0 + 1.0 / mu / mu);
+        let s = pt / nt;
+        [pt / mu, s * x[1], s * x[2]]
+    }
 }
 
 /// Projects `x` onto the dual cone `K_mu* = { u : mu ||u_t|| <= u_n }`.

@@ -282,9 +282,16 @@ impl<'a> GeneralizedJacobian<'a> {
         })
     }
 
-    /// `H` as a dense matrix (for tests and teaching-size problems).
+    /// `H` as a dense matrix (for tests and teaching-size problems; the solvers never form
+    /// it).
+    ///
+    /// # Panics
+    /// If `H` is too large for a dense copy ([`crate::matrix::check_dense`]).
     pub fn to_dense(&self) -> DMatrix<f64> {
         let n = self.dim();
+        if let Err(e) = crate::matrix::check_dense("the dense Newton matrix", n, n) {
+            panic!("{e}");
+        }
         let mut h = DMatrix::zeros(n, n);
         for i in 0..n {
             let dy = self.dy[i];

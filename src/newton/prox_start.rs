@@ -117,23 +117,32 @@ pub fn cone_newton_prox_start(
     }
     let started = std::time::Instant::now();
     let pp = ProxProblem::from_friction_contact(fc);
+    // The switch is a heuristic, not a convergence test: it reads the natural-map error
+    // alone (the normal condition, which `Residual::meets` also requires, is left to
+    // Newton). PROX runs with tolerance 0 and the observer stops it at the switch.
+    let switch = options.switch_tol.max(params.tol);
     let prox_params = Params {
-        tol: options.switch_tol.max(params.tol),
+        tol: 0.0,
         max_iter: options.max_sweeps,
         ..params.clone()
     };
     let mut prox_stats = ProxStats::default();
-    // On any PROX outcome but invalid input, `r` holds the last accepted iterate.
-    match prox_solve(
-        &pp,
-        r,
-        options.prox.clone(),
-        &prox_params,
-        &mut prox_stats,
-        &mut |_: &Iterate| ControlFlow::Continue(()),
-    ) {
-        Ok(_) | Err(SolveError::NoConvergence(_)) | Err(SolveError::Diverged { .. }) => {}
-        Err(e) => return Err(e),
+    if crate::merit::friction_error(fc, r).get(params.measure) > switch {
+        // On any PROX outcome but invalid input, `r` holds the last accepted iterate.
+        match prox_solve(
+            &pp,
+            r,
+            options.prox.clone(),
+            &prox_params,
+            &mut prox_stats,
+            &mut |it: &Iterate| match it.error {
+                Some(e) if e.get(params.measure) <= switch => ControlFlow::Break(()),
+                _ => ControlFlow::Continue(()),
+            },
+        ) {
+            Ok(_) | Err(SolveError::NoConvergence(_)) | Err(SolveError::Diverged { .. }) => {}
+            Err(e) => return Err(e),
+        }
     }
     let switch_error = crate::merit::friction_error(fc, r).rel;
     let (mut info, newton) = cone_newton(fc, r, params, &options.newton, observer)?;

@@ -134,7 +134,7 @@ impl<'a> Rows<'a> {
     }
 
     /// The crate's error of `x` for these rows: `‖H(x)‖₂` (the minimum map above) and its
-    /// ratio to `‖b‖`. For an LCP this is [`crate::merit::lcp_error`], for a boxed LCP
+    /// ratio to `‖b‖` (to `max(‖x‖, ‖w‖, ‖finite fixed bounds‖)` when `b = 0`). For an LCP this is [`crate::merit::lcp_error`], for a boxed LCP
     /// [`crate::merit::boxed_error`].
     pub fn error(&self, x: &DVector<f64>) -> Residual {
         let w = self.w(x);
@@ -143,9 +143,9 @@ impl<'a> Rows<'a> {
 
     /// As [`Rows::error`] with `w = A x + b` given.
     pub fn error_with(&self, x: &DVector<f64>, w: &DVector<f64>) -> Residual {
-        let abs = self.minmap(x, w).norm();
-        let nb = self.b.norm();
-        Residual::new(abs, nb, nb)
+        let abs = crate::merit::scaled_norm(self.minmap(x, w).as_slice());
+        let d = crate::merit::box_denominator(self.b, x, || w.clone(), self.bounds);
+        Residual::new(abs, d, d)
     }
 
     /// Checks that `x` has `n` entries.

@@ -42,7 +42,8 @@ const PIVOT_TOL: f64 = 1e-9;
 /// # Errors
 /// [`SolveError::RayTermination`] on a secondary ray; [`SolveError::NoConvergence`] if the
 /// pivot cap is hit or the final error exceeds `params.tol`;
-/// [`SolveError::Problem`] for `n > 4000` or a wrong `x` length.
+/// [`SolveError::Problem`] for `n > 4000` (`ProblemError::TooLarge` when the tableau would
+/// exceed [`crate::matrix::MAX_DENSE_ENTRIES`]) or a wrong `x` length.
 ///
 /// # Reference
 /// Lemke 1965; Cottle, Pang, Stone 1992 §4.4 (the lexicographic rule, §4.9).
@@ -61,6 +62,9 @@ pub fn lemke(lcp: &Lcp, x: &mut DVector<f64>, params: &Params) -> Result<SolveIn
     let start = Instant::now();
     let n = lcp.dim();
     check_len("x", n, x.len())?;
+    // The tableau is n x (2n + 2): refuse before allocating (a sparse file of a few bytes
+    // can declare n = 2^20).
+    crate::matrix::check_dense("Lemke's tableau", n, 2 * n + 2)?;
     if n > MAX_DIM {
         return Err(ProblemError::Unsupported {
             reason: format!("Lemke's dense tableau is limited to n <= {MAX_DIM} (n = {n})"),
@@ -70,7 +74,7 @@ pub fn lemke(lcp: &Lcp, x: &mut DVector<f64>, params: &Params) -> Result<SolveIn
     let finish = |x: &DVector<f64>, pivots: usize| {
         let error = lcp_error(lcp, x);
         let info = SolveInfo {
-            status: if error.get(params.measure) <= params.tol {
+            status: if error.meets(params.tol, params.measure) {
                 Status::Converged
             } else {
                 Status::MaxIterations

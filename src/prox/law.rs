@@ -175,6 +175,11 @@ impl ContactLaw {
     /// so that numbers compare with Siconos; for every other law the proximal natural map
     /// [`ContactLaw::natural_map`]. All vanish exactly at the law's solutions.
     pub fn error_squared(&self, lam: &[f64], v: &[f64]) -> f64 {
+        self.error_terms(lam, v).iter().map(|x| x * x).sum()
+    }
+
+    /// The terms whose squares [`ContactLaw::error_squared`] sums (unused entries zero).
+    pub fn error_terms(&self, lam: &[f64], v: &[f64]) -> [f64; 4] {
         let e = match *self {
             ContactLaw::Friction(FrictionLaw::Disk { mu }) => {
                 let e = natural_map_contact(
@@ -200,7 +205,20 @@ impl ContactLaw {
                 e
             }
         };
-        e.iter().map(|x| x * x).sum()
+        e
+    }
+
+    /// The normal condition of a friction contact on its own, `(max(0, -v_N),
+    /// max(0, -λ_N))` (see [`crate::merit::Residual::normal`]), for the disk and cone
+    /// laws of friction problems; zero for the others (LCP and boxed LCP rows, whose
+    /// measure has no such term).
+    pub fn normal_terms(&self, lam: &[f64], v: &[f64]) -> [f64; 2] {
+        match *self {
+            ContactLaw::Friction(FrictionLaw::Disk { .. }) | ContactLaw::Cone { .. } => {
+                [(-v[0]).max(0.0), (-lam[0]).max(0.0)]
+            }
+            _ => [0.0; 2],
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use super::law::ContactLaw;
 use crate::friction::FrictionLaw;
 use crate::linalg::SpdFactor;
 use crate::matrix::Matrix;
-use crate::merit::Residual;
+use crate::merit::{Residual, norms_of_terms, scaled_norm, scaled_norm_seq};
 use crate::multibody::Assembly;
 use crate::problem::{
     BoxedLcp, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp, ProblemError, RowBound,
@@ -466,20 +466,21 @@ impl ProxProblem {
     /// `max(‖v(0)‖, ‖λ‖, ‖v‖)` (`rel`, Siconos 4.4) and by `‖v(0)‖` (`rel_q`).
     /// `free_norm` is `‖v(0)‖`.
     pub fn error_with_velocity(&self, lam: &[f64], v: &[f64], free_norm: f64) -> Residual {
-        let mut s = 0.0;
-        for (c, law) in self.laws.iter().enumerate() {
+        let (abs, normal) = norms_of_terms(self.laws.len(), |c, s, sn| {
             let (o, e) = (self.offsets[c], self.offsets[c + 1]);
-            s += law.error_squared(&lam[o..e], &v[o..e]);
-        }
-        let norm = |x: &[f64]| x.iter().map(|t| t * t).sum::<f64>().sqrt();
-        let denom = free_norm.max(norm(lam)).max(norm(v));
-        Residual::new(s.sqrt(), denom, free_norm)
+            let law = &self.laws[c];
+            s(&law.error_terms(&lam[o..e], &v[o..e]));
+            sn(&law.normal_terms(&lam[o..e], &v[o..e]));
+        });
+        let denom = free_norm.max(scaled_norm_seq(lam)).max(scaled_norm_seq(v));
+        let denom_q = if free_norm == 0.0 { denom } else { free_norm };
+        Residual::friction(abs, normal, denom, denom_q)
     }
 
     /// The error of `λ` (see [`ProxProblem::error_with_velocity`]).
     pub fn error(&self, lam: &DVector<f64>) -> Residual {
         let v = self.velocity(lam);
-        let free = self.free_velocity().norm();
+        let free = scaled_norm(self.free_velocity().as_slice());
         self.error_with_velocity(lam.as_slice(), v.as_slice(), free)
     }
 

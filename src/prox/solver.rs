@@ -486,13 +486,13 @@ impl<'a> Prox<'a> {
             r.scale(options.omega);
         }
         let free_norm = match &op {
-            Op::Local(_) => problem.b.norm(),
+            Op::Local(_) => crate::merit::scaled_norm(problem.b.as_slice()),
             Op::Global(g) => {
                 let mut u = problem.b.clone();
                 for i in 0..u.len() {
                     u[i] += g.row_velocity(i, g.free.as_slice());
                 }
-                u.norm()
+                crate::merit::scaled_norm(u.as_slice())
             }
         };
         Ok(Prox {

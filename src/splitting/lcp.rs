@@ -63,7 +63,14 @@ impl Splitting {
 
 /// The dense splitting matrices `(M, N)` with `A = M - N` for `method` (the module table).
 /// For teaching and for the property tests that check the sweep against the splitting.
+///
+/// # Panics
+/// If `A` is too large for a dense copy ([`crate::matrix::check_dense`]); the solvers
+/// never call this.
 pub fn splitting_matrices(a: &Matrix, method: Splitting) -> (DMatrix<f64>, DMatrix<f64>) {
+    if let Err(e) = crate::matrix::check_dense("splitting_matrices", a.nrows(), a.ncols()) {
+        panic!("{e}");
+    }
     let a = a.to_dense();
     let n = a.nrows();
     let omega = method.omega();

@@ -4,7 +4,7 @@ use nalgebra::{DVector, Matrix3, Vector3};
 use nalgebra_sparse::CsrMatrix;
 
 use super::contact::{LocalBlock, solve_block};
-use crate::merit::{Residual, natural_map_abs};
+use crate::merit::{Residual, friction_residual, scaled_norm};
 use crate::problem::{FrictionKind, GlobalFrictionContact, ProblemError, check_len};
 use crate::solver::{Driver, Iterate, Next, Params, SolveError, SolveInfo, Status};
 
@@ -86,7 +86,7 @@ impl<'a> VelocityGaussSeidel<'a> {
             jac,
             tt,
             diag,
-            norm_q_local: q_local.norm(),
+            norm_q_local: scaled_norm(q_local.as_slice()),
             kind: problem.kind(),
         })
     }
@@ -150,14 +150,13 @@ impl<'a> VelocityGaussSeidel<'a> {
     /// as for the local problem (`max(‖q_loc‖, ‖r‖, ‖u‖)` and `‖q_loc‖`).
     pub fn error(&self, r: &DVector<f64>, v: &DVector<f64>) -> Residual {
         let u = self.problem.contact_velocity(v);
-        let abs = natural_map_abs(
+        friction_residual(
             r.as_slice(),
             u.as_slice(),
             self.problem.mu().as_slice(),
             self.kind,
-        );
-        let denom = self.norm_q_local.max(r.norm()).max(u.norm());
-        Residual::new(abs, denom, self.norm_q_local)
+            self.norm_q_local,
+        )
     }
 
     /// Sweeps until the error meets `params.tol`. `r` is the warm start and answer; `v`
