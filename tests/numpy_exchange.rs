@@ -310,40 +310,56 @@ fn load_with_w(tag: &str, w_npy: &[u8]) -> String {
     }
 }
 
-/// Issue 8, through the folder reader: each defect the adversarial sweep found in the
-/// `.npy` reader is now an error that names the file, the field and what was found.
+const NINE: [f64; 9] = [2.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 2.0];
+
+fn header(shape: &str) -> String {
+    format!("{{'descr': '<f8', 'fortran_order': False, 'shape': {shape}, }}")
+}
+
+/// Issue 8, through the folder reader: `)` before `(` in `shape` panicked on a string
+/// slice.
 #[test]
-fn malformed_npy_files_are_errors_naming_what_is_wrong() {
-    let nine = le(&[2.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 2.0]);
-    let header =
-        |shape: &str| format!("{{'descr': '<f8', 'fortran_order': False, 'shape': {shape}, }}");
-    // `)` before `(` panicked on a string slice.
-    let e = load_with_w("parens", &npy_bytes(&header(")3, 3("), &nine));
+fn npy_reversed_parentheses_are_an_error() {
+    let e = load_with_w("parens", &npy_bytes(&header(")3, 3("), &le(&NINE)));
     assert!(e.contains("W.npy: header: `shape` is `)3, 3(`"), "{e}");
-    // Two `shape` keys: the check read the first, ndarray-npy allocated from the last.
+}
+
+/// Issue 8: with two `shape` keys the check read the first and ndarray-npy allocated
+/// from the last (1e11 x 6: an abort asking for 4.8 TB).
+#[test]
+fn npy_shape_given_twice_is_an_error() {
     let e = load_with_w(
         "twice",
         &npy_bytes(
             "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 3), 'shape': (100000000000, 6), }",
-            &nine,
+            &le(&NINE),
         ),
     );
     assert!(e.ends_with("W.npy: header: `shape` appears twice"), "{e}");
-    // 40 nested lists in `descr`: exponential time in ndarray-npy's parser.
+}
+
+/// Issue 8: a 200-byte `W.npy` whose `descr` nests 40 lists made ndarray-npy's header
+/// parser take exponential time; it is refused at once.
+#[test]
+fn npy_nested_descr_is_refused() {
     let deep = format!(
         "{{'descr': {}'<f8'{}, 'fortran_order': False, 'shape': (3, 3), }}",
         "[".repeat(40),
         "]".repeat(40)
     );
-    let e = load_with_w("nested", &npy_bytes(&deep, &nine));
+    let e = load_with_w("nested", &npy_bytes(&deep, &le(&NINE)));
     assert!(
         e.contains("W.npy: header: `descr` is a list: a structured dtype"),
         "{e}"
     );
-    // float32 was reported as "the file holds fewer elements".
-    let f4: Vec<u8> = [2.0f32, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 2.0]
+}
+
+/// Issue 8: a float32 array was reported as "the file holds fewer elements".
+#[test]
+fn npy_float32_is_named() {
+    let f4: Vec<u8> = NINE
         .iter()
-        .flat_map(|v| v.to_le_bytes())
+        .flat_map(|&v| (v as f32).to_le_bytes())
         .collect();
     let e = load_with_w(
         "f4",
@@ -356,15 +372,24 @@ fn malformed_npy_files_are_errors_naming_what_is_wrong() {
         e.contains("W.npy: `descr`: the array is float32 ('<f4'); expected float64 ('<f8')"),
         "{e}"
     );
-    // The wrong rank.
-    let e = load_with_w("rank", &npy_bytes(&header("(9,)"), &nine));
+}
+
+/// The rank must be that of the array's role.
+#[test]
+fn npy_wrong_rank_is_named() {
+    let e = load_with_w("rank", &npy_bytes(&header("(9,)"), &le(&NINE)));
     assert!(
         e.contains(
             "W.npy holds a 1-dimensional array of shape (9,); a 2-dimensional one is required"
         ),
         "{e}"
     );
-    // Too little data, and too much.
+}
+
+/// The data must be exactly as long as the shape says: bytes missing or left over.
+#[test]
+fn npy_data_length_must_match() {
+    let nine = le(&NINE);
     let e = load_with_w("short", &npy_bytes(&header("(3, 3)"), &nine[..64]));
     assert!(
         e.contains("W.npy: data: ") && e.contains("8 bytes are missing"),
