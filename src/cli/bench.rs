@@ -114,7 +114,7 @@ pub struct BenchArgs {
     pub(super) method: Method,
     /// Tolerance of the timed solves of nsn and prox-nsn (Siconos 4.4 normalisation; a
     /// finite number >= 0).
-    #[arg(long, default_value = "1e-8", allow_negative_numbers = true, value_parser = args::tolerance)]
+    #[arg(long, default_value = "1e-8", allow_hyphen_values = true, value_parser = args::tolerance)]
     pub(super) tol: f64,
     /// The r-factor strategy of the PROX methods: global, global=R, global-spectral, local,
     /// blocked, blocked-matrix.

@@ -29,7 +29,7 @@ pub struct CheckArgs {
     kind: Option<FrictionKind>,
     /// Accept the answer when its error (Siconos 4.4 normalisation) is at most this; a
     /// finite number >= 0.
-    #[arg(long, default_value = "1e-8", allow_negative_numbers = true, value_parser = args::tolerance)]
+    #[arg(long, default_value = "1e-8", allow_hyphen_values = true, value_parser = args::tolerance)]
     tol: f64,
     /// Show only the N contacts with the largest error.
     #[arg(long)]
@@ -167,7 +167,15 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
     };
     let kind = local.as_ref().map(|f| a.kind.unwrap_or(f.kind()));
     let err = measure(&lp.problem, &r, kind).map_err(|e| e.to_string())?;
-    let accepted = err.rel <= a.tol;
+    // The natural map and the normal condition on its own (a huge mu can hide `u_n < 0`
+    // from the map; see `merit::Residual::meets`).
+    let accepted = err.meets(a.tol, crate::merit::Measure::Relative);
+    if let Some(note) = local
+        .as_ref()
+        .and_then(|f| crate::merit::mu_beyond_resolution(f.mu().max(), a.tol))
+    {
+        eprintln!("nonsmooth: note: {}: {note}", a.path.display());
+    }
     let verdict = if accepted {
         "consistent"
     } else {
@@ -198,6 +206,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
             "file": a.path.display().to_string(), "type": lp.problem.type_name(),
             "kind": kind.map(|k| k.name()), "answer_source": source, "tol": a.tol,
             "verdict": verdict, "error": err.rel, "error_q": err.rel_q, "error_abs": err.abs,
+            "error_normal": err.normal,
             "max_penetration": if checks.is_empty() { None } else { Some(max(|c| c.penetration)) },
             "max_cone_violation": if checks.is_empty() { None } else { Some(max(|c| c.cone_violation)) },
             "max_complementarity": if checks.is_empty() { None } else { Some(max(|c| c.complementarity)) },
@@ -221,6 +230,15 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
                 sci(Some(err.abs))
             ),
         )?;
+        if local.is_some() {
+            emit(
+                &mut out,
+                &format!(
+                    "  normal      {} (penetration and pulling, on their own)",
+                    sci(Some(err.normal))
+                ),
+            )?;
+        }
         if let Some((k, e)) = other {
             emit(
                 &mut out,

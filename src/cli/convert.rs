@@ -33,11 +33,16 @@ pub struct ConvertArgs {
     output: PathBuf,
 }
 
-/// A writer's error: the problem cannot be written this way (1), or the output path is
-/// wrong (2).
-fn write_failure(e: IoError) -> Failure {
-    match e.kind {
-        IoErrorKind::Problem(ProblemError::TooLarge { .. }) => Failure::Input(e.to_string()),
+/// A writer's error: the problem cannot be written this way (1, naming the input too), or
+/// the output path is wrong (2).
+fn write_failure(input: &std::path::Path, e: IoError) -> Failure {
+    match &e.kind {
+        IoErrorKind::Problem(p @ ProblemError::TooLarge { .. }) => Failure::Input(format!(
+            "{}: cannot be written to {}: {p}; write it as --to json or --to siconos, which \
+             keep sparse matrices sparse",
+            input.display(),
+            e.path.display()
+        )),
         _ => Failure::Usage(e.to_string()),
     }
 }
@@ -85,7 +90,7 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode, Failure> {
         Some(t) => crate::io::write_atomic(&a.output, (t + "\n").as_bytes()),
         None => npy::write(&a.output, &lp.name, &lp.problem, lp.answer.as_ref()),
     }
-    .map_err(write_failure)?;
+    .map_err(|e| write_failure(&a.input, e))?;
     eprintln!(
         "nonsmooth: wrote {} ({}, {} unknowns)",
         a.output.display(),

@@ -33,7 +33,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value = "5", value_parser = args::boxes)]
     n: usize,
     /// Mass ratio of heavy-on-light (a finite number > 0).
-    #[arg(long, default_value = "1000", allow_negative_numbers = true, value_parser = args::ratio)]
+    #[arg(long, default_value = "1000", allow_hyphen_values = true, value_parser = args::ratio)]
     ratio: f64,
     /// Courses of a wall.
     #[arg(long, default_value = "3", value_parser = args::side)]

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use super::Failure;
 use crate::io::{AnyProblem, LoadedProblem, load};
 use crate::matrix::Matrix;
+use crate::merit::scaled_norm;
 use clap::Args;
 use serde_json::{Value, json};
 
@@ -104,11 +105,11 @@ fn describe(lp: &LoadedProblem) -> Value {
     match p {
         AnyProblem::Lcp(l) => {
             v["matrices"] = json!([matrix_facts("A", l.a())]);
-            v["norm_b"] = json!(l.b().norm());
+            v["norm_b"] = json!(scaled_norm(l.b().as_slice()));
         }
         AnyProblem::Boxed(b) => {
             v["matrices"] = json!([matrix_facts("A", b.a())]);
-            v["norm_b"] = json!(b.b().norm());
+            v["norm_b"] = json!(scaled_norm(b.b().as_slice()));
             let friction_rows = b
                 .row_bounds()
                 .iter()
@@ -120,7 +121,7 @@ fn describe(lp: &LoadedProblem) -> Value {
             v["kind"] = json!(f.kind().name());
             v["matrices"] = json!([matrix_facts("W", f.w())]);
             v["mu"] = range(f.mu());
-            v["norm_q"] = json!(f.q().norm());
+            v["norm_q"] = json!(scaled_norm(f.q().as_slice()));
         }
         AnyProblem::Global(g) => {
             v["kind"] = json!(g.kind().name());
@@ -131,8 +132,8 @@ fn describe(lp: &LoadedProblem) -> Value {
             }
             v["matrices"] = json!(mats);
             v["mu"] = range(g.mu());
-            v["norm_q"] = json!(g.q().norm());
-            v["norm_b"] = json!(g.b().norm());
+            v["norm_q"] = json!(scaled_norm(g.q().as_slice()));
+            v["norm_b"] = json!(scaled_norm(g.b().as_slice()));
         }
     }
     v

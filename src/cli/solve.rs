@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::io::{LoadedProblem, load};
+use crate::io::{AnyProblem, LoadedProblem, load};
 use crate::merit::Measure;
 use crate::method::{Method, solve};
 use crate::problem::FrictionKind;
@@ -28,7 +28,7 @@ pub struct SolveArgs {
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
     method: Method,
     /// Relaxation factor for pj and psor, in (0, 2).
-    #[arg(long, allow_negative_numbers = true, value_parser = args::omega)]
+    #[arg(long, allow_hyphen_values = true, value_parser = args::omega)]
     omega: Option<f64>,
     /// r-factor strategy for prox-gs and prox-jacobi: global (r = 5), global=R,
     /// global-spectral, local, blocked, blocked-matrix.
@@ -36,10 +36,10 @@ pub struct SolveArgs {
     r_factor: Option<RFactor>,
     /// Stop when the error is at most this (Siconos 4.4 normalisation unless --measure);
     /// a finite number >= 0.
-    #[arg(long, default_value = "1e-8", allow_negative_numbers = true, value_parser = args::tolerance)]
+    #[arg(long, default_value = "1e-8", allow_hyphen_values = true, value_parser = args::tolerance)]
     tol: f64,
     /// Iteration cap (sweeps, or pivots for Lemke).
-    #[arg(long, default_value_t = 100_000, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 100_000, allow_hyphen_values = true)]
     max_iter: usize,
     /// Friction law to solve: coulomb or ccp (default: the file's own).
     #[arg(long, value_parser = args::kind)]
@@ -102,6 +102,7 @@ struct Row {
     error: Option<f64>,
     error_q: Option<f64>,
     error_abs: Option<f64>,
+    error_normal: Option<f64>,
     seconds: Option<f64>,
     message: Option<String>,
 }
@@ -113,6 +114,7 @@ impl Row {
             "n": self.n, "contacts": self.contacts, "method": self.method,
             "status": self.status, "iterations": self.iterations,
             "error": self.error, "error_q": self.error_q, "error_abs": self.error_abs,
+            "error_normal": self.error_normal,
             "seconds": self.seconds, "message": self.message,
         })
         .to_string()
@@ -227,12 +229,23 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                     error: None,
                     error_q: None,
                     error_abs: None,
+                    error_normal: None,
                     seconds: None,
                     message: Some(e.to_string()),
                 }
             }
             Ok(lp) => {
                 bar.suspend(|| super::warn(&lp));
+                let mu_max = match &lp.problem {
+                    AnyProblem::Friction(f) => Some(f.mu().max()),
+                    AnyProblem::Global(g) => Some(g.mu().max()),
+                    _ => None,
+                };
+                if let Some(note) =
+                    mu_max.and_then(|m| crate::merit::mu_beyond_resolution(m, a.tol))
+                {
+                    bar.suspend(|| eprintln!("nonsmooth: note: {}: {note}", path.display()));
+                }
                 let outcome = solve(&lp.problem, method, a.kind, &params, &mut no_observer());
                 let info = outcome.info();
                 if outcome.status() != "converged" {
@@ -271,6 +284,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                     error: info.map(|i| i.error.rel),
                     error_q: info.map(|i| i.error.rel_q),
                     error_abs: info.map(|i| i.error.abs),
+                    error_normal: info.map(|i| i.error.normal),
                     seconds: info.map(|i| i.seconds),
                     message,
                 }

@@ -112,7 +112,7 @@ pub fn all() -> Vec<ArgCase> {
         a(
             "solve-max-iter-zero",
             "zero iterations: the start is measured, nothing converges",
-            "solve {fc} --max-iter 0",
+            "solve {lcp} --method pgs --max-iter 0",
             1,
             &[],
         ),
