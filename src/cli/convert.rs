@@ -33,11 +33,13 @@ pub struct ConvertArgs {
     output: PathBuf,
 }
 
-/// A writer's error: the problem cannot be written this way (1), or the output path is
-/// wrong (2).
-fn write_failure(e: IoError) -> Failure {
+/// A writer's error: the problem cannot be written this way (1; the message names the
+/// input), or the output path is wrong (2).
+fn write_failure(e: IoError, input: &std::path::Path) -> Failure {
     match e.kind {
-        IoErrorKind::Problem(ProblemError::TooLarge { .. }) => Failure::Input(e.to_string()),
+        IoErrorKind::Problem(p @ ProblemError::TooLarge { .. }) => {
+            Failure::Input(format!("{}: cannot be converted: {p}", input.display()))
+        }
         _ => Failure::Usage(e.to_string()),
     }
 }
@@ -85,7 +87,7 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode, Failure> {
         Some(t) => crate::io::write_atomic(&a.output, (t + "\n").as_bytes()),
         None => npy::write(&a.output, &lp.name, &lp.problem, lp.answer.as_ref()),
     }
-    .map_err(write_failure)?;
+    .map_err(|e| write_failure(e, &a.input))?;
     eprintln!(
         "nonsmooth: wrote {} ({}, {} unknowns)",
         a.output.display(),
