@@ -142,7 +142,10 @@ fn convert_refuses_a_matrix_too_large_to_write_dense() {
     let err = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("the NumPy writer (A.npy) needs a dense 1048576 x 1048576 matrix"),
+        err.contains(&format!(
+            "{}: cannot be converted: the NumPy writer (A.npy) needs a dense 1048576 x 1048576 matrix",
+            input.display()
+        )),
         "{err}"
     );
     assert!(!out.exists());
