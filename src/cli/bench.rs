@@ -7,7 +7,7 @@ use std::process::{Command, ExitCode};
 use std::time::Instant;
 
 use super::Failure;
-use crate::io::{AnyProblem, Format, load};
+use crate::io::{AnyProblem, Format};
 use crate::method::Method;
 use crate::prox::{Prox, ProxOptions, ProxProblem, RFactor, Scheme};
 use crate::splitting::{
@@ -357,7 +357,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
     let mut rows = Vec::new();
     let mut all_ok = true;
     for path in &files {
-        let lp = match load(path) {
+        let lp = match super::load(path) {
             Ok(lp) => {
                 super::warn(&lp);
                 lp

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::io::{AnyProblem, Format, load};
+use crate::io::{AnyProblem, Format};
 use crate::method::Method;
 use crate::newton::{ConeNewtonOptions, ProxStart, cone_newton, cone_newton_prox_start};
 use crate::problem::FrictionContact;
@@ -115,7 +115,7 @@ pub fn run(a: &BenchArgs) -> Result<ExitCode, Failure> {
     let mut rows: Vec<(PathBuf, usize, Timed, bool)> = Vec::new();
     let mut all_ok = true;
     for path in &files {
-        let lp = match load(path) {
+        let lp = match super::load(path) {
             Ok(lp) => lp,
             Err(e) => {
                 eprintln!("nonsmooth: {e}");

@@ -38,10 +38,8 @@ pub struct ConvertArgs {
 fn write_failure(input: &std::path::Path, e: IoError) -> Failure {
     match &e.kind {
         IoErrorKind::Problem(p @ ProblemError::TooLarge { .. }) => Failure::Input(format!(
-            "{}: cannot be written to {}: {p}; write it as --to json or --to siconos, which \
-             keep sparse matrices sparse",
-            input.display(),
-            e.path.display()
+            "{}: cannot be converted: {p}; --to json and --to siconos keep sparse matrices sparse",
+            input.display()
         )),
         _ => Failure::Usage(e.to_string()),
     }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::io::{AnyProblem, LoadedProblem, load};
+use crate::io::{AnyProblem, LoadedProblem};
 use crate::matrix::Matrix;
 use crate::merit::scaled_norm;
 use clap::Args;
@@ -259,7 +259,7 @@ pub fn run(a: InfoArgs) -> Result<ExitCode, Failure> {
     let mut out = stdout.lock();
     let mut ok = true;
     for path in files {
-        match load(&path) {
+        match super::load(&path) {
             Ok(lp) => {
                 super::warn(&lp);
                 let v = describe(&lp);

@@ -20,6 +20,7 @@ mod check;
 mod convert;
 mod generate;
 mod info;
+mod isolated;
 mod output;
 mod solve;
 mod table;
@@ -60,6 +61,13 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Time one sweep per problem, optionally side by side with Siconos's NSGS.
     Bench(bench::BenchArgs),
+    /// Reads one FCLIB file and prints it as JSON: the child process that keeps the HDF5 C
+    /// library out of the program's own process (see `cli/isolated.rs`).
+    #[command(name = "internal-read-fclib", hide = true)]
+    InternalReadFclib {
+        /// The FCLIB file.
+        path: PathBuf,
+    },
 }
 
 /// Why a subcommand stopped.
@@ -138,7 +146,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Generate(a) => generate::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::InternalReadFclib { path } => Ok(isolated::child(path)),
     }
+}
+
+/// Reads one problem: FCLIB HDF5 files in a child process ([`isolated`]), the rest in
+/// process ([`crate::io::load`]).
+fn load(path: &Path) -> Result<crate::io::LoadedProblem, crate::io::IoError> {
+    isolated::load(path)
 }
 
 /// Expands files and folders into the problem paths they contain (sorted, each path once).
@@ -170,7 +185,7 @@ fn load_one(path: &Path) -> Result<crate::io::LoadedProblem, Failure> {
     let found = expand(std::slice::from_ref(&path.to_path_buf()))?;
     match found.as_slice() {
         [one] => {
-            let lp = crate::io::load(one)?;
+            let lp = load(one)?;
             warn(&lp);
             Ok(lp)
         }

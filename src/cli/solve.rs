@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::io::{AnyProblem, LoadedProblem, load};
+use crate::io::{AnyProblem, LoadedProblem};
 use crate::merit::Measure;
 use crate::method::{Method, solve};
 use crate::problem::FrictionKind;
@@ -213,7 +213,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
     let mut all_ok = true;
     for path in &files {
         bar.set_message(short_name(path));
-        let row = match load(path) {
+        let row = match super::load(path) {
             Err(e) => {
                 all_ok = false;
                 bar.suspend(|| eprintln!("nonsmooth: {e}"));

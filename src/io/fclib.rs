@@ -38,6 +38,10 @@ use super::{AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, Provenance}
 use crate::matrix::Matrix;
 use crate::problem::{FrictionContact, FrictionKind, GlobalFrictionContact};
 
+/// The most elements one dataset may declare: 2^27 (1 GiB of `f64`), as
+/// [`crate::matrix::MAX_DENSE_ENTRIES`].
+pub const MAX_DATASET_ELEMENTS: usize = crate::matrix::MAX_DENSE_ENTRIES;
+
 struct Reader<'a> {
     path: &'a Path,
     file: hdf5::File,
@@ -61,13 +65,31 @@ impl Reader<'_> {
         true
     }
 
-    fn ints(&self, name: &str) -> Result<Vec<i64>, IoError> {
+    /// The dataset `name`, refused when it declares more elements than
+    /// [`MAX_DATASET_ELEMENTS`]: the reader allocates what the dataspace declares, and a
+    /// damaged 17 KB file can declare 2^61.
+    fn dataset(&self, name: &str) -> Result<hdf5::Dataset, IoError> {
         let ds = self.file.dataset(name).map_err(|e| self.err(name, e))?;
+        let n = ds.size();
+        if n > MAX_DATASET_ELEMENTS {
+            return Err(self.err(
+                name,
+                format!(
+                    "the dataset declares {n} elements, more than the {MAX_DATASET_ELEMENTS} \
+                     this reader accepts"
+                ),
+            ));
+        }
+        Ok(ds)
+    }
+
+    fn ints(&self, name: &str) -> Result<Vec<i64>, IoError> {
+        let ds = self.dataset(name)?;
         ds.read_raw::<i64>().map_err(|e| self.err(name, e))
     }
 
     fn floats(&self, name: &str) -> Result<Vec<f64>, IoError> {
-        let ds = self.file.dataset(name).map_err(|e| self.err(name, e))?;
+        let ds = self.dataset(name)?;
         ds.read_raw::<f64>().map_err(|e| self.err(name, e))
     }
 
@@ -87,7 +109,7 @@ impl Reader<'_> {
     /// A string dataset as text. Bytes are read raw and decoded leniently: the shared
     /// `CubeH8.hdf5` stores a non-ASCII byte in an "ASCII" string.
     fn string(&self, name: &str) -> Option<String> {
-        let ds = self.file.dataset(name).ok()?;
+        let ds = self.dataset(name).ok()?;
         let bytes: Vec<u8> = if let Ok(s) = ds.read_scalar::<FixedAscii<4096>>() {
             s.as_bytes().to_vec()
         } else if let Ok(s) = ds.read_scalar::<FixedUnicode<4096>>() {
