@@ -3,12 +3,14 @@
 //! Every solver reports a [`Residual`]: the absolute error and two relative ones, so that a
 //! number from this crate can be compared with a number from Siconos (either version).
 //!
-//! | problem | absolute error | `rel` (Siconos 4.4) | `rel_q` (Siconos <= 4.3, Acary et al. 2018) |
-//! |---|---|---|---|
-//! | LCP | `‖x - max(0, x - w)‖₂ = ‖min(x, w)‖₂` | `/ ‖b‖` | `/ ‖b‖` |
-//! | boxed LCP | `‖min(x - lo, max(x - hi, w))‖₂` (Erleben 2007 eq. 37) | `/ ‖b‖` | `/ ‖b‖` |
-//! | fc3d Coulomb | natural map of De Saxce's form, below | `/ max(‖q‖, ‖r‖, ‖u‖)` | `/ ‖q‖` |
-//! | fc3d CCP | the same without the De Saxce term | `/ max(‖q‖, ‖r‖, ‖u‖)` | `/ ‖q‖` |
+//! | problem | absolute error | `rel` (Siconos 4.4) | `rel_q` (Siconos <= 4.3, Acary et al. 2018) | `normal` |
+//! |---|---|---|---|---|
+//! | LCP | `‖x - max(0, x - w)‖₂ = ‖min(x, w)‖₂` | `/ ‖b‖` | `/ ‖b‖` | 0 |
+//! | boxed LCP | `‖min(x - lo, max(x - hi, w))‖₂` (Erleben 2007 eq. 37) | `/ ‖b‖` | `/ ‖b‖` | 0 |
+//! | fc3d Coulomb | natural map of De Saxce's form, below | `/ max(‖q‖, ‖r‖, ‖u‖)` | `/ ‖q‖` | `‖(max(0, -u_n), max(0, -r_n))‖ / max(‖q‖, ‖r‖, ‖u‖)` |
+//! | fc3d CCP | the same without the De Saxce term | `/ max(‖q‖, ‖r‖, ‖u‖)` | `/ ‖q‖` | the same |
+//!
+//! (with the fallbacks below when a denominator is exactly zero).
 //!
 //! Fc3d natural map (Siconos `fc3d_compute_error`): with `u = W r + q`, per contact
 //! `x_c = r_c - (u_c + [mu_c ‖u_t,c‖, 0, 0])`, `e_c = r_c - P_{K_mu_c}(x_c)`, and
@@ -25,7 +27,8 @@
 //!   `max(‖x‖, ‖w‖)` (and the norm of the finite fixed bounds, for a boxed LCP); for
 //!   `rel_q` of a friction problem `‖q‖ = 0` gives the `rel` denominator
 //!   `max(‖r‖, ‖u‖)`. An all-zero problem at `x = 0` has error 0 (`0 / 0` reads as 0).
-//!   On every problem with denominators above `2.2e-16` the numbers are Siconos's.
+//!   On every problem with denominators above `2.2e-16` (and norms below `1e154`, where
+//!   Siconos's overflow) the numbers are Siconos's.
 //! * **Norms do not overflow or underflow.** Every norm here is computed with scaling
 //!   ([`scaled_norm`], [`SumSquares`]: LAPACK's `dnrm2`/`dlassq`), so `‖q‖ = 1e200` or
 //!   `1e-300` is measured exactly instead of as `inf` or 0.

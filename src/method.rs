@@ -314,7 +314,14 @@ fn scaling(problem: &AnyProblem) -> Scaling {
         AnyProblem::Global(p) => {
             // W = H^T M^-1 H is not formed: its size is about max|H|² / max|M_ii|, and
             // the free local velocity about max|b| + max|H| max|q| / max|M_ii|.
-            let h = max_abs(p.h().to_csr().values().iter());
+            let mut h = 0.0f64;
+            for i in 0..p.h().nrows() {
+                p.h().for_each_in_row(i, |_, v| {
+                    if v.is_finite() {
+                        h = h.max(v.abs());
+                    }
+                });
+            }
             let m = max_abs(p.m().diagonal().iter());
             if m > 0.0 {
                 let q = max_abs(p.q().iter()) / m * h;

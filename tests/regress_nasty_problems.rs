@@ -14,7 +14,7 @@ use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::Measure;
 use nonsmooth::method::{Method, Outcome, solve};
 use nonsmooth::multibody::scenes;
-use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp};
+use nonsmooth::problem::{FrictionContact, FrictionKind, GlobalFrictionContact, Lcp};
 use nonsmooth::solver::{Params, SolveError};
 
 fn fc(w: DMatrix<f64>, q: &[f64], mu: &[f64]) -> AnyProblem {
@@ -64,6 +64,22 @@ fn three_scales() -> AnyProblem {
         q[3 * c + 2] = -0.1;
     }
     fc(w, &q, &[0.5, 0.3, 0.8])
+}
+
+/// The global form of `box_stack(2)` with `q` and `b` multiplied by `s`.
+fn global_scaled(s: f64) -> AnyProblem {
+    let g = scenes::box_stack(2).unwrap().global_problem().unwrap();
+    AnyProblem::Global(
+        GlobalFrictionContact::new(
+            g.m().clone(),
+            g.h().clone(),
+            g.q() * s,
+            g.b() * s,
+            g.mu().clone(),
+            g.kind(),
+        )
+        .unwrap(),
+    )
 }
 
 /// The nasty problems of item 4, with the scale ones of items 1-3, by name.
@@ -116,6 +132,8 @@ pub fn problems() -> Vec<(&'static str, AnyProblem)> {
         ("fc3d scales 1e-12..1e12", three_scales()),
         ("box_stack(3) mu=1e6", box_stack_mu(1e6)),
     ];
+    v.push(("gfc3d box_stack(2) q,b*1e200", global_scaled(1e200)));
+    v.push(("gfc3d box_stack(2) q,b*1e-300", global_scaled(1e-300)));
     v.push((
         "heavy_on_light(1e6)",
         AnyProblem::Friction(

@@ -62,6 +62,72 @@ fn a_tiny_lcp_is_judged_by_its_relative_error() {
     }
 }
 
+/// Inside the window where `solve` leaves the data as given (down to `2^-100`), the
+/// methods themselves must not depend on the scale: Lemke's ratio-test ties were absolute
+/// (`1e-13 (1 + |v|)`) and with `b = -1e-17` every row tied.
+#[test]
+fn tiny_lcps_are_solved_not_just_judged() {
+    for s in [1.0, 1e-17, 1e-25] {
+        let p = AnyProblem::Lcp(lcp(&[1.0, 0.0, 0.0, 1.0], &[-s, -s]));
+        for m in [
+            "auto",
+            "lemke",
+            "pgs",
+            "fischer-newton",
+            "minmap-newton",
+            "nncg",
+        ] {
+            let o = solve(
+                &p,
+                m.parse().unwrap(),
+                None,
+                &Params::default(),
+                &mut no_observer(),
+            );
+            assert_eq!(o.status(), "converged", "scale {s} {m}: {:?}", o.result);
+            assert!(
+                close(&o.x, &DVector::from_element(2, s), 1e-8),
+                "scale {s} {m}: {}",
+                o.x
+            );
+        }
+    }
+}
+
+#[test]
+fn tiny_friction_problems_are_solved_not_just_judged() {
+    let w = DMatrix::from_row_slice(3, 3, &[2.0, 0.5, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 1.0]);
+    let at = |s: f64| {
+        AnyProblem::Friction(fc_with(
+            w.clone(),
+            &[-s, 0.2 * s, 0.0],
+            0.5,
+            FrictionKind::Coulomb,
+        ))
+    };
+    let r1 = solve(
+        &at(1.0),
+        Method::Nsgs,
+        None,
+        &Params::default(),
+        &mut no_observer(),
+    )
+    .x;
+    for s in [1e-17, 1e-25] {
+        for m in ["auto", "nsgs", "nsn", "prox-nsn"] {
+            let o = solve(
+                &at(s),
+                m.parse().unwrap(),
+                None,
+                &Params::default(),
+                &mut no_observer(),
+            );
+            assert_eq!(o.status(), "converged", "scale {s} {m}: {:?}", o.result);
+            assert!(close(&o.x, &(&r1 * s), 1e-7), "scale {s} {m}: {}", o.x);
+        }
+    }
+}
+
 #[test]
 fn a_tiny_friction_problem_is_judged_by_its_relative_error() {
     let w = DMatrix::from_row_slice(3, 3, &[2.0, 0.5, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 1.0]);

@@ -97,6 +97,12 @@ pub fn lemke(lcp: &Lcp, x: &mut DVector<f64>, params: &Params) -> Result<SolveIn
         x.fill(0.0);
         return finish(x, 0);
     }
+    // The tableau's right-hand side is `b` times the power of two `2^k` that brings its
+    // largest entry to [1, 2): exact, and it makes the ties of the ratio test (decided to
+    // `1e-13 (1 + |v|)`) relative. Without it `b = -1e-17` made every row tie and the
+    // method stopped on a wrong basis. The answer is scaled back by `2^-k`.
+    let k = -(b.amax().log2().floor() as i32);
+    let unscale = |x: &mut DVector<f64>| x.apply(|v| *v = crate::method::mul_pow2(*v, -k));
 
     // Tableau columns: w_0..w_{n-1}, x_0..x_{n-1}, x0 (artificial), rhs.
     let z0 = 2 * n;
@@ -108,7 +114,7 @@ pub fn lemke(lcp: &Lcp, x: &mut DVector<f64>, params: &Params) -> Result<SolveIn
             t[(i, n + j)] = -a[(i, j)];
         }
         t[(i, z0)] = -1.0;
-        t[(i, rhs)] = b[i];
+        t[(i, rhs)] = crate::method::mul_pow2(b[i], k);
     }
     let mut basis: Vec<usize> = (0..n).collect();
 
@@ -168,6 +174,7 @@ pub fn lemke(lcp: &Lcp, x: &mut DVector<f64>, params: &Params) -> Result<SolveIn
         }
         if pivots >= params.max_iter {
             extract(&t, &basis, n, x);
+            unscale(x);
             return finish(x, pivots);
         }
         // The complement of the leaving variable enters.
@@ -197,11 +204,13 @@ pub fn lemke(lcp: &Lcp, x: &mut DVector<f64>, params: &Params) -> Result<SolveIn
             Some(i) => row = i,
             None => {
                 extract(&t, &basis, n, x);
+                unscale(x);
                 return Err(SolveError::RayTermination { pivots });
             }
         }
     }
     extract(&t, &basis, n, x);
+    unscale(x);
     polish(lcp, &a, &basis, n, x);
     finish(x, pivots)
 }
