@@ -66,8 +66,11 @@ pub fn load(path: &Path) -> Result<LoadedProblem, IoError> {
         return crate::io::load(path);
     }
     let fail = |m: String| IoError::parse(path, "HDF5", m);
-    let exe = std::env::current_exe()
-        .map_err(|e| fail(format!("cannot find this program to read the file with: {e}")))?;
+    let exe = std::env::current_exe().map_err(|e| {
+        fail(format!(
+            "cannot find this program to read the file with: {e}"
+        ))
+    })?;
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(format!(

@@ -200,8 +200,14 @@ pub fn corpus() -> Vec<Case> {
 /// library must not crash on the damaged ones.
 fn hdf5_cases(rng: &mut Rng) -> Vec<Case> {
     let seeds: [(&str, &[u8]); 2] = [
-        ("local", include_bytes!("../../fuzz/seeds/fclib_hdf5/local_csc.hdf5")),
-        ("global", include_bytes!("../../fuzz/seeds/fclib_hdf5/global.hdf5")),
+        (
+            "local",
+            include_bytes!("../../fuzz/seeds/fclib_hdf5/local_csc.hdf5"),
+        ),
+        (
+            "global",
+            include_bytes!("../../fuzz/seeds/fclib_hdf5/global.hdf5"),
+        ),
     ];
     let mut v = Vec::new();
     for (name, bytes) in seeds {
@@ -211,7 +217,13 @@ fn hdf5_cases(rng: &mut Rng) -> Vec<Case> {
         } else {
             reject(&[&file, "hdf5"])
         };
-        v.push(one(&format!("hdf5/{name}/seed"), "a valid FCLIB file", &file, bytes, expect));
+        v.push(one(
+            &format!("hdf5/{name}/seed"),
+            "a valid FCLIB file",
+            &file,
+            bytes,
+            expect,
+        ));
         let mut seen = std::collections::HashSet::new();
         for _ in 0..12 {
             let k = rng.below(bytes.len());

@@ -132,7 +132,9 @@ pub fn wrong(
             // local form's q is H^T M^-1 q + b; `u` receives r and q scaled alike.
             let (m, h) = (g.m().to_dense(), g.h().to_dense());
             let Some(chol) = m.clone().cholesky() else {
-                return Some("converged on a global problem whose M is not positive definite".into());
+                return Some(
+                    "converged on a global problem whose M is not positive definite".into(),
+                );
             };
             let local_q = h.transpose() * chol.solve(g.q()) + g.b();
             let s = scale_of(&[local_q.as_slice(), x.as_slice()]);
