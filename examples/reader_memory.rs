@@ -257,13 +257,19 @@ fn limits() -> String {
          | largest size a file may announce without the numbers to back it | {} | `io::MAX_UNBACKED_DIM`: OpenTissue headers (the other formats size a matrix by the vectors they store) |\n\
          | largest dense copy of a matrix | {dense} entries ({:.0} GiB) | `matrix::MAX_DENSE_ENTRIES`: Lemke's tableau, the dense Newton systems, the NumPy writer |\n\
          | largest generated scene | {} contacts | `multibody::scenes::MAX_SCENE_CONTACTS`: `generate`, `bench --scene` |\n\
-         | most sweeps per timed run | {} | `nonsmooth bench --sweeps` |\n",
+         | most sweeps per timed run | {} | `nonsmooth bench --sweeps` |\n\
+         | largest FCLIB dataset | {} elements | `io::MAX_FCLIB_DATASET_ELEMENTS`: checked before the HDF5 library reads it |\n\
+         | an FCLIB file's read, in a child process | {:.0} GiB of address space, {} s (`{}`) | `cli::FCLIB_READ_MEMORY_KIB`, `cli::FCLIB_READ_LIMIT`: the command line |\n",
         io::MAX_FILE_BYTES,
         gib(io::MAX_FILE_BYTES as f64),
         io::MAX_UNBACKED_DIM,
         gib(dense as f64 * 8.0),
         nonsmooth::multibody::scenes::MAX_SCENE_CONTACTS,
         nonsmooth::cli::MAX_SWEEPS,
+        io::MAX_FCLIB_DATASET_ELEMENTS,
+        gib(nonsmooth::cli::FCLIB_READ_MEMORY_KIB as f64 * 1024.0),
+        nonsmooth::cli::FCLIB_READ_LIMIT.as_secs(),
+        nonsmooth::cli::FCLIB_READ_LIMIT_VARIABLE,
     )
 }
 

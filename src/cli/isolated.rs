@@ -18,12 +18,33 @@ use serde::{Deserialize, Serialize};
 
 use crate::io::{Format, IoError, LoadedProblem, json};
 
-/// How long the child may take to read one file (files of hundreds of megabytes read in a
-/// few seconds).
+/// How long the child may take to read one file by default (files of hundreds of megabytes
+/// read in a few seconds). The environment variable [`LIMIT_VARIABLE`] changes it.
 pub const LIMIT: Duration = Duration::from_secs(30);
 
-/// The child's address-space limit, in KiB (16 GiB).
-pub const MEMORY_LIMIT_KIB: u64 = 16 << 20;
+/// `NONSMOOTH_FCLIB_READ_SECONDS`: the time limit for reading one FCLIB file, in seconds
+/// (a positive number; default [`LIMIT`]), for very large files on slow disks.
+pub const LIMIT_VARIABLE: &str = "NONSMOOTH_FCLIB_READ_SECONDS";
+
+/// The time limit in force: [`LIMIT_VARIABLE`] if it holds a positive number of seconds.
+///
+/// # Errors
+/// A message when the variable is set but is not a positive, finite number of seconds.
+pub fn limit() -> Result<Duration, String> {
+    match std::env::var(LIMIT_VARIABLE) {
+        Err(_) => Ok(LIMIT),
+        Ok(v) => match v.trim().parse::<f64>() {
+            Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Duration::from_secs_f64(s)),
+            _ => Err(format!(
+                "{LIMIT_VARIABLE}={v:?} is not a positive number of seconds"
+            )),
+        },
+    }
+}
+
+/// The child's address-space limit, in KiB (8 GiB: a dataset at the reader's size limit
+/// is 1 GiB, and its JSON text for the parent a few more).
+pub const MEMORY_LIMIT_KIB: u64 = 8 << 20;
 
 /// What the child prints: the problem, or the reader's error (without the path).
 #[derive(Serialize, Deserialize)]
@@ -66,6 +87,7 @@ pub fn load(path: &Path) -> Result<LoadedProblem, IoError> {
         return crate::io::load(path);
     }
     let fail = |m: String| IoError::parse(path, "HDF5", m);
+    let limit = limit().map_err(fail)?;
     let exe = std::env::current_exe().map_err(|e| {
         fail(format!(
             "cannot find this program to read the file with: {e}"
@@ -94,7 +116,7 @@ pub fn load(path: &Path) -> Result<LoadedProblem, IoError> {
     let status = loop {
         match child.try_wait() {
             Ok(Some(s)) => break Some(s),
-            Ok(None) if start.elapsed() > LIMIT => {
+            Ok(None) if start.elapsed() > limit => {
                 let _ = child.kill();
                 let _ = child.wait();
                 break None;
@@ -107,8 +129,9 @@ pub fn load(path: &Path) -> Result<LoadedProblem, IoError> {
     let Some(status) = status else {
         return Err(fail(format!(
             "the HDF5 C library did not finish reading the file within {} s; the file is \
-             damaged or not an FCLIB file",
-            LIMIT.as_secs()
+             damaged or not an FCLIB file (a very large file on a slow disk may need a \
+             longer limit: {LIMIT_VARIABLE})",
+            limit.as_secs_f64()
         )));
     };
     use std::os::unix::process::ExitStatusExt;

@@ -33,6 +33,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub use args::{MAX_CONTACTS, MAX_SWEEPS};
+pub use isolated::{
+    LIMIT as FCLIB_READ_LIMIT, LIMIT_VARIABLE as FCLIB_READ_LIMIT_VARIABLE,
+    MEMORY_LIMIT_KIB as FCLIB_READ_MEMORY_KIB,
+};
 
 /// Solve, inspect and check rigid-body contact problems (LCP, boxed LCP, 3D frictional
 /// contact in local or global form) read from Siconos .dat, FCLIB .hdf5, OpenTissue .dlm
@@ -41,7 +45,14 @@ pub use args::{MAX_CONTACTS, MAX_SWEEPS};
 /// Exit status: 0 success; 1 a problem could not be read, did not converge or was
 /// rejected; 2 usage error (bad option, missing path, output that would overwrite an input).
 #[derive(Debug, Parser)]
-#[command(name = "nonsmooth", version, about, long_about = None)]
+#[command(
+    name = "nonsmooth",
+    version,
+    about,
+    long_about = None,
+    after_help = "Environment:\n  NONSMOOTH_FCLIB_READ_SECONDS  seconds allowed to read one FCLIB .hdf5 file \
+                  (default 30; each is read in a child process)"
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -38,9 +38,7 @@ use super::{AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, Provenance}
 use crate::matrix::Matrix;
 use crate::problem::{FrictionContact, FrictionKind, GlobalFrictionContact};
 
-/// The most elements one dataset may declare: 2^27 (1 GiB of `f64`), as
-/// [`crate::matrix::MAX_DENSE_ENTRIES`].
-pub const MAX_DATASET_ELEMENTS: usize = crate::matrix::MAX_DENSE_ENTRIES;
+use super::MAX_FCLIB_DATASET_ELEMENTS as MAX_DATASET_ELEMENTS;
 
 struct Reader<'a> {
     path: &'a Path,
@@ -66,7 +64,7 @@ impl Reader<'_> {
     }
 
     /// The dataset `name`, refused when it declares more elements than
-    /// [`MAX_DATASET_ELEMENTS`]: the reader allocates what the dataspace declares, and a
+    /// [`super::MAX_FCLIB_DATASET_ELEMENTS`]: the reader allocates what the dataspace declares, and a
     /// damaged 17 KB file can declare 2^61.
     fn dataset(&self, name: &str) -> Result<hdf5::Dataset, IoError> {
         let ds = self.file.dataset(name).map_err(|e| self.err(name, e))?;

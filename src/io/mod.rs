@@ -170,6 +170,12 @@ pub const DISCOVERED: &str = ".dat, .json, .hdf5 and .h5 files, OpenTissue folde
 /// capped.
 pub const MAX_UNBACKED_DIM: usize = 1 << 20;
 
+/// The most elements one dataset of an FCLIB file may declare: 2^27 (1 GiB of `f64`), as
+/// [`crate::matrix::MAX_DENSE_ENTRIES`]. The HDF5 library allocates whatever a dataset's
+/// header declares, so the declared size is checked before the data is read; a damaged
+/// header announcing 2^61 numbers is an error, not an allocation.
+pub const MAX_FCLIB_DATASET_ELEMENTS: usize = crate::matrix::MAX_DENSE_ENTRIES;
+
 /// What went wrong reading or writing a problem file.
 #[derive(Debug)]
 pub struct IoError {

@@ -251,6 +251,46 @@ fn hdf5_cases(rng: &mut Rng) -> Vec<Case> {
             ));
         }
     }
+    // Files on which fuzzing made the HDF5 C library itself crash, hang or exhaust memory
+    // (`tests/adversarial/fclib/README.md`): the program reads FCLIB files in a child
+    // process, so each must become a clear input error.
+    let regressions: [(&str, &[u8]); 7] = [
+        (
+            "segv-vlen-string-title",
+            include_bytes!("fclib/segv-vlen-string-title.hdf5"),
+        ),
+        (
+            "segv-vlen-string-heap",
+            include_bytes!("fclib/segv-vlen-string-heap.hdf5"),
+        ),
+        (
+            "segv-link-exists",
+            include_bytes!("fclib/segv-link-exists.hdf5"),
+        ),
+        (
+            "huge-extent-floats",
+            include_bytes!("fclib/huge-extent-floats.hdf5"),
+        ),
+        (
+            "huge-extent-ints",
+            include_bytes!("fclib/huge-extent-ints.hdf5"),
+        ),
+        ("oom-17kb", include_bytes!("fclib/oom-17kb.hdf5")),
+        (
+            "hang-global-heap",
+            include_bytes!("fclib/hang-global-heap.hdf5"),
+        ),
+    ];
+    for (name, bytes) in regressions {
+        let file = format!("{name}.hdf5");
+        v.push(one(
+            &format!("hdf5/regress/{name}"),
+            "fuzzing: the HDF5 C library crashes, hangs or runs out of memory on this file",
+            &file,
+            bytes.to_vec(),
+            reject(&[&file, "hdf5"]),
+        ));
+    }
     v
 }
 

@@ -159,6 +159,8 @@ pub fn run(bin: &Path, args: &[String], cwd: &Path, head: Option<usize>) -> Run 
         .args(args)
         .current_dir(cwd)
         .env("RUST_BACKTRACE", "0")
+        // A damaged FCLIB file that hangs the HDF5 C library costs 5 s, not 30.
+        .env("NONSMOOTH_FCLIB_READ_SECONDS", "5")
         .env_remove("RUST_LOG")
         .stdin(Stdio::null())
         .stderr(std::fs::File::create(&err_path).expect("stderr file"));
@@ -433,7 +435,14 @@ pub fn run_case(env: &Env, case: &Case, root: &Path) -> (Vec<Finding>, usize, Ve
                 2
             };
             sink.message(&info, &names, mentions);
-            for m in &env.methods {
+            // An unreadable FCLIB file is refused by the reader before any method runs:
+            // one method shows it (each costs a child process, up to the read limit).
+            let methods = if case.name.starts_with("hdf5/") {
+                vec!["auto".to_string()]
+            } else {
+                env.methods.clone()
+            };
+            for m in &methods {
                 let r = run(
                     &env.bin,
                     &s(&["solve", &input_s, "--method", m]),
