@@ -201,8 +201,8 @@ fn huge_and_tiny_norms_neither_overflow_nor_underflow() {
 fn the_default_methods_solve_problems_at_any_scale() {
     let a = [2.0, 1.0, 1.0, 2.0];
     let x1 = DVector::from_vec(vec![4.0 / 3.0, 7.0 / 3.0]);
-    // W_nn ~ 1 would make PROX with the paper's r = 5 cycle between two points
-    // (tests/law_prox_solvers.rs, the_step_test_misses_a_two_cycle)
+    // W_nn ~ 1 makes PROX with the paper's r = 5 cycle between two points until the step
+    // test shrinks r (tests/law_prox_solvers.rs, a_two_cycle_is_rolled_back)
     let w = DMatrix::from_row_slice(3, 3, &[2.0, 0.5, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 1.0]) * 0.1;
     let at = |s: f64| {
         AnyProblem::Friction(fc_with(

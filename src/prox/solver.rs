@@ -52,6 +52,10 @@ pub enum Blocks {
     Factor,
 }
 
+/// Relative size below which a step equal to the last is rounding noise, not a two-cycle
+/// (see the loop of [`Prox::solve`]).
+const EQUAL_STEP_NOISE: f64 = 1e-12;
+
 /// The options of a PROX solve (the loop's tolerance and iteration cap are in
 /// [`Params`]). Build with `ProxOptions { r_factor: RFactor::Local, ..Default::default() }`.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,7 +76,8 @@ pub struct ProxOptions {
     /// Gauss-Seidel blocks. Default [`Blocks::Contact`].
     pub blocks: Blocks,
     /// Divergence test window `W >= 1`: a sweep is rolled back when its step exceeds the
-    /// largest of the last `W` accepted steps. Default 1, the paper's test `r^{k+1} > r^k`.
+    /// largest of the last `W` accepted steps. Default 1, the paper's test `r^{k+1} > r^k` (with
+    /// equality counted as growth, see the loop).
     /// A wider window is a nonmonotone test (Grippo, Lampariello, Lucidi 1986) that lets a
     /// convergent but nonmonotone Gauss-Seidel sequence keep its r-factors; it is not in
     /// Erleben 2017 (see the book's *PROX experiments* for why it matters). `usize::MAX`
@@ -168,7 +173,7 @@ pub struct ProxStats {
     pub sweeps: usize,
     /// Sweeps accepted (`k` of Algorithms 1-2).
     pub accepted: usize,
-    /// Sweeps rolled back because the step grew (`r^{k+1} > r^k`).
+    /// Sweeps rolled back because the step grew (`r^{k+1} >= r^k`).
     pub rollbacks: usize,
     /// The factor `ν^rollbacks` by which `R` was shrunk in the end.
     pub r_scale: f64,
@@ -718,7 +723,15 @@ impl<'a> Prox<'a> {
             stats.sweeps += 1;
             let new_step = (&trial - &*x).amax();
             let reference = recent.max();
-            if self.options.adaptive && !(new_step <= reference) {
+            // The paper's test is `r^{k+1} > r^k`. A step exactly as long as the reference
+            // also counts: when `R` is too large for a block, the projection clamps it back
+            // to where it was and the sweep cycles between two points with equal steps
+            // (`W = diag(2, 1, 1)`, `r = 5`: `λ_n` alternates between 0 and 5 forever).
+            // Only a step well above rounding counts so: once `R` is small the steps sit at
+            // the rounding level of `λ`, where equal steps are noise, not a cycle.
+            let noise = EQUAL_STEP_NOISE * x.amax().max(trial.amax());
+            let grew = !(new_step <= reference) || (new_step == reference && new_step > noise);
+            if self.options.adaptive && grew {
                 // Divergence detected: keep λ^k, shrink every r-factor.
                 stats.rollbacks += 1;
                 stats.r_scale *= nu;
