@@ -220,13 +220,40 @@ impl Outcome {
     }
 }
 
+/// Refuses a friction law asked for a problem that has none (an LCP or a boxed LCP): the
+/// law would otherwise be ignored without a word.
+///
+/// # Errors
+/// [`ProblemError::Unsupported`] naming the law
+/// and the problem type.
+pub fn check_kind(problem: &AnyProblem, kind: Option<FrictionKind>) -> Result<(), SolveError> {
+    match (kind, problem) {
+        (Some(k), AnyProblem::Lcp(_) | AnyProblem::Boxed(_)) => Err(SolveError::Problem(
+            crate::problem::ProblemError::Unsupported {
+                reason: format!(
+                    "friction law `{}` asked for a problem of type {}; a friction law \
+                     applies only to friction problems (fc3d, gfc3d)",
+                    k.name(),
+                    problem.type_name()
+                ),
+            },
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The problem's own error measure at `x` (LCP error, boxed error, or the natural-map error
 /// of `kind`, Coulomb or CCP; for a global problem, of its local form).
+///
+/// # Errors
+/// A `kind` for an LCP or boxed LCP ([`check_kind`]); a global problem whose local form
+/// cannot be made.
 pub fn measure(
     problem: &AnyProblem,
     x: &DVector<f64>,
     kind: Option<FrictionKind>,
 ) -> Result<Residual, SolveError> {
+    check_kind(problem, kind)?;
     Ok(match problem {
         AnyProblem::Lcp(p) => lcp_error(p, x),
         AnyProblem::Boxed(p) => boxed_error(p, x),
@@ -410,9 +437,10 @@ fn scaled_problem(problem: &AnyProblem, s: Scaling) -> Result<AnyProblem, Proble
 
 /// Solves `problem` with `method` from a zero start.
 ///
-/// `kind` overrides the friction law of friction problems (`None`: the file's own).
-/// A method that does not apply to the problem type gives `Err(SolveError::Problem)` in
-/// the outcome.
+/// `kind` overrides the friction law of friction problems (`None`: the file's own); a
+/// `kind` for an LCP or a boxed LCP, which have no friction law, is refused
+/// ([`check_kind`]). A method that does not apply to the problem type gives
+/// `Err(SolveError::Problem)` in the outcome, and so does a refused `kind`.
 ///
 /// # Scaling
 /// A problem whose data is far from order one (`‖q‖ ~ 1e200` or `1e-300`) would overflow
@@ -438,6 +466,14 @@ pub fn solve(
     params: &Params,
     observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
 ) -> Outcome {
+    if let Err(e) = check_kind(problem, kind) {
+        return Outcome {
+            method: method.resolve(problem),
+            kind: None,
+            x: DVector::zeros(problem.dim()),
+            result: Err(e),
+        };
+    }
     let s = scaling(problem);
     if s.none() {
         return solve_as_given(problem, method, kind, params, observer);

@@ -325,6 +325,11 @@ fn check() {
     let answer = serde_json::json!({ "r": static_box_stack_answer() }).to_string();
     std::fs::write(dir.join("static.json"), answer).unwrap();
     std::fs::write(
+        dir.join("static.npy"),
+        nonsmooth::io::npy::vector_to_npy(&static_box_stack_answer()),
+    )
+    .unwrap();
+    std::fs::write(
         dir.join("zero.json"),
         serde_json::json!(vec![0.0; 60]).to_string(),
     )
@@ -335,6 +340,58 @@ fn check() {
             step("check data/box_stack_5.json --answer target/tmp/cli_book/static.json --worst 3"),
             step("check data/box_stack_5.json --answer target/tmp/cli_book/zero.json --worst 3")
                 .with_status(),
+            step("check data/box_stack_5.json --answer target/tmp/cli_book/static.npy --worst 1"),
+        ],
+        None,
+    );
+}
+
+/// A NumPy folder without `meta.json`: the law assumed is said; with one, it is used.
+#[test]
+fn numpy_folder() {
+    let folder = scratch().join("stack_np");
+    let convert = run(
+        &step("convert data/box_stack_5.json --to numpy -o target/tmp/cli_book/stack_np"),
+        None,
+    );
+    std::fs::remove_file(folder.join("meta.json")).unwrap();
+    let assumed = run(&step("solve target/tmp/cli_book/stack_np"), None);
+    let law = r#"{"law": "ccp"}"#;
+    std::fs::write(folder.join("meta.json"), law).unwrap();
+    let stated = run(&step("solve target/tmp/cli_book/stack_np"), None);
+    support::publish(
+        "generated/cli_numpy.txt",
+        &format!(
+            "{convert}\n$ rm target/tmp/cli_book/stack_np/meta.json\n{assumed}\n\
+             $ echo '{law}' > target/tmp/cli_book/stack_np/meta.json\n{stated}"
+        ),
+    );
+}
+
+/// `--kind` on problems without a friction law: refused, alone or in a folder.
+#[test]
+fn kind_without_friction() {
+    let dir = scratch();
+    let lcp = "2 0 2 2 2 2 2 1 1 2 -5 -6\n";
+    std::fs::write(dir.join("lcp.dat"), lcp).unwrap();
+    let mixed = dir.join("mixed");
+    std::fs::create_dir_all(&mixed).unwrap();
+    std::fs::write(mixed.join("lcp.dat"), lcp).unwrap();
+    std::fs::copy(
+        support::root().join("data/box_stack_5.json"),
+        mixed.join("box_stack_5.json"),
+    )
+    .unwrap();
+    session(
+        "cli_kind",
+        &[
+            step("solve --kind coulomb lcp.dat")
+                .in_scratch()
+                .with_status(),
+            step("check --kind coulomb lcp.dat --answer lcp.dat")
+                .in_scratch()
+                .with_status(),
+            step("solve --kind ccp mixed").in_scratch().with_status(),
         ],
         None,
     );

@@ -19,12 +19,15 @@ use super::table::{Align, Table, emit, sci};
 pub struct CheckArgs {
     /// The problem the engine solved.
     path: PathBuf,
-    /// The engine's answer: a JSON array of numbers, a JSON object with "r", a problem
-    /// file with an "answer", or whitespace-separated numbers. Default: the answer
-    /// embedded in the problem file (MuJoCo files carry one).
+    /// The engine's answer: a NumPy .npy file holding a 1-D float64 array (numpy.save of
+    /// r), a JSON array of numbers, a JSON object with "r", a problem file with an
+    /// "answer", or whitespace-separated numbers; as many numbers as the problem has
+    /// unknowns. Default: the answer embedded in the problem file (MuJoCo files and NumPy
+    /// folders with r.npy carry one).
     #[arg(long)]
     answer: Option<PathBuf>,
-    /// Judge against this law instead of the problem's own: coulomb or ccp.
+    /// Judge against this law instead of the problem's own: coulomb or ccp (friction
+    /// problems only; an error for an LCP or a boxed LCP).
     #[arg(long, value_parser = args::kind)]
     kind: Option<FrictionKind>,
     /// Accept the answer when its error (Siconos 4.4 normalisation) is at most this; a
@@ -39,8 +42,9 @@ pub struct CheckArgs {
     json: bool,
 }
 
-/// Reads an answer file: a JSON array, a JSON object with `"r"`, a problem file with an
-/// `"answer"`, or whitespace-separated numbers.
+/// Reads an answer file: a NumPy `.npy` 1-D `float64` array (by its extension or its first
+/// bytes), a JSON array, a JSON object with `"r"`, a problem file with an `"answer"`, or
+/// whitespace-separated numbers.
 ///
 /// # Errors
 /// [`Failure::Usage`] if the file does not exist; [`Failure::Input`] if it is not a
@@ -53,6 +57,15 @@ fn read_answer(path: &Path, dim: usize) -> Result<Vec<f64>, Failure> {
         _ => Failure::Input(e.to_string()),
     })?;
     let bad = |m: String| Failure::Input(format!("{}: {m}", path.display()));
+    let is_npy = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("npy"))
+        || bytes.starts_with(b"\x93NUMPY");
+    if is_npy {
+        // a 1-D float64 array; the reader names a wrong dtype, rank or data length
+        let v = crate::io::npy::parse_vector(path, &bytes)?;
+        return finish(path, v.as_slice().to_vec(), dim);
+    }
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         bad(format!(
             "the answer is not text (byte {} is not UTF-8)",
@@ -96,6 +109,12 @@ fn read_answer(path: &Path, dim: usize) -> Result<Vec<f64>, Failure> {
         }
         v
     };
+    finish(path, values, dim)
+}
+
+/// Checks the count and the finiteness of an answer's numbers.
+fn finish(path: &Path, values: Vec<f64>, dim: usize) -> Result<Vec<f64>, Failure> {
+    let bad = |m: String| Failure::Input(format!("{}: {m}", path.display()));
     if values.len() != dim {
         return Err(bad(format!(
             "the answer has {} numbers, the problem {dim} unknowns",
@@ -143,6 +162,7 @@ fn contact_cells(c: &ContactCheck) -> Vec<String> {
 
 pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
     let lp = super::load_one(&a.path)?;
+    super::kind_applies(&a.path, &lp.problem, a.kind).map_err(Failure::Input)?;
     let dim = lp.problem.dim();
     let (answer, source) = match &a.answer {
         Some(p) => (read_answer(p, dim)?, p.display().to_string()),

@@ -216,6 +216,31 @@ fn warn(lp: &crate::io::LoadedProblem) {
     }
 }
 
+/// Refuses `--kind` for a problem that has no friction law (an LCP or a boxed LCP), which
+/// would otherwise be ignored without a word; the message names the path and what it holds.
+fn kind_applies(
+    path: &Path,
+    problem: &crate::io::AnyProblem,
+    kind: Option<crate::problem::FrictionKind>,
+) -> Result<(), String> {
+    use crate::io::AnyProblem;
+    let holds = match problem {
+        AnyProblem::Lcp(_) => "an LCP",
+        AnyProblem::Boxed(_) => "a boxed LCP",
+        AnyProblem::Friction(_) | AnyProblem::Global(_) => return Ok(()),
+    };
+    match kind {
+        None => Ok(()),
+        Some(k) => Err(format!(
+            "{}: holds {holds} (type {}); --kind {} applies only to friction problems \
+             (fc3d, gfc3d)",
+            path.display(),
+            problem.type_name(),
+            k.name()
+        )),
+    }
+}
+
 /// A short display name for a path: the file name (or folder name for OpenTissue).
 fn short_name(p: &Path) -> String {
     p.file_name()

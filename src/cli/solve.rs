@@ -41,7 +41,8 @@ pub struct SolveArgs {
     /// Iteration cap (sweeps, or pivots for Lemke).
     #[arg(long, default_value_t = 100_000, allow_hyphen_values = true)]
     max_iter: usize,
-    /// Friction law to solve: coulomb or ccp (default: the file's own).
+    /// Friction law to solve: coulomb or ccp (default: the file's own). Friction problems
+    /// only: an LCP or boxed LCP is then refused (status invalid).
     #[arg(long, value_parser = args::kind)]
     kind: Option<FrictionKind>,
     /// Which error meets the tolerance: rel (Siconos 4.4), rel-q (‖q‖-scaled) or abs.
@@ -236,57 +237,79 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
             }
             Ok(lp) => {
                 bar.suspend(|| super::warn(&lp));
-                let mu_max = match &lp.problem {
-                    AnyProblem::Friction(f) => Some(f.mu().max()),
-                    AnyProblem::Global(g) => Some(g.mu().max()),
-                    _ => None,
-                };
-                if let Some(note) =
-                    mu_max.and_then(|m| crate::merit::mu_beyond_resolution(m, a.tol))
-                {
-                    bar.suspend(|| eprintln!("nonsmooth: note: {}: {note}", path.display()));
-                }
-                let outcome = solve(&lp.problem, method, a.kind, &params, &mut no_observer());
-                let info = outcome.info();
-                if outcome.status() != "converged" {
+                if let Err(m) = super::kind_applies(path, &lp.problem, a.kind) {
+                    // a row like any other problem that cannot be solved as asked
                     all_ok = false;
-                }
-                if let (Some(f), Some(info)) = (history.as_mut(), info) {
-                    for h in &info.history {
-                        f.line(&format!(
-                            "{},{},{},{},{},{},{}",
-                            short_name(path),
-                            outcome.method.name(),
-                            h.iteration,
-                            h.seconds,
-                            h.error.rel,
-                            h.error.rel_q,
-                            h.error.abs
-                        ))?;
+                    bar.suspend(|| eprintln!("nonsmooth: {m}"));
+                    Row {
+                        file: short_name(path),
+                        ptype: lp.problem.type_name().into(),
+                        kind: kind_name(&lp, None),
+                        n: lp.problem.dim(),
+                        contacts: lp.problem.contacts(),
+                        method: method.name().into(),
+                        status: "invalid".into(),
+                        iterations: None,
+                        error: None,
+                        error_q: None,
+                        error_abs: None,
+                        error_normal: None,
+                        seconds: None,
+                        message: Some(m),
                     }
-                }
-                let message = match &outcome.result {
-                    Err(e) => Some(e.to_string()),
-                    Ok(_) => None,
-                };
-                if let Some(m) = &message {
-                    bar.suspend(|| eprintln!("nonsmooth: {}: {m}", path.display()));
-                }
-                Row {
-                    file: short_name(path),
-                    ptype: lp.problem.type_name().into(),
-                    kind: kind_name(&lp, outcome.kind),
-                    n: lp.problem.dim(),
-                    contacts: lp.problem.contacts(),
-                    method: outcome.method.name().into(),
-                    status: outcome.status().into(),
-                    iterations: info.map(|i| i.iterations),
-                    error: info.map(|i| i.error.rel),
-                    error_q: info.map(|i| i.error.rel_q),
-                    error_abs: info.map(|i| i.error.abs),
-                    error_normal: info.map(|i| i.error.normal),
-                    seconds: info.map(|i| i.seconds),
-                    message,
+                } else {
+                    let mu_max = match &lp.problem {
+                        AnyProblem::Friction(f) => Some(f.mu().max()),
+                        AnyProblem::Global(g) => Some(g.mu().max()),
+                        _ => None,
+                    };
+                    if let Some(note) =
+                        mu_max.and_then(|m| crate::merit::mu_beyond_resolution(m, a.tol))
+                    {
+                        bar.suspend(|| eprintln!("nonsmooth: note: {}: {note}", path.display()));
+                    }
+                    let outcome = solve(&lp.problem, method, a.kind, &params, &mut no_observer());
+                    let info = outcome.info();
+                    if outcome.status() != "converged" {
+                        all_ok = false;
+                    }
+                    if let (Some(f), Some(info)) = (history.as_mut(), info) {
+                        for h in &info.history {
+                            f.line(&format!(
+                                "{},{},{},{},{},{},{}",
+                                short_name(path),
+                                outcome.method.name(),
+                                h.iteration,
+                                h.seconds,
+                                h.error.rel,
+                                h.error.rel_q,
+                                h.error.abs
+                            ))?;
+                        }
+                    }
+                    let message = match &outcome.result {
+                        Err(e) => Some(e.to_string()),
+                        Ok(_) => None,
+                    };
+                    if let Some(m) = &message {
+                        bar.suspend(|| eprintln!("nonsmooth: {}: {m}", path.display()));
+                    }
+                    Row {
+                        file: short_name(path),
+                        ptype: lp.problem.type_name().into(),
+                        kind: kind_name(&lp, outcome.kind),
+                        n: lp.problem.dim(),
+                        contacts: lp.problem.contacts(),
+                        method: outcome.method.name().into(),
+                        status: outcome.status().into(),
+                        iterations: info.map(|i| i.iterations),
+                        error: info.map(|i| i.error.rel),
+                        error_q: info.map(|i| i.error.rel_q),
+                        error_abs: info.map(|i| i.error.abs),
+                        error_normal: info.map(|i| i.error.normal),
+                        seconds: info.map(|i| i.seconds),
+                        message,
+                    }
                 }
             }
         };

@@ -117,8 +117,10 @@ pub struct LoadedProblem {
     /// Provenance and units.
     pub provenance: Provenance,
     /// Things the reader noticed but could not decide were errors (a last number that
-    /// runs into the end of the file, which may have been cut short). The command line
-    /// prints them; they are never dropped silently.
+    /// runs into the end of the file, which may have been cut short), and defaults it
+    /// chose that the file did not state (the friction law of a NumPy folder without a
+    /// `law` in its `meta.json`). The command line prints them; they are never dropped
+    /// silently.
     pub warnings: Vec<String>,
 }
 

@@ -13,9 +13,13 @@
 //! | boxed LCP | `A.npy`, `b.npy`, `lo.npy`, `hi.npy`, `dep.npy`, `factor.npy` | `(n, n)`, then `(n,)` each; `±inf` bounds allowed; `dep = -1` for fixed bounds |
 //!
 //! Optional: `r.npy` (an engine's answer, `(3nc,)` or `(n,)`), `u.npy` (its velocity), and
-//! `meta.json` with `{"name", "law": "coulomb" | "ccp", "source", "description"}`
-//! (the law defaults to Coulomb; any other key is an error, so that a misspelt `law` is
-//! not silently read as Coulomb).
+//! `meta.json`, a JSON object with any of the string keys `name` (default: the folder's
+//! name), `law` (`"coulomb"` or `"ccp"`, the friction law of an fc3d or gfc3d problem),
+//! `source` (who made it; also the answer's source) and `description`. Any other key is an
+//! error, so that a misspelt `law` is not silently read as Coulomb. A friction problem
+//! without a `law` (no `meta.json`, or one without the key, or `null`) is read as Coulomb
+//! with a warning in [`LoadedProblem::warnings`] that says so; a `law` in the folder of an
+//! LCP or a boxed LCP is ignored with a warning.
 //!
 //! # Reading
 //!
@@ -841,9 +845,10 @@ pub fn parse_meta(path: &Path, bytes: &[u8]) -> Result<Meta, IoError> {
 /// ([`parse_meta`]), an entry that is not a regular file ([`IoErrorKind::NotAFile`]).
 pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
     let has = |f: &str| super::has_entry(dir, f);
-    let meta = if has("meta.json") {
-        let path = dir.join("meta.json");
-        parse_meta(&path, &super::read_file(&path)?)?
+    let meta_path = dir.join("meta.json");
+    let has_meta = has("meta.json");
+    let meta = if has_meta {
+        parse_meta(&meta_path, &super::read_file(&meta_path)?)?
     } else {
         Meta::default()
     };
@@ -913,6 +918,7 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
     } else {
         None
     };
+    let warnings = law_warnings(&problem, meta.law, has_meta, &meta_path);
     let name = meta.name.clone().unwrap_or_else(|| {
         dir.file_name()
             .map(|s| s.to_string_lossy().into_owned())
@@ -930,8 +936,50 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
             units: Default::default(),
         },
         warm_start: None,
-        warnings: Vec::new(),
+        warnings,
     })
+}
+
+/// What the reader says about the friction law: which law it assumed for a friction
+/// problem whose `meta.json` is missing or has no `law`, and that it ignores a `law` given
+/// for an LCP or a boxed LCP (which have none).
+fn law_warnings(
+    problem: &AnyProblem,
+    law: Option<FrictionKind>,
+    has_meta: bool,
+    meta_path: &Path,
+) -> Vec<String> {
+    let friction = matches!(problem, AnyProblem::Friction(_) | AnyProblem::Global(_));
+    match (friction, law) {
+        (true, None) => {
+            let (missing, how) = if has_meta {
+                (
+                    "meta.json has no `law`",
+                    "add \"law\": \"ccp\" or \"law\": \"coulomb\" to",
+                )
+            } else {
+                (
+                    "no meta.json",
+                    "write {\"law\": \"ccp\"} or {\"law\": \"coulomb\"} in",
+                )
+            };
+            vec![format!(
+                "{missing}; friction law assumed {} ({how} {} to choose)",
+                FrictionKind::default().name(),
+                meta_path.display()
+            )]
+        }
+        (false, Some(k)) => vec![format!(
+            "meta.json: `law` is {}, but the folder holds {}, which has no friction law; \
+             the law is ignored",
+            k.name(),
+            match problem {
+                AnyProblem::Boxed(_) => "a boxed LCP",
+                _ => "an LCP",
+            }
+        )],
+        _ => Vec::new(),
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -485,6 +485,35 @@ pub fn all() -> Vec<ArgCase> {
             2,
             &["{nope}"],
         ),
+        // --- a friction law for a problem without friction
+        a(
+            "solve-kind-on-lcp",
+            "issue 9: --kind coulomb on an LCP was ignored (Lemke ran, zero contacts)",
+            "solve {lcp} --kind coulomb",
+            1,
+            &["{lcp}", "lcp", "--kind coulomb", "friction problems"],
+        ),
+        a(
+            "solve-kind-on-boxed",
+            "issue 9: the same on a boxed LCP",
+            "solve {box} --kind ccp",
+            1,
+            &["{box}", "boxed lcp", "--kind ccp", "friction problems"],
+        ),
+        a(
+            "solve-kind-in-folder",
+            "issue 9: in a folder, the LCP's row is refused, the friction problem solved",
+            "solve {dir} --kind ccp",
+            1,
+            &["lcp", "--kind ccp", "friction problems"],
+        ),
+        a(
+            "check-kind-on-lcp",
+            "issue 9: check --kind on an LCP still said consistent",
+            "check {lcp} --kind coulomb --answer {lcp}",
+            1,
+            &["{lcp}", "lcp", "--kind coulomb", "friction problems"],
+        ),
         // --- sizes
         a(
             "generate-n-max",
@@ -773,6 +802,39 @@ pub fn all() -> Vec<ArgCase> {
     foreign.pre = vec![split("generate box-stack --n 2 -o {out}/keep.json")];
     foreign.post = vec![Post::Exists("{out}/keep.json")];
     v.push(foreign);
+    // NumPy answers for check (the folder's arrays, written by convert).
+    let npy_answer = |name, why, answer: &str, exit, mentions: &[&'static str]| {
+        let mut c = a(
+            name,
+            why,
+            &format!("check {{fc}} --answer {{out}}/np/{answer}"),
+            exit,
+            mentions,
+        );
+        c.pre = vec![split("convert {fc} --to numpy -o {out}/np")];
+        c
+    };
+    v.push(npy_answer(
+        "check-answer-npy",
+        "issue 9: check --answer refused an .npy answer",
+        "r.npy",
+        0,
+        &[],
+    ));
+    v.push(npy_answer(
+        "check-answer-npy-2d",
+        "a 2-D array as the answer",
+        "W.npy",
+        1,
+        &["W.npy", "2-dimensional"],
+    ));
+    v.push(npy_answer(
+        "check-answer-npy-length",
+        "an .npy answer of the wrong length",
+        "mu.npy",
+        1,
+        &["mu.npy", "numbers", "unknowns"],
+    ));
     let mut json_ok = a(
         "convert-json-reads-back",
         "a converted file reads back as the same type",
