@@ -402,7 +402,7 @@ fn usage_errors() {
     session(
         "cli_errors",
         &[
-            step("solve --method newton data/box_stack_5.json").with_status(),
+            step("solve --method simplex data/box_stack_5.json").with_status(),
             step("check data/box_stack_5.json").with_status(),
         ],
         None,
