@@ -409,6 +409,20 @@ fn usage_errors() {
     );
 }
 
+/// MuJoCo's contact dimensions (issue 9), on the small exports in
+/// `tests/fixtures/mujoco/` (made by MuJoCo 4.0.0, no shared data needed).
+#[test]
+fn mujoco_condim_sessions() {
+    session(
+        "cli_mujoco_condim",
+        &[
+            step("check tests/fixtures/mujoco/condim4_sphere_elliptic.json").with_status(),
+            step("check tests/fixtures/mujoco/condim13_spheres_elliptic.json").with_status(),
+        ],
+        None,
+    );
+}
+
 #[test]
 fn shared_data_sessions() {
     let Some(shared) = support::shared_data() else {

@@ -6,7 +6,7 @@
 //! | Siconos numerics text (`.dat`) | LCP, fc3d, gfc3d; NumericsMatrix dense (column-major) or sparse block | yes | yes | [`siconos`] |
 //! | FCLIB HDF5 (`.hdf5`, `.h5`) | local (fc3d) and global (gfc3d) problems | with the `hdf5` feature | no | `fclib` |
 //! | OpenTissue `.dlm` dump (a folder holding `A.dlm`, `b.dlm`, ...) | boxed LCP (friction box) or LCP; `lambda.dlm` as warm start | yes | no | [`opentissue`] |
-//! | MuJoCo export (`.json` with `A`, `b`, `mu`, `dim`, `n_contacts`) | CCP (elliptic) or edge LCP (pyramidal) with MuJoCo's answer; the hard velocity-level view | yes | no | [`mujoco`] |
+//! | MuJoCo export (`.json` with `A`, `b`, `mu`, `n_contacts`, `dim`) | CCP (elliptic) or edge LCP (pyramidal) with MuJoCo's answer; the hard velocity-level view; contacts of condim 3 and 1 (condim 4 and 6 are refused) | yes | no | [`mujoco`] |
 //! | NumPy folder (`W.npy`, `q.npy`, `mu.npy`, ...; `numpy.save`) | any problem, optional answer `r.npy`; dense | yes | yes | [`npy`] |
 //!
 //! The formats and conventions are those of `../shared/data/README.md` (dense Siconos
@@ -206,7 +206,8 @@ pub enum IoErrorKind {
     /// Reading this format needs a cargo feature that was not enabled.
     FeatureDisabled(&'static str),
     /// The file is well formed but uses a part of its format this crate does not
-    /// handle (Siconos CSparse storage, an FCLIB equality block `G`, MuJoCo `dim` 6).
+    /// handle (Siconos CSparse storage, an FCLIB equality block `G`, a MuJoCo contact with
+    /// condim 4 or 6).
     Unsupported(String),
     /// The path is not a regular file (a FIFO, a device, a socket, a directory): readers
     /// never open those, since reading one can block forever or never end. The text
@@ -457,7 +458,8 @@ pub(crate) fn has_entry(dir: &Path, name: &str) -> bool {
 ///   ([`IoErrorKind::FeatureDisabled`]`("hdf5")` without the `hdf5` feature);
 /// * a file whose first non-blank byte is `{` (or named `.json`) is JSON: the project's
 ///   format if it has `"format": "nonsmooth-problem"`, a MuJoCo export if it has the
-///   keys `A`, `b`, `mu`, `dim` and `n_contacts`;
+///   keys `A`, `b`, `mu` and `n_contacts` (its `dim` may be null or absent when the
+///   contacts differ in condim: [`mujoco`]);
 /// * anything else (normally `.dat`) is read as Siconos text ([`siconos::read_any`]).
 ///
 /// # Errors
@@ -533,7 +535,6 @@ pub fn load_json(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
         A: Option<serde::de::IgnoredAny>,
         b: Option<serde::de::IgnoredAny>,
         mu: Option<serde::de::IgnoredAny>,
-        dim: Option<serde::de::IgnoredAny>,
         n_contacts: Option<serde::de::IgnoredAny>,
     }
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
@@ -551,12 +552,7 @@ pub fn load_json(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
     if keys.format.is_some() {
         return json::from_bytes(path, bytes);
     }
-    if keys.A.is_some()
-        && keys.b.is_some()
-        && keys.mu.is_some()
-        && keys.dim.is_some()
-        && keys.n_contacts.is_some()
-    {
+    if keys.A.is_some() && keys.b.is_some() && keys.mu.is_some() && keys.n_contacts.is_some() {
         return Ok(mujoco::from_bytes(path, bytes)?.into_loaded(path));
     }
     Err(IoError::new(path, IoErrorKind::UnknownFormat))

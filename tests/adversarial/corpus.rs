@@ -904,6 +904,53 @@ fn message_cases() -> Vec<Case> {
             mj("3", "[0.5]"),
             reject(&["short.json", "engine_solution"]),
         ),
+        one(
+            "msg/mujoco-condim4-elliptic",
+            "issue 9: an elliptic contact with torsional friction (condim 4, dim 4) was read \
+             as a pyramidal LCP with zero contacts",
+            "torsion.json",
+            r#"{"name": "x", "n_contacts": 1, "dim": 4, "A": [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0.01]], "b": [-1, 0, 0, 0.001], "mu": [0.5], "engine_solution": [0.5, 0, 0, -0.1], "raw": {"opt": {"cone": "elliptic"}}}
+"#,
+            reject(&["torsion.json", "contact 0", "condim 4", "torsion", "Hint"]),
+        ),
+        one(
+            "msg/mujoco-dim4-no-cone",
+            "issue 9: dim 4 is pyramidal condim 3 or elliptic condim 4; a file that does not \
+             say which cone is refused, not guessed",
+            "nocone.json",
+            r#"{"name": "x", "n_contacts": 1, "dim": 4, "A": [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [0, 0, 0, 2]], "b": [-1, 0, 0, 0], "mu": [0.5]}
+"#,
+            reject(&["nocone.json", "raw.opt.cone", "dim = 4"]),
+        ),
+        one(
+            "msg/mujoco-condim6-contact",
+            "issue 9: a contact with rolling friction (condim 6) among condim 3 ones",
+            "roll.json",
+            r#"{"name": "x", "n_contacts": 2, "dim": null, "cone": "elliptic", "A": [[1, 0, 0, 0, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 1, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 0, 0, 0, 1]], "b": [-1, 0, 0, -1, 0, 0, 0, 0, 0], "mu": [0.5, 0.5], "contacts": [{"dim": 3}, {"dim": 6}]}
+"#,
+            reject(&["roll.json", "contact 1", "condim 6", "rolling", "Hint"]),
+        ),
+        one(
+            "msg/mujoco-dim-vs-condim",
+            "issue 9: a dim that disagrees with a contact's condim",
+            "baddim.json",
+            r#"{"name": "x", "n_contacts": 2, "dim": 3, "cone": "elliptic", "A": [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [0, 0, 0, 2]], "b": [-1, 0, 0, -1], "mu": [0.5, 0.5], "contacts": [{"dim": 3}, {"dim": 1}]}
+"#,
+            reject(&["baddim.json", "dim = 3", "contact 1 has condim 1"]),
+        ),
+        one(
+            "valid/mujoco-condim-1-and-3",
+            "issue 9: a frictionless contact (condim 1) beside a condim 3 one, read exactly as \
+             a 3-row contact with mu = 0, with a warning",
+            "mix.json",
+            r#"{"name": "mix", "n_contacts": 2, "dim": null, "A": [[2, 0.2, 0, 0.5], [0.2, 2, 0, 0], [0, 0, 2, 0], [0.5, 0, 0, 1.5]], "b": [-1, 0.3, 0, -0.8], "mu": [0.5, 0.5], "contacts": [{"dim": 3, "efc_address": 0}, {"dim": 1, "efc_address": 3}], "raw": {"opt": {"cone": "elliptic"}}}
+"#,
+            Expect::Valid(Valid {
+                must_converge: vec!["auto"],
+                info_must_warn: vec!["condim 1 (frictionless)", "mu = 0"],
+                ..Default::default()
+            }),
+        ),
         case(
             "msg/opentissue-lo-dbl-max",
             "issue 8: `lower bound inf above its upper bound inf` (DBL_MAX as a lower bound)",
