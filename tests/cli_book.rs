@@ -12,6 +12,7 @@
 //! found from the root folder. Sessions that need the shared data are skipped, with a
 //! notice, when it is absent.
 
+mod common;
 #[path = "../examples/support/mod.rs"]
 mod support;
 
@@ -306,27 +307,14 @@ fn solve() {
     );
 }
 
-/// The static solution of `data/box_stack_5.json` that `data/README.md` derives by hand:
-/// `r_n = (5 - k) m g dt / 4` under box `k`, no friction.
-fn static_box_stack_answer() -> Vec<f64> {
-    let (m, g, dt) = (1.0, 9.81, 0.01);
-    let mut r = Vec::new();
-    for k in 0..5 {
-        for _ in 0..4 {
-            r.extend([(5 - k) as f64 * m * g * dt / 4.0, 0.0, 0.0]);
-        }
-    }
-    r
-}
-
 #[test]
 fn check() {
     let dir = scratch();
-    let answer = serde_json::json!({ "r": static_box_stack_answer() }).to_string();
+    let answer = serde_json::json!({ "r": common::static_box_stack_answer() }).to_string();
     std::fs::write(dir.join("static.json"), answer).unwrap();
     std::fs::write(
         dir.join("static.npy"),
-        nonsmooth::io::npy::vector_to_npy(&static_box_stack_answer()),
+        nonsmooth::io::npy::vector_to_npy(&common::static_box_stack_answer()),
     )
     .unwrap();
     std::fs::write(

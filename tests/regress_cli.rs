@@ -3,6 +3,8 @@
 //! word, a NumPy folder without `meta.json` was read as Coulomb without a word, and
 //! `check --answer` refused an `.npy` answer.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -289,25 +291,13 @@ fn npy_bytes(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The static solution of `data/box_stack_5.json` (see `data/README.md`).
-fn static_box_stack_answer() -> Vec<f64> {
-    let (m, g, dt) = (1.0, 9.81, 0.01);
-    let mut r = Vec::new();
-    for k in 0..5 {
-        for _ in 0..4 {
-            r.extend([(5 - k) as f64 * m * g * dt / 4.0, 0.0, 0.0]);
-        }
-    }
-    r
-}
-
 /// `check --answer` reads a 1-D `float64` `.npy` answer (either byte order, by extension
 /// or by its first bytes) and judges it as the same numbers in JSON; a wrong length,
 /// dtype or rank is an input error (exit 1) that says which.
 #[test]
 fn check_reads_an_npy_answer() {
     let dir = tmp("npy-answer");
-    let r = static_box_stack_answer();
+    let r = common::static_box_stack_answer();
     let npy = dir.join("r.npy");
     std::fs::write(&npy, npy::vector_to_npy(&r)).unwrap();
     let json = dir.join("r.json");

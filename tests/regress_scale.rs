@@ -42,6 +42,17 @@ fn fc_with(w: DMatrix<f64>, q: &[f64], mu: f64, kind: FrictionKind) -> FrictionC
     .unwrap()
 }
 
+/// `method::solve` with the method named `m`, the file's own law and default parameters.
+fn solve_with(p: &AnyProblem, m: &str) -> nonsmooth::method::Outcome {
+    solve(
+        p,
+        m.parse().unwrap(),
+        None,
+        &Params::default(),
+        &mut no_observer(),
+    )
+}
+
 fn close(a: &DVector<f64>, b: &DVector<f64>, rel: f64) -> bool {
     let s = scaled_norm(b.as_slice());
     a.iter()
@@ -77,13 +88,7 @@ fn tiny_lcps_are_solved_not_just_judged() {
             "minmap-newton",
             "nncg",
         ] {
-            let o = solve(
-                &p,
-                m.parse().unwrap(),
-                None,
-                &Params::default(),
-                &mut no_observer(),
-            );
+            let o = solve_with(&p, m);
             assert_eq!(o.status(), "converged", "scale {s} {m}: {:?}", o.result);
             assert!(
                 close(&o.x, &DVector::from_element(2, s), 1e-8),
@@ -115,13 +120,7 @@ fn tiny_friction_problems_are_solved_not_just_judged() {
     .x;
     for s in [1e-17, 1e-25] {
         for m in ["auto", "nsgs", "nsn", "prox-nsn"] {
-            let o = solve(
-                &at(s),
-                m.parse().unwrap(),
-                None,
-                &Params::default(),
-                &mut no_observer(),
-            );
+            let o = solve_with(&at(s), m);
             assert_eq!(o.status(), "converged", "scale {s} {m}: {:?}", o.result);
             assert!(close(&o.x, &(&r1 * s), 1e-7), "scale {s} {m}: {}", o.x);
         }
@@ -224,13 +223,7 @@ fn the_default_methods_solve_problems_at_any_scale() {
     for s in [1e160, 1e180, 1e200, 1e-300, 1e-160] {
         let p = AnyProblem::Lcp(lcp(&a, &[-5.0 * s, -6.0 * s]));
         for m in ["auto", "lemke", "pgs", "fischer-newton", "minmap-newton"] {
-            let o = solve(
-                &p,
-                m.parse().unwrap(),
-                None,
-                &Params::default(),
-                &mut no_observer(),
-            );
+            let o = solve_with(&p, m);
             assert_eq!(o.status(), "converged", "LCP scale {s} {m}: {:?}", o.result);
             assert!(close(&o.x, &(&x1 * s), 1e-7), "LCP scale {s} {m}: {}", o.x);
             let e = o.info().unwrap().error;
@@ -243,13 +236,7 @@ fn the_default_methods_solve_problems_at_any_scale() {
         }
         let p = at(s);
         for m in ["auto", "nsgs", "nsn", "prox-nsn", "prox-gs"] {
-            let o = solve(
-                &p,
-                m.parse().unwrap(),
-                None,
-                &Params::default(),
-                &mut no_observer(),
-            );
+            let o = solve_with(&p, m);
             assert_eq!(
                 o.status(),
                 "converged",

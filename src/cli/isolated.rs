@@ -58,32 +58,13 @@ enum Reply {
     Err(String),
 }
 
-/// `true` if `path` is a regular file that FCLIB's reader would take (named `.hdf5` /
-/// `.h5`, or starting with the HDF5 signature).
-fn is_fclib(path: &Path) -> bool {
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return false;
-    }
-    if ext == "hdf5" || ext == "h5" {
-        return true;
-    }
-    let mut head = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| &head == b"\x89HDF\r\n\x1a\n")
-}
-
 /// Reads a problem as [`crate::io::load`] does, but an FCLIB file in a child process (with
 /// the `hdf5` feature; without it the reader only says the feature is needed).
 ///
 /// # Errors
 /// The reader's error, or why the child failed.
 pub fn load(path: &Path) -> Result<LoadedProblem, IoError> {
-    if !cfg!(feature = "hdf5") || !is_fclib(path) {
+    if !cfg!(feature = "hdf5") || !crate::io::is_hdf5_file(path) {
         return crate::io::load(path);
     }
     let fail = |m: String| IoError::parse(path, "HDF5", m);

@@ -217,27 +217,23 @@ fn warn(lp: &crate::io::LoadedProblem) {
 }
 
 /// Refuses `--kind` for a problem that has no friction law (an LCP or a boxed LCP), which
-/// would otherwise be ignored without a word; the message names the path and what it holds.
+/// would otherwise be ignored without a word: the decision of [`crate::method::check_kind`],
+/// in a message that names the path, what it holds and the option.
 fn kind_applies(
     path: &Path,
     problem: &crate::io::AnyProblem,
     kind: Option<crate::problem::FrictionKind>,
 ) -> Result<(), String> {
-    use crate::io::AnyProblem;
-    let holds = match problem {
-        AnyProblem::Lcp(_) => "an LCP",
-        AnyProblem::Boxed(_) => "a boxed LCP",
-        AnyProblem::Friction(_) | AnyProblem::Global(_) => return Ok(()),
-    };
-    match kind {
-        None => Ok(()),
-        Some(k) => Err(format!(
-            "{}: holds {holds} (type {}); --kind {} applies only to friction problems \
+    match (kind, crate::method::check_kind(problem, kind)) {
+        (Some(k), Err(_)) => Err(format!(
+            "{}: holds {} (type {}); --kind {} applies only to friction problems \
              (fc3d, gfc3d)",
             path.display(),
+            problem.noun(),
             problem.type_name(),
             k.name()
         )),
+        _ => Ok(()),
     }
 }
 

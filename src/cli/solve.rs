@@ -109,6 +109,27 @@ struct Row {
 }
 
 impl Row {
+    /// The row of a problem that was not solved: `status` says why (`unreadable`,
+    /// `invalid`), `message` how; no iterations, errors or time.
+    fn unsolved(file: String, method: &str, status: &str, message: String) -> Row {
+        Row {
+            file,
+            ptype: "-".into(),
+            kind: "-".into(),
+            n: 0,
+            contacts: 0,
+            method: method.into(),
+            status: status.into(),
+            iterations: None,
+            error: None,
+            error_q: None,
+            error_abs: None,
+            error_normal: None,
+            seconds: None,
+            message: Some(message),
+        }
+    }
+
     fn json(&self, path: &str) -> String {
         json!({
             "file": self.file, "path": path, "type": self.ptype, "kind": self.kind,
@@ -218,22 +239,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
             Err(e) => {
                 all_ok = false;
                 bar.suspend(|| eprintln!("nonsmooth: {e}"));
-                Row {
-                    file: short_name(path),
-                    ptype: "-".into(),
-                    kind: "-".into(),
-                    n: 0,
-                    contacts: 0,
-                    method: method.name().into(),
-                    status: "unreadable".into(),
-                    iterations: None,
-                    error: None,
-                    error_q: None,
-                    error_abs: None,
-                    error_normal: None,
-                    seconds: None,
-                    message: Some(e.to_string()),
-                }
+                Row::unsolved(short_name(path), method.name(), "unreadable", e.to_string())
             }
             Ok(lp) => {
                 bar.suspend(|| super::warn(&lp));
@@ -242,20 +248,11 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                     all_ok = false;
                     bar.suspend(|| eprintln!("nonsmooth: {m}"));
                     Row {
-                        file: short_name(path),
                         ptype: lp.problem.type_name().into(),
                         kind: kind_name(&lp, None),
                         n: lp.problem.dim(),
                         contacts: lp.problem.contacts(),
-                        method: method.name().into(),
-                        status: "invalid".into(),
-                        iterations: None,
-                        error: None,
-                        error_q: None,
-                        error_abs: None,
-                        error_normal: None,
-                        seconds: None,
-                        message: Some(m),
+                        ..Row::unsolved(short_name(path), method.name(), "invalid", m)
                     }
                 } else {
                     let mu_max = match &lp.problem {

@@ -53,6 +53,17 @@ pub enum AnyProblem {
 }
 
 impl AnyProblem {
+    /// The problem type in words, with its article (`"an LCP"`, `"a boxed LCP"`, `"a local
+    /// friction problem"`, `"a global friction problem"`), for messages.
+    pub fn noun(&self) -> &'static str {
+        match self {
+            AnyProblem::Lcp(_) => "an LCP",
+            AnyProblem::Boxed(_) => "a boxed LCP",
+            AnyProblem::Friction(_) => "a local friction problem",
+            AnyProblem::Global(_) => "a global friction problem",
+        }
+    }
+
     /// Short name of the problem type: `"lcp"`, `"boxed-lcp"`, `"fc3d"`, `"gfc3d"`.
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -279,6 +290,22 @@ impl fmt::Display for IoError {
 impl std::error::Error for IoError {}
 
 const HDF5_MAGIC: &[u8] = b"\x89HDF\r\n\x1a\n";
+
+/// `true` if [`load`] would hand `path` to the FCLIB (HDF5) reader: a regular file named
+/// `.hdf5` or `.h5`, or one that starts with the HDF5 signature. Reads at most 8 bytes.
+pub fn is_hdf5_file(path: &Path) -> bool {
+    use std::io::Read;
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    if matches!(extension(path).as_str(), "hdf5" | "h5") {
+        return true;
+    }
+    let mut head = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| head == HDF5_MAGIC)
+}
 
 fn extension(path: &Path) -> String {
     path.extension()

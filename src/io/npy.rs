@@ -973,10 +973,7 @@ fn law_warnings(
             "meta.json: `law` is {}, but the folder holds {}, which has no friction law; \
              the law is ignored",
             k.name(),
-            match problem {
-                AnyProblem::Boxed(_) => "a boxed LCP",
-                _ => "an LCP",
-            }
+            problem.noun()
         )],
         _ => Vec::new(),
     }

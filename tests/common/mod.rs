@@ -110,3 +110,16 @@ pub fn load_fc3d(path: &Path) -> Option<FrictionContact> {
         Err(e) => panic!("{name}: {e}"),
     }
 }
+
+/// The static solution of `data/box_stack_5.json` that `data/README.md` derives by hand:
+/// `r_n = (5 - k) m g dt / 4` under box `k`, no friction.
+pub fn static_box_stack_answer() -> Vec<f64> {
+    let (m, g, dt) = (1.0, 9.81, 0.01);
+    let mut r = Vec::new();
+    for k in 0..5 {
+        for _ in 0..4 {
+            r.extend([(5 - k) as f64 * m * g * dt / 4.0, 0.0, 0.0]);
+        }
+    }
+    r
+}
