@@ -10,12 +10,14 @@
 //!
 //! * Every answer a strategy reports as converged meets 1e-8 by `merit::fc3d_error`
 //!   (Siconos's formula, measured apart from the solver).
-//! * With the Local strategy and a nonmonotone divergence test (window 1000), PROX
+//! * With the Local strategy and a nonmonotone divergence test (window 1000), the options
+//!   `nonsmooth solve --method prox-gs` runs (`ProxOptions::recommended`), PROX
 //!   Gauss-Seidel converges on every file where Siconos PROX converges.
 //!
 //! Writes `book/src/generated/prox_shared.txt`: per strategy with the paper's test (roll
 //! back when the step grows), the sweeps and rollbacks, or, on failure, the error reached,
-//! the rollbacks and the factor by which R was shrunk. The table covers the `.dat` files;
+//! the rollbacks and the factor by which R was shrunk; then the recommended options of
+//! Gauss-Seidel and of Jacobi (`prox-jacobi`: Blocked, window 1000). The table covers the `.dat` files;
 //! the one FCLIB `.hdf5` file is solved and asserted only with `--features hdf5`, and is
 //! left out of the table so that it reads the same either way.
 //!
@@ -31,18 +33,32 @@ use std::fmt::Write;
 use nalgebra::DVector;
 use nonsmooth::merit::fc3d_error;
 use nonsmooth::problem::FrictionContact;
-use nonsmooth::prox::{ProxOptions, ProxProblem, ProxStats, RFactor, prox_solve};
+use nonsmooth::prox::{ProxOptions, ProxProblem, ProxStats, RFactor, Scheme, prox_solve};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 
-/// Sweeps allowed to the paper's scheme and to the nonmonotone variant.
+/// Sweeps allowed to the paper's scheme, to Gauss-Seidel with the nonmonotone test (the
+/// command line's cap for PROX, `method::PROX_DEFAULT_MAX_ITER`), and to Jacobi with it
+/// (lower: Jacobi's failures would take minutes at the full cap).
 const PAPER_CAP: usize = 20_000;
-const VARIANT_CAP: usize = 1_000_000;
+const VARIANT_CAP: usize = nonsmooth::method::PROX_DEFAULT_MAX_ITER;
+const JACOBI_CAP: usize = 100_000;
 
-const STRATEGIES: [(RFactor, &str); 4] = [
-    (RFactor::Global { r: 5.0 }, "Global r = 5"),
-    (RFactor::GlobalSpectral, "Global-spectral"),
-    (RFactor::Local, "Local"),
-    (RFactor::Blocked, "Blocked"),
+/// The columns with the paper's divergence test (window 1): Gauss-Seidel with each
+/// strategy, and Jacobi with Local r-factors.
+const STRATEGIES: [(Scheme, RFactor, &str); 5] = [
+    (
+        Scheme::GaussSeidel,
+        RFactor::Global { r: 5.0 },
+        "Global r = 5",
+    ),
+    (
+        Scheme::GaussSeidel,
+        RFactor::GlobalSpectral,
+        "Global-spectral",
+    ),
+    (Scheme::GaussSeidel, RFactor::Local, "Local"),
+    (Scheme::GaussSeidel, RFactor::Blocked, "Blocked"),
+    (Scheme::Jacobi, RFactor::Local, "Jacobi: Local"),
 ];
 
 struct Run {
@@ -120,12 +136,15 @@ fn main() {
     names.dedup();
 
     let mut t = String::from("| file | contacts | Siconos NSGS | Siconos PROX |");
-    for (_, label) in STRATEGIES {
+    for (_, _, label) in STRATEGIES {
         write!(t, " {label} |").unwrap();
     }
-    t.push_str(" Local, window 1000 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    let mut converged = [0usize; 4];
-    let (mut variant_converged, mut siconos_prox, mut rows) = (0, 0, 0);
+    t.push_str(
+        " Local, window 1000 (prox-gs) | Jacobi: Blocked, window 1000 (prox-jacobi) |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut converged = [0usize; STRATEGIES.len()];
+    let (mut variant_converged, mut jacobi_converged, mut siconos_prox, mut rows) = (0, 0, 0, 0);
     for name in &names {
         let Some(fc) = common::load_fc3d(&dir.join(name)) else {
             continue;
@@ -134,19 +153,16 @@ fn main() {
         let p = ProxProblem::from_friction_contact(fc);
         let runs: Vec<Run> = STRATEGIES
             .iter()
-            .map(|&(r_factor, _)| {
+            .map(|&(scheme, r_factor, _)| {
                 let options = ProxOptions {
                     r_factor,
-                    ..Default::default()
+                    ..ProxOptions::paper(scheme)
                 };
                 run(fc, &p, options, PAPER_CAP)
             })
             .collect();
-        let variant = ProxOptions {
-            r_factor: RFactor::Local,
-            window: 1000,
-            ..Default::default()
-        };
+        let variant = ProxOptions::recommended(Scheme::GaussSeidel);
+        assert_eq!((variant.r_factor, variant.window), (RFactor::Local, 1000));
         let v = run(fc, &p, variant, VARIANT_CAP);
         if siconos(name, "PROX").is_some_and(|s| s.0) {
             assert!(
@@ -159,6 +175,10 @@ fn main() {
             eprintln!("{name} (not in the table): {}", v.cell());
             continue;
         }
+        let jacobi = ProxOptions::recommended(Scheme::Jacobi);
+        assert_eq!((jacobi.r_factor, jacobi.window), (RFactor::Blocked, 1000));
+        let j = run(fc, &p, jacobi, JACOBI_CAP);
+        jacobi_converged += usize::from(j.converged);
         rows += 1;
         siconos_prox += usize::from(siconos(name, "PROX").is_some_and(|s| s.0));
         variant_converged += usize::from(v.converged);
@@ -176,19 +196,22 @@ fn main() {
         for r in &runs {
             write!(t, " {} |", r.cell()).unwrap();
         }
-        writeln!(t, " {} |", v.cell()).unwrap();
+        writeln!(t, " {} | {} |", v.cell(), j.cell()).unwrap();
     }
     assert!(rows >= 27, "expected the 27 .dat files, read {rows}");
     write!(
         t,
-        "| **converged** | | | {siconos_prox} of {rows} | {} | {} | {} | {} | {variant_converged} |\n\n\
+        "| **converged** | | | {siconos_prox} of {rows} | {} | {} | {} | {} | {} | {variant_converged} | {jacobi_converged} |\n\n\
          Tolerance 1e-8 in the Siconos 4.4 normalisation, from zero. A cell is `sweeps (rollbacks)`, \
          or, when the run did not converge, `- error reached (rollbacks, factor by which R was shrunk)`. \
-         The four strategy columns use the paper's divergence test and at most {PAPER_CAP} sweeps; \
-         the last column the nonmonotone test with a window of 1000 sweeps and at most {VARIANT_CAP}. \
+         The five columns after Siconos's use the paper's divergence test and at most {PAPER_CAP} sweeps: \
+         PROX Gauss-Seidel with each strategy, then PROX Jacobi with Local r-factors; \
+         the last two are the options `nonsmooth solve` runs for prox-gs and prox-jacobi (`ProxOptions::recommended`), \
+         the nonmonotone test with a window of 1000 sweeps, at most {VARIANT_CAP} sweeps for Gauss-Seidel \
+         (the command line's default cap for PROX) and {JACOBI_CAP} for Jacobi. \
          Siconos's columns are its iterations, `- (n)` where it failed \
          (`../shared/reference/siconos-4.4-fc3d.tsv`); a Siconos PROX iteration is a whole Newton solve, not a sweep.\n",
-        converged[0], converged[1], converged[2], converged[3]
+        converged[0], converged[1], converged[2], converged[3], converged[4]
     )
     .unwrap();
     support::publish("generated/prox_shared.txt", &t);

@@ -65,16 +65,26 @@ pub enum Method {
     /// problems as disk (Coulomb) or cone (CCP) laws, global ones without forming `W`;
     /// boxed LCPs with the friction-box structure and LCPs as box and frictionless laws.
     /// The error it reports is [`ProxProblem::error`]: Siconos's natural map for friction
-    /// problems; for LCPs and boxed LCPs the natural map of the box law, whose `rel_q`
-    /// (divided by `‖b‖`) is the LCP or boxed error the other methods report.
+    /// problems; for LCPs and boxed LCPs the natural map of the box law divided by `‖b‖`,
+    /// the LCP or boxed error the other methods report.
+    ///
+    /// Parsed from `"prox-gs"` with [`ProxOptions::recommended`]`(GaussSeidel)` (Local
+    /// r-factors, window 1000), not the paper's `Global { r: 5 }` and window 1
+    /// ([`ProxOptions::paper`]); the other options are [`ProxOptions::default`]'s.
     ProxGs {
         /// The initial r-factor strategy.
         r_factor: RFactor,
+        /// The window of the divergence test ([`ProxOptions::window`], `>= 1`).
+        window: usize,
     },
-    /// PROX Jacobi (Erleben 2017 Algorithm 1), on the same problems as `ProxGs`.
+    /// PROX Jacobi (Erleben 2017 Algorithm 1), on the same problems as `ProxGs`. Parsed
+    /// from `"prox-jacobi"` with [`ProxOptions::recommended`]`(Jacobi)` (Blocked
+    /// r-factors, window 1000).
     ProxJacobi {
         /// The initial r-factor strategy.
         r_factor: RFactor,
+        /// The window of the divergence test ([`ProxOptions::window`], `>= 1`).
+        window: usize,
     },
     /// Semismooth Newton on the friction cone: Alart-Curnier for Coulomb, the cone natural
     /// map for CCP (friction problems; global ones are reduced to the local form first).
@@ -137,23 +147,93 @@ impl Method {
         }
     }
 
-    /// With the r-factor strategy set for the PROX methods.
-    pub fn with_r_factor(self, r_factor: RFactor) -> Method {
+    /// `true` for the PROX methods (prox-gs, prox-jacobi), which take an r-factor
+    /// strategy and a divergence-test window.
+    pub fn is_prox(self) -> bool {
+        matches!(self, Method::ProxGs { .. } | Method::ProxJacobi { .. })
+    }
+
+    /// With the r-factor strategy set for the PROX methods (the window is kept).
+    ///
+    /// # Errors
+    /// For a method that is not PROX: the message names the methods that take it.
+    pub fn with_r_factor(self, r_factor: RFactor) -> Result<Method, String> {
         match self {
-            Method::ProxGs { .. } => Method::ProxGs { r_factor },
-            Method::ProxJacobi { .. } => Method::ProxJacobi { r_factor },
-            m => m,
+            Method::ProxGs { window, .. } => Ok(Method::ProxGs { r_factor, window }),
+            Method::ProxJacobi { window, .. } => Ok(Method::ProxJacobi { r_factor, window }),
+            m => Err(not_for("--r-factor", "prox-gs and prox-jacobi", m)),
+        }
+    }
+
+    /// With the divergence test's window set for the PROX methods (the r-factor strategy
+    /// is kept).
+    ///
+    /// # Errors
+    /// For a method that is not PROX, or `window == 0`.
+    pub fn with_window(self, window: usize) -> Result<Method, String> {
+        if window == 0 {
+            return Err("--window must be at least 1 (1 is the paper's divergence test)".into());
+        }
+        match self {
+            Method::ProxGs { r_factor, .. } => Ok(Method::ProxGs { r_factor, window }),
+            Method::ProxJacobi { r_factor, .. } => Ok(Method::ProxJacobi { r_factor, window }),
+            m => Err(not_for("--window", "prox-gs and prox-jacobi", m)),
         }
     }
 
     /// With `omega` set for the methods that take one.
-    pub fn with_omega(self, omega: f64) -> Method {
+    ///
+    /// # Errors
+    /// For a method other than pj and psor (the value would be ignored).
+    pub fn with_omega(self, omega: f64) -> Result<Method, String> {
         match self {
-            Method::Pj { .. } => Method::Pj { omega },
-            Method::Psor { .. } => Method::Psor { omega },
-            m => m,
+            Method::Pj { .. } => Ok(Method::Pj { omega }),
+            Method::Psor { .. } => Ok(Method::Psor { omega }),
+            m => Err(not_for("--omega", "pj and psor", m)),
         }
     }
+
+    /// The PROX options this method runs ([`ProxOptions::default`] with its scheme,
+    /// r-factor strategy and window); `None` for the other methods.
+    pub fn prox_options(self) -> Option<ProxOptions> {
+        let (scheme, r_factor, window) = match self {
+            Method::ProxGs { r_factor, window } => (Scheme::GaussSeidel, r_factor, window),
+            Method::ProxJacobi { r_factor, window } => (Scheme::Jacobi, r_factor, window),
+            _ => return None,
+        };
+        Some(ProxOptions {
+            scheme,
+            r_factor,
+            window,
+            ..Default::default()
+        })
+    }
+
+    /// The iteration cap the command line uses when `--max-iter` is not given:
+    /// [`DEFAULT_MAX_ITER`], or [`PROX_DEFAULT_MAX_ITER`] for the PROX methods, whose
+    /// recommended setting needs about 261 000 sweeps on the shared `BoxesStack1` file.
+    pub fn default_max_iter(self) -> usize {
+        if self.is_prox() {
+            PROX_DEFAULT_MAX_ITER
+        } else {
+            DEFAULT_MAX_ITER
+        }
+    }
+}
+
+/// The command line's iteration cap (sweeps, Newton steps or pivots) when `--max-iter` is
+/// not given, for every method but PROX.
+pub const DEFAULT_MAX_ITER: usize = 100_000;
+
+/// The command line's sweep cap for prox-gs and prox-jacobi when `--max-iter` is not
+/// given: PROX Gauss-Seidel with its recommended options needs about 261 000 sweeps on the
+/// shared `BoxesStack1` file (`book/src/generated/prox_shared.txt`), more than
+/// [`DEFAULT_MAX_ITER`].
+pub const PROX_DEFAULT_MAX_ITER: usize = 1_000_000;
+
+/// "`flag` applies to `which`, not `method`".
+fn not_for(flag: &str, which: &str, m: Method) -> String {
+    format!("{flag} applies to {which}, not {}", m.name())
 }
 
 impl FromStr for Method {
@@ -170,12 +250,20 @@ impl FromStr for Method {
             "fischer-newton" | "fn" => Method::FischerNewton,
             "minmap-newton" | "min-map-newton" | "mmn" => Method::MinMapNewton,
             "nncg" => Method::Nncg,
-            "prox-gs" | "prox" => Method::ProxGs {
-                r_factor: RFactor::default(),
-            },
-            "prox-jacobi" => Method::ProxJacobi {
-                r_factor: RFactor::default(),
-            },
+            "prox-gs" | "prox" => {
+                let o = ProxOptions::recommended(Scheme::GaussSeidel);
+                Method::ProxGs {
+                    r_factor: o.r_factor,
+                    window: o.window,
+                }
+            }
+            "prox-jacobi" => {
+                let o = ProxOptions::recommended(Scheme::Jacobi);
+                Method::ProxJacobi {
+                    r_factor: o.r_factor,
+                    window: o.window,
+                }
+            }
             "nsn" | "newton" => Method::Nsn,
             "prox-nsn" => Method::ProxNsn,
             other => {
@@ -582,20 +670,29 @@ fn solve_as_given(
     let prox = |pp: Result<ProxProblem, crate::problem::ProblemError>,
                 x: &mut DVector<f64>,
                 observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>| {
-        let (scheme, r_factor) = match method {
-            Method::ProxGs { r_factor } => (Scheme::GaussSeidel, r_factor),
-            Method::ProxJacobi { r_factor } => (Scheme::Jacobi, r_factor),
-            _ => unreachable!("called for PROX methods only"),
-        };
         let pp = pp?;
-        let options = ProxOptions {
-            scheme,
-            r_factor,
-            ..Default::default()
-        };
-        Prox::new(&pp, options)?.solve(x, params, observer)
+        let options = method.prox_options().ok_or_else(|| {
+            SolveError::Problem(ProblemError::Unsupported {
+                reason: format!("method `{}` is not a PROX method", method.name()),
+            })
+        })?;
+        // The local and blocked r-factors divide by A_ii (eq. 39-40); a constant one does
+        // not, so say which option gets around a zero diagonal (an LCP row, never a contact
+        // of `J M^-1 J^T` with a nonzero Jacobian row).
+        let r_factor = options.r_factor;
+        let prox = Prox::new(&pp, options).map_err(|e| match e {
+            ProblemError::NonPositiveDiagonal { .. } => ProblemError::Unsupported {
+                reason: format!(
+                    "{e} (the {} r-factors of {}; --r-factor global=R does not divide)",
+                    r_factor.name(),
+                    method.name()
+                ),
+            },
+            e => e,
+        })?;
+        prox.solve(x, params, observer)
     };
-    let is_prox = matches!(method, Method::ProxGs { .. } | Method::ProxJacobi { .. });
+    let is_prox = method.is_prox();
     let result = match problem {
         AnyProblem::Lcp(p) if is_prox => prox(Ok(ProxProblem::from_lcp(p)), &mut x, observer),
         AnyProblem::Boxed(p) if is_prox => prox(ProxProblem::from_boxed(p), &mut x, observer),

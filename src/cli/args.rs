@@ -86,6 +86,15 @@ pub fn contacts(s: &str) -> Result<usize, String> {
     count(s, MAX_CONTACTS, "contacts")
 }
 
+/// The most sweeps a PROX divergence-test window may span (10^9: beyond any sweep cap
+/// the command line is given in practice).
+pub const MAX_WINDOW: usize = 1_000_000_000;
+
+/// The window of the PROX divergence test: a whole number of sweeps in `1..=MAX_WINDOW`.
+pub fn window(s: &str) -> Result<usize, String> {
+    count(s, MAX_WINDOW, "sweeps")
+}
+
 /// Sweeps per timed run.
 pub fn sweeps(s: &str) -> Result<usize, String> {
     count(s, MAX_SWEEPS, "sweeps")
@@ -124,6 +133,10 @@ mod tests {
             assert!(sweeps(bad).is_err(), "{bad}");
         }
         assert!(boxes("250001").is_err());
+        for bad in ["0", "-1", "x", "1000000001"] {
+            assert!(window(bad).is_err(), "{bad}");
+        }
+        assert_eq!(window("1").unwrap(), 1);
         assert_eq!(boxes("3").unwrap(), 3);
     }
 }

@@ -27,20 +27,27 @@ pub struct SolveArgs {
     /// prox-gs, prox-jacobi, prox-nsn.
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
     method: Method,
-    /// Relaxation factor for pj and psor, in (0, 2).
+    /// Relaxation factor for pj and psor, in (0, 2) (an error with other methods).
     #[arg(long, allow_hyphen_values = true, value_parser = args::omega)]
     omega: Option<f64>,
     /// r-factor strategy for prox-gs and prox-jacobi: global (r = 5), global=R,
-    /// global-spectral, local, blocked, blocked-matrix.
+    /// global-spectral, local, blocked, blocked-matrix. Default local for prox-gs, blocked
+    /// for prox-jacobi; the paper's setting is --r-factor global --window 1.
     #[arg(long, value_parser = |s: &str| s.parse::<RFactor>())]
     r_factor: Option<RFactor>,
+    /// Divergence-test window of prox-gs and prox-jacobi, in sweeps (>= 1): a sweep is
+    /// rolled back when its step is at least the largest of the last N accepted steps.
+    /// Default 1000; 1 is the paper's test.
+    #[arg(long, allow_hyphen_values = true, value_parser = args::window)]
+    window: Option<usize>,
     /// Stop when the error is at most this (Siconos 4.4 normalisation unless --measure);
     /// a finite number >= 0.
     #[arg(long, default_value = "1e-8", allow_hyphen_values = true, value_parser = args::tolerance)]
     tol: f64,
-    /// Iteration cap (sweeps, or pivots for Lemke).
-    #[arg(long, default_value_t = 100_000, allow_hyphen_values = true)]
-    max_iter: usize,
+    /// Iteration cap (sweeps, or pivots for Lemke). Default 100000, and 1000000 for
+    /// prox-gs and prox-jacobi.
+    #[arg(long, allow_hyphen_values = true)]
+    max_iter: Option<usize>,
     /// Friction law to solve: coulomb or ccp (default: the file's own). Friction problems
     /// only: an LCP or boxed LCP is then refused (status invalid).
     #[arg(long, value_parser = args::kind)]
@@ -179,14 +186,17 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
     let files = expand(&a.paths)?;
     let mut method = a.method;
     if let Some(omega) = a.omega {
-        method = method.with_omega(omega);
+        method = method.with_omega(omega).map_err(Failure::Usage)?;
     }
     if let Some(r) = a.r_factor {
-        method = method.with_r_factor(r);
+        method = method.with_r_factor(r).map_err(Failure::Usage)?;
+    }
+    if let Some(w) = a.window {
+        method = method.with_window(w).map_err(Failure::Usage)?;
     }
     let params = Params {
         tol: a.tol,
-        max_iter: a.max_iter,
+        max_iter: a.max_iter.unwrap_or(method.default_max_iter()),
         measure: a.measure,
         record_history: a.history.is_some(),
         ..Default::default()

@@ -16,7 +16,7 @@ use nalgebra::DVector;
 
 use crate::newton::{ConeNewtonOptions, ConeNewtonStats, cone_newton};
 use crate::problem::{FrictionContact, ProblemError, check_len};
-use crate::prox::{ProxOptions, ProxProblem, ProxStats, RFactor, prox_solve};
+use crate::prox::{ProxOptions, ProxProblem, ProxStats, Scheme, prox_solve};
 use crate::solver::{Iterate, Params, SolveError, SolveInfo};
 
 /// Options of [`cone_newton_prox_start`]. Build with
@@ -31,9 +31,10 @@ pub struct ProxStart {
     /// Sweep cap of the PROX phase; when it is reached Newton starts from the last accepted
     /// PROX iterate anyway. Default 1000.
     pub max_sweeps: usize,
-    /// The PROX options. Default: Gauss-Seidel, local r-factors `1/W_ii`, nonmonotone
-    /// divergence test over 1000 sweeps (the configuration that converges on all 28
-    /// shared Siconos files, see `examples/prox_shared.rs`).
+    /// The PROX options. Default [`ProxOptions::recommended`]`(Scheme::GaussSeidel)`:
+    /// local r-factors `1/W_ii`, nonmonotone divergence test over 1000 sweeps (the
+    /// configuration that converges on all 28 shared Siconos files, see
+    /// `examples/prox_shared.rs`).
     pub prox: ProxOptions,
     /// The Newton options. Default [`ConeNewtonOptions::default`].
     pub newton: ConeNewtonOptions,
@@ -44,11 +45,7 @@ impl Default for ProxStart {
         ProxStart {
             switch_tol: 1e-2,
             max_sweeps: 1000,
-            prox: ProxOptions {
-                r_factor: RFactor::Local,
-                window: 1000,
-                ..Default::default()
-            },
+            prox: ProxOptions::recommended(Scheme::GaussSeidel),
             newton: ConeNewtonOptions::default(),
         }
     }

@@ -39,4 +39,7 @@ mod solver;
 pub use law::ContactLaw;
 pub use problem::ProxProblem;
 pub use rfactor::RFactor;
-pub use solver::{Blocks, Prox, ProxOptions, ProxState, ProxStats, Scheme, StopReason, prox_solve};
+pub use solver::{
+    Blocks, Prox, ProxOptions, ProxState, ProxStats, RECOMMENDED_WINDOW, Scheme, StopReason,
+    prox_solve,
+};

@@ -463,8 +463,16 @@ impl ProxProblem {
     /// The error of `λ` with its velocity `v` given (`m` entries each): the absolute error
     /// `sqrt(Σ_c e_c²)` of [`ContactLaw::error_squared`] (Siconos's natural map for disk and
     /// cone contacts, the proximal natural map otherwise), divided by
-    /// `max(‖v(0)‖, ‖λ‖, ‖v‖)` (`rel`, Siconos 4.4) and by `‖v(0)‖` (`rel_q`).
-    /// `free_norm` is `‖v(0)‖`.
+    /// `max(‖v(0)‖, ‖λ‖, ‖v‖)` (`rel`, Siconos 4.4 `fc3d_compute_error`) and by `‖v(0)‖`
+    /// (`rel_q`). `free_norm` is `‖v(0)‖`.
+    ///
+    /// When every contact is frictionless or has the box law (the problems of
+    /// [`ProxProblem::from_lcp`] and [`ProxProblem::from_boxed`]), `rel` is divided by
+    /// `‖v(0)‖` too: the normalisation of Siconos's `lcp_compute_error`, so that the error
+    /// is the LCP or boxed error the other methods report ([`crate::merit::lcp_error`],
+    /// [`crate::merit::boxed_error`]; the natural map of these laws is their minimum map).
+    /// Divided by `max(‖v(0)‖, ‖λ‖, ‖v‖)` it was smaller, and PROX stopped on an LCP whose
+    /// LCP error was still above the tolerance.
     pub fn error_with_velocity(&self, lam: &[f64], v: &[f64], free_norm: f64) -> Residual {
         let (abs, normal) = norms_of_terms(self.laws.len(), |c, s, sn| {
             let (o, e) = (self.offsets[c], self.offsets[c + 1]);
@@ -474,6 +482,13 @@ impl ProxProblem {
         });
         let denom = free_norm.max(scaled_norm_seq(lam)).max(scaled_norm_seq(v));
         let denom_q = if free_norm == 0.0 { denom } else { free_norm };
+        let lcp = self.laws.iter().all(|l| {
+            matches!(
+                l,
+                ContactLaw::Frictionless | ContactLaw::Friction(FrictionLaw::Box { .. })
+            )
+        });
+        let denom = if lcp { denom_q } else { denom };
         Residual::friction(abs, normal, denom, denom_q)
     }
 
