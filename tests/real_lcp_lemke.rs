@@ -1,8 +1,20 @@
 //! On real input: Lemke solves every shared Siconos LCP that Siconos 4.4's Lemke solves
-//! (`../shared/reference/siconos-4.4-lcp.tsv`), to an LCP error of at most 1e-10.
+//! (`../shared/reference/siconos-4.4-lcp.tsv`), to an LCP error of at most 1e-10, and the
+//! 40-variable `tests/data/lcp_tobenna.dat` that it once could not (issue 9); on every one
+//! it makes the pivots that exact arithmetic makes (`tests/exact_lemke/`).
+//!
+//! The pivot counts, ours, exact arithmetic's and Siconos's, are the table
+//! `book/src/generated/lemke_pivots.txt` of the chapter "Complementarity and its
+//! reformulations": the test fails if the committed table differs from what it computes,
+//! and rewrites it under `NONSMOOTH_BLESS=1`.
 
 mod common;
+mod exact_lemke;
 
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use exact_lemke::{Outcome, Rule, lemke_exact};
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::pivoting::lemke;
@@ -10,29 +22,41 @@ use nonsmooth::solver::{Params, SolveError};
 
 #[test]
 fn lemke_solves_what_siconos_lemke_solves() {
-    let (Some(dir), Some(refs)) = (
+    let (Some(dir), Some(shared)) = (
         common::shared_file("siconos/lcp"),
         common::reference("siconos-4.4-lcp.tsv"),
     ) else {
         return;
     };
+    // tests/data holds its own Siconos figures (tests/data/README.md says how they were made)
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let own = common::reference_at(&data.join("siconos-4.4-lemke.tsv")).expect("committed");
+    let rows = shared
+        .iter()
+        .map(|r| (dir.join(&r.file), r))
+        .chain(own.iter().map(|r| (data.join(&r.file), r)))
+        .filter(|(_, r)| r.solver == "LEMKE");
     let params = Params {
         tol: 1e-10,
         max_iter: 100_000,
         ..Default::default()
     };
-    let mut siconos_solved = 0;
-    let mut ours = 0;
-    for r in refs.iter().filter(|r| r.solver == "LEMKE") {
-        let lp = load(dir.join(&r.file)).unwrap_or_else(|e| panic!("{e}"));
+    let mut table = String::from(
+        "| file | n | ours | pivots | pivots in exact arithmetic | Siconos 4.4 LEMKE | pivots |\n\
+         |---|---:|---|---:|---:|---|---:|\n",
+    );
+    let (mut siconos_solved, mut ours) = (0, 0);
+    for (path, r) in rows {
+        let lp = load(&path).unwrap_or_else(|e| panic!("{e}"));
         let AnyProblem::Lcp(p) = &lp.problem else {
             panic!("{} is not an LCP", r.file)
         };
         let mut x = DVector::zeros(p.dim());
         let result = lemke(p, &mut x, &params);
+        let exact = lemke_exact(&p.a().to_dense(), p.b(), Rule::Lexicographic, 100_000);
         let siconos_ok = r.info == Some(0);
         siconos_solved += siconos_ok as usize;
-        match &result {
+        let (status, pivots) = match &result {
             Ok(info) => {
                 ours += 1;
                 assert!(
@@ -41,6 +65,13 @@ fn lemke_solves_what_siconos_lemke_solves() {
                     r.file,
                     info.error.rel
                 );
+                assert!(
+                    matches!(exact, Outcome::Solution { pivots, .. } if pivots == info.iterations),
+                    "{}: ours {} pivots, exact {exact:?}",
+                    r.file,
+                    info.iterations
+                );
+                ("converged", info.iterations)
             }
             Err(e) => {
                 assert!(
@@ -48,24 +79,52 @@ fn lemke_solves_what_siconos_lemke_solves() {
                     "{}: Siconos's Lemke solved it, ours failed: {e}",
                     r.file
                 );
-                assert!(
-                    matches!(e, SolveError::RayTermination { .. }),
-                    "{}: {e}",
-                    r.file
-                );
+                let SolveError::RayTermination { pivots } = e else {
+                    panic!("{}: {e}", r.file)
+                };
+                assert_eq!(exact, Outcome::Ray { pivots: *pivots }, "{}", r.file);
+                ("ray", *pivots)
             }
-        }
-        eprintln!(
-            "{:28} siconos info {:?} ({:?} pivots)  ours {}",
+        };
+        let exact = match &exact {
+            Outcome::Solution { pivots, .. } => pivots.to_string(),
+            Outcome::Ray { pivots } => format!("{pivots} (ray)"),
+            other => format!("{other:?}"),
+        };
+        let siconos = match (r.info, r.iterations) {
+            (Some(0), Some(i)) => format!("converged | {i}"),
+            (Some(info), Some(i)) => format!("failed (info {info}) | {i}"),
+            _ => "no result (the run crashed) | ".to_string(),
+        };
+        writeln!(
+            table,
+            "| `{}` | {} | {status} | {pivots} | {exact} | {siconos} |",
             r.file,
-            r.info,
-            r.iterations,
-            match &result {
-                Ok(i) => format!("{} pivots, error {:.1e}", i.iterations, i.error.rel),
-                Err(e) => e.to_string(),
-            }
-        );
+            p.dim()
+        )
+        .unwrap();
     }
+    eprint!("{table}");
     eprintln!("Siconos's Lemke solved {siconos_solved}, ours {ours}");
     assert!(ours >= siconos_solved);
+    publish("lemke_pivots.txt", &table);
+}
+
+/// Writes `book/src/generated/NAME` under `NONSMOOTH_BLESS=1`, else checks it is current.
+fn publish(name: &str, content: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("book/src/generated")
+        .join(name);
+    if std::env::var_os("NONSMOOTH_BLESS").is_some() {
+        std::fs::write(&path, content).unwrap();
+        eprintln!("wrote {}", path.display());
+    } else {
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            committed,
+            content,
+            "{} is out of date; rerun with NONSMOOTH_BLESS=1",
+            path.display()
+        );
+    }
 }

@@ -134,6 +134,41 @@ fn lcp_error_measure_matches_siconos() {
     }
 }
 
+/// `tests/data/siconos-4.4-lemke.tsv` is what Siconos's Lemke reports on the files of
+/// `tests/data` (the pivot table of the book reads it).
+#[test]
+fn committed_lemke_figures_are_what_siconos_reports() {
+    if !siconos_available() {
+        return;
+    }
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let refs = common::reference_at(&data.join("siconos-4.4-lemke.tsv")).expect("committed");
+    let files: Vec<PathBuf> = refs.iter().map(|r| data.join(&r.file)).collect();
+    let results = driver(&["solve-lcp"], &files);
+    assert_eq!(results.len(), refs.len());
+    for (r, res) in refs.iter().zip(&results) {
+        assert_eq!(
+            res["solver"].as_str(),
+            Some(r.solver.as_str()),
+            "{}",
+            r.file
+        );
+        assert_eq!(res["info"].as_i64(), r.info, "{}", r.file);
+        assert_eq!(
+            res["iterations"].as_u64().map(|i| i as usize),
+            r.iterations,
+            "{}",
+            r.file
+        );
+        let (theirs, committed) = (res["error"].as_f64().unwrap(), r.error.unwrap());
+        assert!(
+            (theirs - committed).abs() <= 1e-3 * committed,
+            "{}: {theirs} vs {committed}",
+            r.file
+        );
+    }
+}
+
 fn name(p: &Path) -> String {
     p.file_name().unwrap().to_string_lossy().into_owned()
 }

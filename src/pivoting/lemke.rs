@@ -1,4 +1,4 @@
-use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::time::Instant;
 
 use nalgebra::{DMatrix, DVector};
@@ -7,32 +7,103 @@ use crate::merit::lcp_error;
 use crate::problem::{Lcp, ProblemError, check_len};
 use crate::solver::{Params, SolveError, SolveInfo, Status};
 
-/// Largest `n` the dense tableau accepts (it stores `n x (2n + 2)` numbers).
+/// Largest `n` the dense method accepts (it stores `B^-1`, `n x n`, and keeps the limits
+/// of the `n x (2n + 2)` tableau it replaced: [`crate::matrix::check_dense`] on that
+/// size, then this).
 pub const MAX_DIM: usize = 4000;
 
-/// Relative size (to the largest entry of the pivot column, or 1) below which a pivot
-/// column entry counts as zero. On a rank-deficient `A` (more contacts than degrees of
-/// freedom) entries that are zero in exact arithmetic come out of the tableau updates at
-/// about `1e-12`; pivoting on one of them destroys feasibility and the method cycles
-/// (`tests/law_redundant_contacts.rs` found such a case with `1e-12` here).
-const PIVOT_TOL: f64 = 1e-9;
-
-/// Lemke's complementary pivoting method with the lexicographic ratio test.
+/// The relative size below which a computed result counts as rounding, that is as zero.
 ///
-/// Solves `w = A x + b`, `0 <= x ⊥ w >= 0` by pivoting on the tableau
-/// `w - A x - e x0 = b` (covering vector `e = 1`): the artificial variable `x0` enters at
+/// Exact arithmetic resolves degenerate ties exactly: equal ratios are equal, and the
+/// lexicographic rule breaks them by the rows of `B^-1`. In floating point the same
+/// quantities come out a few units in the last place apart, and comparing them exactly
+/// lets that rounding choose the row. On `lcp_tobenna.dat` the method then leaves the
+/// exact path, revisits a basis after 57 pivots and would cycle to the cap (the error
+/// 2.2 of issue 9). So each decision that exact arithmetic takes on a zero is taken here
+/// on "below `ZERO_TOL` of the magnitudes the number is computed from":
+///
+/// * **cancellation**: an update `t - u` of `B^-1` or `B^-1 q` that leaves less than
+///   `ZERO_TOL max(|t|, |u|)` is set to exactly zero, so an exact zero stays exact;
+/// * **pivot candidates**: an entry of the entering column `d = B^-1 a` counts only if
+///   `|d_i| > ZERO_TOL sum_k |(B^-1)_ik a_k|`, else it is set to zero and its row is left
+///   alone by the pivot. On a rank-deficient `M` (more contacts than degrees of freedom)
+///   entries that are zero in exact arithmetic come out of the updates as rounding, and
+///   pivoting on one divides by rounding (an earlier version cycled on the case kept in
+///   `tests/law_redundant_contacts.proptest-regressions`);
+/// * **ties of the ratio test**: two keys `t_i / d_i`, `t_k / d_k` (`t` a column of
+///   `[B^-1 q, B^-1]`) tie when they differ by at most `ZERO_TOL (ρ_i / d_i + ρ_k / d_k)`,
+///   `ρ_i = max(|(B^-1 q)_i|, ‖(B^-1)_i‖∞)` the size of the numbers row `i` holds.
+///
+/// No comparison is made with a tolerance between rows that are not tied: the rule keeps
+/// the rows within rounding of the smallest key and moves to the next column, so the
+/// choice does not depend on the order of the rows.
+///
+/// The value is measured, not derived, between two failures:
+///
+/// * **too small**: at `1e-14` and below, the rounding that a few pivots accumulate
+///   decides ties on the random degenerate LCPs of `tests/regress_lemke_cycling.rs`, and
+///   the path leaves that of exact arithmetic (a basis can repeat);
+/// * **too large**: data that differ by less than the tolerance are read as equal. The
+///   adversarial LCP `A = I`, `b = (-5e-320, -1e-310)` (entries `5e-10` apart relative to
+///   the largest) ends at `1e-9` on a point with error `5e-10` instead of the exact answer;
+///   in MuJoCo's pyramidal box stack (`mujoco_box_stack4_pyramidal.json`, shared data)
+///   entries of `q` differ by `6e-11` relative, and from `1e-11` on the path differs
+///   from that of exact arithmetic (at `1e-9`: 69 pivots instead of 71).
+///
+/// At `1e-12` every test of `tests/regress_lemke_cycling.rs`, `tests/law_lemke.rs`,
+/// `tests/law_redundant_contacts.rs` (rank-deficient `W`) and
+/// `tests/law_newton_agrees_with_lemke.rs` passes (they pass from `1e-13` to `1e-9`), and
+/// the method makes the pivots of exact arithmetic on every real LCP at hand: the shared
+/// Siconos files, `lcp_tobenna.dat` and the MuJoCo one. Above the rounding is the safe
+/// side: a tie read where there is none only changes which of two almost equal rows
+/// leaves, while rounding read as a difference can make the path cycle.
+const ZERO_TOL: f64 = 1e-12;
+
+/// Lemke's complementary pivoting method with the lexicographic minimum ratio test.
+///
+/// Solves `w = A x + b`, `0 <= x ⊥ w >= 0` (`A` is `n x n`) by pivoting on the system
+/// `I w - A x - e x0 = b` (covering vector `e = 1`): the artificial variable `x0` enters at
 /// the most negative `b_i`, and each pivot brings in the complement of the variable that
 /// just left, until `x0` leaves (a solution) or no row bounds the entering column (a
-/// secondary ray). Ties in the minimum-ratio test are broken lexicographically on the rows
-/// of `[b, B^-1]`, which prevents cycling on degenerate problems.
+/// secondary ray).
 ///
-/// When it ends on a solution, the answer is polished: with the final basis (which `x_j`
-/// are basic) the linear system `A_BB x_B = -b_B` is re-solved by LU, and the polished
-/// point is kept if its error is smaller.
+/// # The ratio test, and why the method terminates
+/// The leaving row is the **lexicographic minimum** of the rows of `[B^-1 b, B^-1]`, each
+/// divided by its entry `d_i > 0` of the entering column (`B` the basis matrix): the
+/// minimum ratio `(B^-1 b)_i / d_i` first, ties broken by the first column of `B^-1`, then
+/// the second, and so on (Cottle, Pang, Stone 1992, §4.9, applied to Lemke's scheme
+/// §4.4). The rows of `B^-1` are linearly independent, so in exact arithmetic the
+/// minimum is unique, every basis stays lexicographically feasible, no almost
+/// complementary basis is visited twice, and there are finitely many: the method ends on
+/// a solution or a ray, whatever the degeneracy of `b`. When `x0` is basic in a row that
+/// ties on the ratio it leaves (that pivot ends the method on a solution).
+///
+/// In floating point the rule is applied column by column: keep the rows whose key is
+/// within rounding of the smallest, and move to the next column while more than one
+/// remains. "Within rounding" is `1e-12` of the size of the numbers the row holds, and
+/// results of a cancellation below `1e-12` of its terms are exact zeros (`ZERO_TOL` in the
+/// source says why and how the value was measured); comparing computed keys exactly lets
+/// rounding decide the ties, and the method cycled on a 40-variable problem from
+/// Siconos's test data. On every test problem the pivots made are those of exact
+/// arithmetic (`tests/regress_lemke_cycling.rs` compares with an exact rational Lemke).
+/// As a guard that holds whatever the rounding, each basis is remembered (a 128-bit
+/// hash): a basis seen before, impossible in exact arithmetic, ends the method at once,
+/// so it stops within the number of almost complementary bases or `params.max_iter`
+/// pivots, whichever is smaller.
+///
+/// # Robustness
+/// * `b` is scaled by the power of two `2^k` that brings its largest entry to `[1, 2)`
+///   (exact; the answer is scaled back), so the basic values are of order one whatever the
+///   units of `b`.
+/// * When it ends on a solution the answer is polished: with the final basis the system
+///   `A_BB x_B = -b_B` is re-solved by LU, and the polished point is kept if its error is
+///   smaller.
+/// * A value past the largest float (in the basis, the entering column or the answer:
+///   extreme data) stops the method with [`SolveError::Diverged`]; `x` is then zero.
 ///
 /// `x` receives the answer (its input is ignored: Lemke needs no start). `params.max_iter`
-/// caps the pivots; `params.tol` is the LCP error below which the result counts as
-/// converged.
+/// caps the pivots (the first, `x0` entering, counts); `params.tol` is the LCP error below
+/// which the result counts as converged.
 ///
 /// # Requirements
 /// Lemke's method terminates with a solution for P-matrices and, when the LCP is
@@ -41,12 +112,15 @@ const PIVOT_TOL: f64 = 1e-9;
 ///
 /// # Errors
 /// [`SolveError::RayTermination`] on a secondary ray; [`SolveError::NoConvergence`] if the
-/// pivot cap is hit or the final error exceeds `params.tol`;
-/// [`SolveError::Problem`] for `n > 4000` (`ProblemError::TooLarge` when the tableau would
-/// exceed [`crate::matrix::MAX_DENSE_ENTRIES`]) or a wrong `x` length.
+/// pivot cap is hit, a basis repeats, or the final error exceeds `params.tol` (the info
+/// carries the pivots and the error of the returned `x`); [`SolveError::Diverged`] on an
+/// overflow; [`SolveError::Problem`] for `n > 4000`
+/// (`ProblemError::TooLarge` when the dense storage would exceed
+/// [`crate::matrix::MAX_DENSE_ENTRIES`]) or a wrong `x` length.
 ///
 /// # Reference
-/// Lemke 1965; Cottle, Pang, Stone 1992 §4.4 (the lexicographic rule, §4.9).
+/// Lemke 1965; Cottle, Pang, Stone 1992 §4.4 (the scheme), §4.9 (lexicographic
+/// degeneracy resolution).
 ///
 /// ```
 /// use nalgebra::{DMatrix, DVector};
@@ -62,8 +136,7 @@ pub fn lemke(lcp: &Lcp, x: &mut DVector<f64>, params: &Params) -> Result<SolveIn
     let start = Instant::now();
     let n = lcp.dim();
     check_len("x", n, x.len())?;
-    // The tableau is n x (2n + 2): refuse before allocating (a sparse file of a few bytes
-    // can declare n = 2^20).
+    // Refuse before allocating (a sparse file of a few bytes can declare n = 2^20).
     crate::matrix::check_dense("Lemke's tableau", n, 2 * n + 2)?;
     if n > MAX_DIM {
         return Err(ProblemError::Unsupported {
@@ -97,131 +170,275 @@ pub fn lemke(lcp: &Lcp, x: &mut DVector<f64>, params: &Params) -> Result<SolveIn
         x.fill(0.0);
         return finish(x, 0);
     }
-    // The tableau's right-hand side is `b` times the power of two `2^k` that brings its
-    // largest entry to [1, 2): exact, and it makes the ties of the ratio test (decided to
-    // `1e-13 (1 + |v|)`) relative. Without it `b = -1e-17` made every row tie and the
-    // method stopped on a wrong basis. The answer is scaled back by `2^-k`.
+    // `b` times the power of two that brings its largest entry to [1, 2): exact, so no
+    // decision of the ratio test changes, and the basic values are of order one.
     let k = -(b.amax().log2().floor() as i32);
-    let unscale = |x: &mut DVector<f64>| x.apply(|v| *v = crate::method::mul_pow2(*v, -k));
+    let q = b.map(|v| crate::method::mul_pow2(v, k));
+    let mut t = Basis::new(&a, q);
 
-    // Tableau columns: w_0..w_{n-1}, x_0..x_{n-1}, x0 (artificial), rhs.
-    let z0 = 2 * n;
-    let rhs = 2 * n + 1;
-    let mut t = DMatrix::<f64>::zeros(n, 2 * n + 2);
-    for i in 0..n {
-        t[(i, i)] = 1.0;
-        for j in 0..n {
-            t[(i, n + j)] = -a[(i, j)];
-        }
-        t[(i, z0)] = -1.0;
-        t[(i, rhs)] = crate::method::mul_pow2(b[i], k);
-    }
-    let mut basis: Vec<usize> = (0..n).collect();
-
-    // Lexicographic comparison of rows i and k of [rhs, B^-1] scaled by their pivot
-    // column entries.
-    let lex_cmp = |t: &DMatrix<f64>, i: usize, k: usize, col: usize| -> Ordering {
-        let (pi, pk) = (t[(i, col)], t[(k, col)]);
-        let keys = std::iter::once(rhs).chain(0..n);
-        for c in keys {
-            let (mut vi, mut vk) = (t[(i, c)] / pi, t[(k, c)] / pk);
-            if c == rhs {
-                // a basic variable's value is >= 0; below zero is rounding (a tie at 0)
-                (vi, vk) = (vi.max(0.0), vk.max(0.0));
-            }
-            let tol = 1e-13 * (1.0 + vi.abs().max(vk.abs()));
-            if (vi - vk).abs() > tol {
-                return vi.partial_cmp(&vk).unwrap_or(Ordering::Equal);
-            }
-        }
-        Ordering::Equal
-    };
-
-    // First pivot: x0 enters, the row of the most negative b leaves (lexicographically:
-    // the initial pivot column is -e, so compare rows of [b, I] directly).
+    // First pivot: x0 enters with column -e; the leaving row is the lexicographic minimum
+    // of the rows [q_i, e_i]: the most negative q_i, on a tie the largest index (after it
+    // every row of [B^-1 q, B^-1] is lexicographically positive).
     let mut row = 0;
     for i in 1..n {
-        // Pivot entries are -1, so the scaled rows are -[b_i, e_i]: the lexicographically
-        // largest of those is the smallest [b_i, e_i], the row that keeps b feasible.
-        if lex_cmp(&t, i, row, z0) == Ordering::Greater {
+        if t.rhs[i] <= t.rhs[row] {
             row = i;
         }
     }
-    let mut entering = z0;
+    t.enter(t.z0());
+    let mut seen = HashSet::from([t.hash]);
     let mut pivots = 0;
     loop {
-        // Pivot on (row, entering).
-        let p = t[(row, entering)];
-        for c in 0..t.ncols() {
-            t[(row, c)] /= p;
-        }
-        for i in 0..n {
-            if i != row {
-                let f = t[(i, entering)];
-                if f != 0.0 {
-                    for c in 0..t.ncols() {
-                        let v = t[(row, c)];
-                        t[(i, c)] -= f * v;
-                    }
-                }
-            }
-        }
-        let leaving = basis[row];
-        basis[row] = entering;
+        let leaving = t.pivot(row);
         pivots += 1;
-        if leaving == z0 {
+        if !t.is_finite() {
+            return Err(overflow(lcp, x, pivots));
+        }
+        if leaving == t.z0() {
             break;
         }
-        if pivots >= params.max_iter {
-            extract(&t, &basis, n, x);
-            unscale(x);
+        // A repeated basis: rounding has broken the rule (exact arithmetic never repeats
+        // one), and the path would now cycle.
+        if pivots >= params.max_iter || !seen.insert(t.hash) {
+            if !t.extract(x, k) {
+                return Err(overflow(lcp, x, pivots));
+            }
             return finish(x, pivots);
         }
         // The complement of the leaving variable enters.
-        entering = if leaving < n {
+        t.enter(if leaving < n {
             leaving + n
         } else {
             leaving - n
-        };
-        let scale = (0..n).map(|i| t[(i, entering)].abs()).fold(0.0, f64::max);
-        let mut best: Option<usize> = None;
-        for i in 0..n {
-            if t[(i, entering)] > PIVOT_TOL * scale.max(1.0) {
-                best = Some(match best {
-                    None => i,
-                    Some(k) => {
-                        // prefer x0 leaving on a tie (it ends the method)
-                        match lex_cmp(&t, i, k, entering) {
-                            Ordering::Less => i,
-                            Ordering::Equal if basis[i] == z0 => i,
-                            _ => k,
-                        }
-                    }
-                });
-            }
+        });
+        if !t.d.iter().all(|v| v.is_finite()) {
+            return Err(overflow(lcp, x, pivots));
         }
-        match best {
-            Some(i) => row = i,
+        match t.leaving_row() {
+            Some(r) => row = r,
             None => {
-                extract(&t, &basis, n, x);
-                unscale(x);
+                if !t.extract(x, k) {
+                    return Err(overflow(lcp, x, pivots));
+                }
                 return Err(SolveError::RayTermination { pivots });
             }
         }
     }
-    extract(&t, &basis, n, x);
-    unscale(x);
-    polish(lcp, &a, &basis, n, x);
+    if !t.extract(x, k) {
+        return Err(overflow(lcp, x, pivots));
+    }
+    polish(lcp, &a, &t.basis, n, x);
     finish(x, pivots)
 }
 
-/// Reads `x` from the tableau: basic `x_j` take their row's right-hand side.
-fn extract(t: &DMatrix<f64>, basis: &[usize], n: usize, x: &mut DVector<f64>) {
+/// A number of the method went past the largest float: `x` is set to zero and the error
+/// measured there.
+fn overflow(lcp: &Lcp, x: &mut DVector<f64>, pivots: usize) -> SolveError {
     x.fill(0.0);
-    for (i, &v) in basis.iter().enumerate() {
-        if (n..2 * n).contains(&v) {
-            x[v - n] = t[(i, 2 * n + 1)].max(0.0);
+    SolveError::Diverged {
+        iteration: pivots,
+        error: lcp_error(lcp, x),
+    }
+}
+
+/// Lemke's method in revised form: the basis, `B^-1` and `B^-1 q` for the system
+/// `I w - M z - e z0 = q`, with the variables numbered `w_i = i`, `z_j = n + j`,
+/// `z0 = 2n`.
+struct Basis<'a> {
+    n: usize,
+    m: &'a DMatrix<f64>,
+    /// `basis[i]`: the variable basic in row `i`.
+    basis: Vec<usize>,
+    /// `B^-1` transposed: column `i` is row `i` of `B^-1`, so that the row operations of a
+    /// pivot and the lexicographic keys read contiguous memory.
+    bt: DMatrix<f64>,
+    /// `B^-1 q`: the values of the basic variables.
+    rhs: DVector<f64>,
+    /// `‖(B^-1)_i‖∞`, kept up to date by the pivots.
+    row_max: Vec<f64>,
+    /// The entering variable and its column `d = B^-1 a` (rounding-level entries zeroed).
+    entering: usize,
+    d: DVector<f64>,
+    /// A 128-bit hash of the set of basic variables (the XOR of one random key each).
+    hash: u128,
+}
+
+/// `t - u`, or exactly zero when the two cancel to below `ZERO_TOL` of the larger: what
+/// is left of such a cancellation is the rounding of `t` and `u`, and a zero that stays
+/// exactly zero keeps the ties of the ratio test exact.
+fn minus(t: f64, u: f64) -> f64 {
+    let r = t - u;
+    if r.abs() <= ZERO_TOL * t.abs().max(u.abs()) {
+        0.0
+    } else {
+        r
+    }
+}
+
+/// A fixed pseudo-random 128-bit key per variable (SplitMix64), for [`Basis::hash`].
+fn zobrist(v: usize) -> u128 {
+    let mix = |mut z: u64| {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let v = v as u64;
+    (u128::from(mix(2 * v)) << 64) | u128::from(mix(2 * v + 1))
+}
+
+impl<'a> Basis<'a> {
+    fn new(m: &'a DMatrix<f64>, q: DVector<f64>) -> Self {
+        let n = q.len();
+        Basis {
+            n,
+            m,
+            basis: (0..n).collect(),
+            bt: DMatrix::identity(n, n),
+            rhs: q,
+            row_max: vec![1.0; n],
+            entering: 0,
+            d: DVector::zeros(n),
+            hash: (0..n).fold(0, |h, v| h ^ zobrist(v)),
         }
+    }
+
+    fn z0(&self) -> usize {
+        2 * self.n
+    }
+
+    /// `max(|(B^-1 q)_i|, ‖(B^-1)_i‖∞)`: the size of the numbers row `i` is made of.
+    fn row_scale(&self, i: usize) -> f64 {
+        self.row_max[i].max(self.rhs[i].abs())
+    }
+
+    /// Every basic value and every row of `B^-1` finite (a NaN can only come from an
+    /// infinity, which shows in the row maxima of the pivot that made it).
+    fn is_finite(&self) -> bool {
+        self.rhs.iter().chain(&self.row_max).all(|v| v.is_finite())
+    }
+
+    /// Makes `v` the entering variable: `d = B^-1 a_v` for its column `a_v` of
+    /// `[I, -M, -e]`, with the entries that are below `ZERO_TOL` of the terms they are
+    /// summed from (`|B^-1| |a_v|`) set to zero.
+    fn enter(&mut self, v: usize) {
+        let n = self.n;
+        self.entering = v;
+        if v < n {
+            // d_i = (B^-1)_iv is read, not summed: zero only if it is zero.
+            self.d.copy_from(&self.bt.row(v).transpose());
+            return;
+        }
+        // a_v / ‖a_v‖∞ (so that the sum of magnitudes does not overflow), with its sign.
+        let (a, a_max): (Vec<f64>, f64) = if v < 2 * n {
+            let col = self.m.column(v - n);
+            let a_max = col.amax();
+            (col.iter().map(|c| -c / a_max).collect(), a_max)
+        } else {
+            (vec![-1.0; n], 1.0)
+        };
+        if a_max == 0.0 {
+            self.d.fill(0.0);
+            return;
+        }
+        for (i, row) in self.bt.as_slice().chunks_exact(n).enumerate() {
+            let (mut sum, mut size) = (0.0, 0.0);
+            for (b, a) in row.iter().zip(&a) {
+                sum += b * a;
+                size += (b * a).abs();
+            }
+            self.d[i] = if sum.abs() <= ZERO_TOL * size {
+                0.0
+            } else {
+                sum * a_max
+            };
+        }
+    }
+
+    // ANCHOR: ratio_test
+    /// The row of the lexicographic minimum ratio (see [`lemke`]), or `None` when no entry
+    /// of `d` is positive (a secondary ray).
+    fn leaving_row(&self) -> Option<usize> {
+        let n = self.n;
+        let mut rows: Vec<usize> = (0..n).filter(|&i| self.d[i] > 0.0).collect();
+        if rows.is_empty() {
+            return None;
+        }
+        // The size of the keys of row i: rounding below ZERO_TOL of it is a tie.
+        let scale_of = |i: usize| self.row_scale(i) / self.d[i];
+        // Column c = 0 is B^-1 q, column c >= 1 is column c - 1 of B^-1.
+        for c in 0..=n {
+            let key = |i: usize| {
+                let t = if c == 0 {
+                    self.rhs[i]
+                } else {
+                    self.bt[(c - 1, i)]
+                };
+                t / self.d[i]
+            };
+            let best = rows
+                .iter()
+                .copied()
+                .min_by(|&i, &j| key(i).total_cmp(&key(j)))
+                .expect("rows is not empty");
+            let (kb, sb) = (key(best), scale_of(best));
+            rows.retain(|&i| key(i) - kb <= ZERO_TOL * (scale_of(i) + sb));
+            if c == 0 {
+                if let Some(&r) = rows.iter().find(|&&i| self.basis[i] == self.z0()) {
+                    return Some(r);
+                }
+            }
+            if rows.len() == 1 {
+                break;
+            }
+        }
+        // More than one row left only if rounding made rows of B^-1 look dependent: take
+        // the largest pivot.
+        rows.into_iter()
+            .max_by(|&i, &j| self.d[i].total_cmp(&self.d[j]).then(j.cmp(&i)))
+    }
+    // ANCHOR_END: ratio_test
+
+    /// Pivots the entering variable into row `r`; returns the variable that left.
+    fn pivot(&mut self, r: usize) -> usize {
+        let n = self.n;
+        let p = self.d[r];
+        let data = self.bt.as_mut_slice();
+        let mut pr = data[r * n..(r + 1) * n].to_vec();
+        pr.iter_mut().for_each(|v| *v /= p);
+        data[r * n..(r + 1) * n].copy_from_slice(&pr);
+        self.row_max[r] = pr.iter().fold(0.0, |m, v| m.max(v.abs()));
+        self.rhs[r] /= p;
+        let v = self.rhs[r];
+        for (i, row) in data.chunks_exact_mut(n).enumerate() {
+            let f = self.d[i];
+            if i != r && f != 0.0 {
+                let mut m = 0.0f64;
+                for (t, pv) in row.iter_mut().zip(&pr) {
+                    *t = minus(*t, f * pv);
+                    m = m.max(t.abs());
+                }
+                self.row_max[i] = m;
+                self.rhs[i] = minus(self.rhs[i], f * v);
+            }
+        }
+        let leaving = self.basis[r];
+        self.basis[r] = self.entering;
+        self.hash ^= zobrist(leaving) ^ zobrist(self.entering);
+        leaving
+    }
+
+    /// Reads `z` (the answer) from the basis: basic `z_j` take their row's value, times
+    /// `2^-k` (the scaling of `q` undone). Returns whether every entry is finite.
+    fn extract(&self, x: &mut DVector<f64>, k: i32) -> bool {
+        let n = self.n;
+        x.fill(0.0);
+        for (i, &v) in self.basis.iter().enumerate() {
+            if (n..2 * n).contains(&v) {
+                x[v - n] = crate::method::mul_pow2(self.rhs[i].max(0.0), -k);
+            }
+        }
+        x.iter().all(|v| v.is_finite())
     }
 }
 

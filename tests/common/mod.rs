@@ -61,8 +61,13 @@ pub struct Reference {
 /// The rows of `../shared/reference/<table>` (for example `siconos-4.4-fc3d.tsv`), or
 /// `None` with a skip notice when the folder is absent.
 pub fn reference(table: &str) -> Option<Vec<Reference>> {
-    let path = shared_data()?.join("../reference").join(table);
-    let text = match std::fs::read_to_string(&path) {
+    reference_at(&shared_data()?.join("../reference").join(table))
+}
+
+/// The rows of the reference table at `path` (same columns as those of
+/// `../shared/reference/`), or `None` with a skip notice when it cannot be read.
+pub fn reference_at(path: &Path) -> Option<Vec<Reference>> {
+    let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("skipping: {}: {e}", path.display());
