@@ -156,6 +156,7 @@ pub fn lemke(lcp: &Lcp, x: &mut DVector<f64>, params: &Params) -> Result<SolveIn
             error,
             seconds: start.elapsed().as_secs_f64(),
             history: Vec::new(),
+            stats: (),
         };
         if info.status == Status::Converged {
             Ok(info)

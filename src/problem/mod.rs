@@ -356,3 +356,27 @@ mod tests {
         assert_eq!(fmt_num(f64::NAN), "NaN");
     }
 }
+
+impl crate::solver::Dim for Lcp {
+    fn dim(&self) -> usize {
+        Lcp::dim(self)
+    }
+}
+
+impl crate::solver::Dim for BoxedLcp {
+    fn dim(&self) -> usize {
+        BoxedLcp::dim(self)
+    }
+}
+
+impl crate::solver::Dim for FrictionContact {
+    fn dim(&self) -> usize {
+        FrictionContact::dim(self)
+    }
+}
+
+impl crate::solver::Dim for GlobalFrictionContact {
+    fn dim(&self) -> usize {
+        GlobalFrictionContact::dim(self)
+    }
+}

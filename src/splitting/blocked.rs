@@ -4,9 +4,13 @@ use nalgebra::{DVector, Matrix3, Vector3};
 
 use super::contact::{LocalBlock, solve_block};
 use crate::matrix::Matrix;
-use crate::merit::friction_error_with_velocity;
-use crate::problem::{FrictionContact, FrictionKind, ProblemError, check_len};
-use crate::solver::{Driver, Iterate, Next, Params, SolveError, SolveInfo, Status};
+use serde::{Deserialize, Serialize};
+
+use crate::merit::{Residual, friction_error_with_velocity};
+use crate::problem::{FrictionContact, FrictionKind, ProblemError};
+use crate::solver::{
+    Iterate, Method, NonExhaustive, Params, SolveError, SolveInfo, Step, solve_started,
+};
 
 /// `W` stored as 3x3 blocks by block row (a block CSR), the layout a per-contact sweep
 /// reads. Blocks that are entirely zero are not stored.
@@ -91,18 +95,26 @@ impl BlockRows {
 #[derive(Debug, Clone)]
 pub struct BlockedGaussSeidel<'a> {
     problem: &'a FrictionContact,
+    prepared: NsgsPrepared,
+}
+
+/// What NSGS keeps between sweeps: the block layout of `W`, the diagonal blocks with their
+/// inverses, and the law solved. It does not borrow the problem, so that one preparation
+/// serves consecutive problems.
+#[derive(Debug, Clone)]
+pub struct NsgsPrepared {
     rows: BlockRows,
     diag: Vec<LocalBlock>,
     kind: FrictionKind,
 }
 
-impl<'a> BlockedGaussSeidel<'a> {
-    /// Precomputes the block layout and the diagonal blocks.
+impl NsgsPrepared {
+    /// The block layout and diagonal blocks of `problem`'s `W`, for the law `kind`.
     ///
     /// # Errors
     /// [`ProblemError::NonPositiveDiagonal`] if a normal diagonal entry `W_nn` of a contact
     /// is not positive (its normal row carries no information).
-    pub fn new(problem: &'a FrictionContact) -> Result<Self, ProblemError> {
+    pub fn new(problem: &FrictionContact, kind: FrictionKind) -> Result<Self, ProblemError> {
         let rows = BlockRows::new(problem.w());
         let nc = problem.contacts();
         let mut diag = Vec::with_capacity(nc);
@@ -122,30 +134,13 @@ impl<'a> BlockedGaussSeidel<'a> {
             }
             diag.push(LocalBlock::new(b));
         }
-        Ok(BlockedGaussSeidel {
-            problem,
-            rows,
-            diag,
-            kind: problem.kind(),
-        })
-    }
-
-    /// Solves for the law `kind` instead of the problem's own.
-    pub fn with_kind(mut self, kind: FrictionKind) -> Self {
-        self.kind = kind;
-        self
-    }
-
-    /// The law being solved.
-    pub fn kind(&self) -> FrictionKind {
-        self.kind
+        Ok(NsgsPrepared { rows, diag, kind })
     }
 
     /// `u = W r + q`, with the block layout (cheaper than a general product when `W` was
     /// given dense).
-    pub fn velocity(&self, r: &DVector<f64>) -> DVector<f64> {
-        let q = self.problem.q();
-        let mut u = q.clone();
+    pub fn velocity(&self, problem: &FrictionContact, r: &DVector<f64>) -> DVector<f64> {
+        let mut u = problem.q().clone();
         for c in 0..self.diag.len() {
             let mut acc = [0.0; 3];
             self.rows.row_product(c, r.as_slice(), &mut acc);
@@ -158,9 +153,9 @@ impl<'a> BlockedGaussSeidel<'a> {
 
     // ANCHOR: nsgs_sweep
     /// One sweep over all contacts, in place (`r` has `3nc` entries).
-    pub fn sweep(&self, r: &mut DVector<f64>) {
-        let q = self.problem.q();
-        let mu = self.problem.mu();
+    pub fn sweep(&self, problem: &FrictionContact, r: &mut DVector<f64>) {
+        let q = problem.q();
+        let mu = problem.mu();
         for c in 0..self.diag.len() {
             let k = 3 * c;
             // q̃ = q_c + Σ_d W_cd r_d - W_cc r_c
@@ -182,6 +177,93 @@ impl<'a> BlockedGaussSeidel<'a> {
         }
     }
     // ANCHOR_END: nsgs_sweep
+}
+
+/// Options of the blocked nonsmooth Gauss-Seidel ([`Nsgs`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NsgsOptions {
+    /// The law solved: `None` (default) the problem's own, or Coulomb or CCP.
+    pub kind: Option<FrictionKind>,
+    #[doc(hidden)]
+    #[serde(skip)]
+    pub non_exhaustive: NonExhaustive,
+}
+
+/// The blocked nonsmooth Gauss-Seidel (NSGS) as a [`Method`]: one iteration is one sweep
+/// ([`NsgsPrepared::sweep`]); see [`blocked_gauss_seidel`].
+#[derive(Debug, Clone, Copy)]
+pub struct Nsgs;
+
+impl Method for Nsgs {
+    type Problem = FrictionContact;
+    type Options = NsgsOptions;
+    type Prepared = (NsgsOptions, Option<NsgsPrepared>);
+    type Stats = ();
+
+    fn prepare(_: &FrictionContact, options: &NsgsOptions) -> Result<Self::Prepared, SolveError> {
+        Ok((options.clone(), None))
+    }
+
+    fn start(
+        prepared: &mut Self::Prepared,
+        problem: &FrictionContact,
+        _: &DVector<f64>,
+    ) -> Result<(), SolveError> {
+        let kind = prepared.0.kind.unwrap_or(problem.kind());
+        prepared.1 = Some(NsgsPrepared::new(problem, kind)?);
+        Ok(())
+    }
+
+    fn step(
+        prepared: &mut Self::Prepared,
+        problem: &FrictionContact,
+        r: &mut DVector<f64>,
+        _: &mut (),
+    ) -> Result<Step, SolveError> {
+        prepared.1.as_ref().expect("started").sweep(problem, r);
+        Ok(Step::Moved)
+    }
+
+    fn error(prepared: &Self::Prepared, problem: &FrictionContact, r: &DVector<f64>) -> Residual {
+        let p = prepared.1.as_ref().expect("started");
+        friction_error_with_velocity(problem, r, &p.velocity(problem, r), p.kind)
+    }
+}
+
+impl<'a> BlockedGaussSeidel<'a> {
+    /// Precomputes the block layout and the diagonal blocks.
+    ///
+    /// # Errors
+    /// [`ProblemError::NonPositiveDiagonal`] if a normal diagonal entry `W_nn` of a contact
+    /// is not positive (its normal row carries no information).
+    pub fn new(problem: &'a FrictionContact) -> Result<Self, ProblemError> {
+        Ok(BlockedGaussSeidel {
+            problem,
+            prepared: NsgsPrepared::new(problem, problem.kind())?,
+        })
+    }
+
+    /// Solves for the law `kind` instead of the problem's own.
+    pub fn with_kind(mut self, kind: FrictionKind) -> Self {
+        self.prepared.kind = kind;
+        self
+    }
+
+    /// The law being solved.
+    pub fn kind(&self) -> FrictionKind {
+        self.prepared.kind
+    }
+
+    /// `u = W r + q`, with the block layout.
+    pub fn velocity(&self, r: &DVector<f64>) -> DVector<f64> {
+        self.prepared.velocity(self.problem, r)
+    }
+
+    /// One sweep over all contacts, in place (`r` has `3nc` entries).
+    pub fn sweep(&self, r: &mut DVector<f64>) {
+        self.prepared.sweep(self.problem, r)
+    }
 
     /// Sweeps until the natural-map error of `kind` meets `params.tol` (see
     /// [`blocked_gauss_seidel`]).
@@ -191,28 +273,10 @@ impl<'a> BlockedGaussSeidel<'a> {
         params: &Params,
         observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
     ) -> Result<SolveInfo, SolveError> {
-        check_len("r", self.problem.dim(), r.len())?;
-        let measure = |r: &DVector<f64>| {
-            let u = self.velocity(r);
-            friction_error_with_velocity(self.problem, r, &u, self.kind)
-        };
-        let mut driver = Driver::new(params);
-        if let Next::Finish(status) = driver.start(r, measure(r)) {
-            let e = measure(r);
-            return driver.finish(status, 0, e);
-        }
-        let mut k = 0;
-        loop {
-            self.sweep(r);
-            k += 1;
-            if let Next::Finish(status) = driver.after_iteration(k, r, measure, observer)? {
-                let e = match (status, driver.last_error()) {
-                    (Status::Stopped, _) | (_, None) => measure(r),
-                    (_, Some(e)) => e,
-                };
-                return driver.finish(status, k, e);
-            }
-        }
+        let mut prepared = (NsgsOptions::default(), Some(self.prepared.clone()));
+        // `start` would rebuild what `new` built: run the loop on it as it is.
+        solve_started::<Nsgs>(&mut prepared, self.problem, r, params, observer)
+            .map_err(SolveError::drop_stats)
     }
 }
 

@@ -25,6 +25,10 @@ use serde::{Deserialize, Serialize};
 use crate::merit::{Measure, Residual};
 use crate::problem::ProblemError;
 
+mod method;
+
+pub use method::{Dim, Method, Step, solve, solve_prepared, solve_started};
+
 /// Hidden field that keeps [`Params`] open to new fields: build it with
 /// `Params { tol: 1e-10, ..Default::default() }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -104,9 +108,10 @@ pub struct HistoryPoint {
     pub seconds: f64,
 }
 
-/// What a solve reports.
+/// What a solve reports: how it ended, the measured error of the answer, and what the method
+/// counted (`S`, its statistics).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SolveInfo {
+pub struct Solved<S = ()> {
     /// How it ended.
     pub status: Status,
     /// Iterations done.
@@ -117,6 +122,25 @@ pub struct SolveInfo {
     pub seconds: f64,
     /// The error at every check, when [`Params::record_history`] is set.
     pub history: Vec<HistoryPoint>,
+    /// What the method counted.
+    pub stats: S,
+}
+
+/// A report without statistics.
+pub type SolveInfo = Solved<()>;
+
+impl<S> Solved<S> {
+    /// The report with other statistics.
+    pub fn map_stats<T>(self, f: impl FnOnce(S) -> T) -> Solved<T> {
+        Solved {
+            status: self.status,
+            iterations: self.iterations,
+            error: self.error,
+            seconds: self.seconds,
+            history: self.history,
+            stats: f(self.stats),
+        }
+    }
 }
 
 /// What the observer sees after each iteration.
@@ -135,14 +159,15 @@ pub fn no_observer() -> impl FnMut(&Iterate) -> ControlFlow<()> {
     |_| ControlFlow::Continue(())
 }
 
-/// Why a solve failed. `x` then holds the last finite iterate.
+/// Why a solve failed. `x` then holds the last finite iterate. `S` is the method's
+/// statistics, carried by [`SolveError::NoConvergence`].
 #[derive(Debug, Clone, PartialEq)]
-pub enum SolveError {
+pub enum SolveError<S = ()> {
     /// The input is invalid, or does not meet what the method requires.
     Problem(ProblemError),
     /// The iteration cap was reached before the tolerance. The info carries the measured
     /// residual of the returned iterate.
-    NoConvergence(Box<SolveInfo>),
+    NoConvergence(Box<Solved<S>>),
     /// An iterate became non-finite or the error grew without bound; `x` was restored to
     /// the last finite iterate.
     Diverged {
@@ -164,7 +189,36 @@ pub enum SolveError {
     },
 }
 
-impl SolveError {
+impl SolveError<()> {
+    /// The same error in the type of a method with statistics `S` (default statistics for
+    /// [`SolveError::NoConvergence`]).
+    pub fn lift<S: Default>(self) -> SolveError<S> {
+        match self {
+            SolveError::Problem(e) => SolveError::Problem(e),
+            SolveError::NoConvergence(info) => {
+                SolveError::NoConvergence(Box::new(info.map_stats(|()| S::default())))
+            }
+            SolveError::Diverged { iteration, error } => SolveError::Diverged { iteration, error },
+            SolveError::RayTermination { pivots } => SolveError::RayTermination { pivots },
+            SolveError::Singular { what } => SolveError::Singular { what },
+        }
+    }
+}
+
+impl<S> SolveError<S> {
+    /// The same error without the statistics.
+    pub fn drop_stats(self) -> SolveError {
+        match self {
+            SolveError::Problem(e) => SolveError::Problem(e),
+            SolveError::NoConvergence(info) => {
+                SolveError::NoConvergence(Box::new(info.map_stats(|_| ())))
+            }
+            SolveError::Diverged { iteration, error } => SolveError::Diverged { iteration, error },
+            SolveError::RayTermination { pivots } => SolveError::RayTermination { pivots },
+            SolveError::Singular { what } => SolveError::Singular { what },
+        }
+    }
+
     /// The short status name used in tables and JSON.
     pub fn status_name(&self) -> &'static str {
         match self {
@@ -177,7 +231,7 @@ impl SolveError {
     }
 }
 
-impl fmt::Display for SolveError {
+impl<S> fmt::Display for SolveError<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SolveError::Problem(e) => write!(f, "{e}"),
@@ -202,9 +256,9 @@ impl fmt::Display for SolveError {
     }
 }
 
-impl std::error::Error for SolveError {}
+impl<S: fmt::Debug> std::error::Error for SolveError<S> {}
 
-impl From<ProblemError> for SolveError {
+impl<S> From<ProblemError> for SolveError<S> {
     fn from(e: ProblemError) -> Self {
         SolveError::Problem(e)
     }
@@ -320,16 +374,35 @@ impl<'p> Driver<'p> {
         iterations: usize,
         final_error: Residual,
     ) -> Result<SolveInfo, SolveError> {
-        let info = SolveInfo {
+        self.finish_with(status, iterations, final_error, ())
+    }
+
+    /// [`Driver::finish`] with the method's statistics.
+    pub(crate) fn finish_with<S>(
+        self,
+        status: Status,
+        iterations: usize,
+        final_error: Residual,
+        stats: S,
+    ) -> Result<Solved<S>, SolveError<S>> {
+        let info = Solved {
             status,
             iterations,
             error: final_error,
             seconds: self.start.elapsed().as_secs_f64(),
             history: self.history,
+            stats,
         };
         match status {
             Status::MaxIterations => Err(SolveError::NoConvergence(Box::new(info))),
             _ => Ok(info),
+        }
+    }
+
+    /// Puts the last finite iterate back into `x` (after a method failed mid-iteration).
+    pub(crate) fn restore(&self, x: &mut DVector<f64>) {
+        if self.backup.len() == x.len() && x.iter().any(|v| !v.is_finite()) {
+            x.copy_from(&self.backup);
         }
     }
 
