@@ -5,7 +5,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::matrix::Matrix;
 use crate::merit::{Residual, boxed_error, lcp_error};
 use crate::problem::{BoxedLcp, Lcp, ProblemError, check_positive_diagonal};
-use crate::solver::{Driver, Iterate, Next, Params, SolveError, SolveInfo, Status};
+use crate::solver::{Iterate, Method, NonExhaustive, Params, SolveError, SolveInfo, Step, solve};
 
 /// Which splitting `A = M - N` drives the projected iteration (see the
 /// [module table](super)).
@@ -141,33 +141,112 @@ pub fn sweep_boxed(blcp: &BoxedLcp, x: &mut DVector<f64>, method: Splitting) {
 }
 
 // ANCHOR_END: sweep_boxed
-/// The loop shared by both problem types: sweep, measure, stop.
-fn iterate(
-    a: &Matrix,
-    x: &mut DVector<f64>,
-    params: &Params,
-    observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-    mut step: impl FnMut(&mut DVector<f64>, &mut DVector<f64>),
-    measure: impl Fn(&DVector<f64>) -> Residual,
-) -> Result<SolveInfo, SolveError> {
-    check_positive_diagonal("A", a)?;
-    let mut driver = Driver::new(params);
-    let mut scratch = DVector::zeros(x.len());
-    if let Next::Finish(status) = driver.start(x, measure(x)) {
-        let e = measure(x);
-        return driver.finish(status, 0, e);
-    }
-    let mut k = 0;
-    loop {
-        step(x, &mut scratch);
-        k += 1;
-        if let Next::Finish(status) = driver.after_iteration(k, x, &measure, observer)? {
-            let e = match (status, driver.last_error()) {
-                (Status::Stopped, _) | (_, None) => measure(x),
-                (_, Some(e)) => e,
-            };
-            return driver.finish(status, k, e);
+/// Options of the projected splitting methods ([`ProjectedSplitting`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SplittingOptions {
+    /// The splitting. Default [`Splitting::GaussSeidel`].
+    pub splitting: Splitting,
+    #[doc(hidden)]
+    pub non_exhaustive: NonExhaustive,
+}
+
+impl Default for SplittingOptions {
+    fn default() -> Self {
+        SplittingOptions {
+            splitting: Splitting::GaussSeidel,
+            non_exhaustive: NonExhaustive::default(),
         }
+    }
+}
+
+/// PJ, PGS and PSOR as a [`Method`] on an [`Lcp`] or a [`BoxedLcp`]: one iteration is one
+/// sweep ([`sweep_lcp`], [`sweep_boxed`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ProjectedSplitting<P>(std::marker::PhantomData<P>);
+
+/// What a projected splitting keeps: its splitting and the copy of `x` a Jacobi sweep reads.
+#[derive(Debug, Clone)]
+pub struct SplittingPrepared {
+    splitting: Splitting,
+    old: DVector<f64>,
+}
+
+fn prepare_splitting(
+    a: &Matrix,
+    options: &SplittingOptions,
+) -> Result<SplittingPrepared, SolveError> {
+    options.splitting.check()?;
+    check_positive_diagonal("A", a)?;
+    let n = if options.splitting.is_jacobi() {
+        a.nrows()
+    } else {
+        0
+    };
+    Ok(SplittingPrepared {
+        splitting: options.splitting,
+        old: DVector::zeros(n),
+    })
+}
+
+impl Method for ProjectedSplitting<Lcp> {
+    type Problem = Lcp;
+    type Options = SplittingOptions;
+    type Prepared = SplittingPrepared;
+    type Stats = ();
+
+    fn prepare(p: &Lcp, options: &SplittingOptions) -> Result<SplittingPrepared, SolveError> {
+        prepare_splitting(p.a(), options)
+    }
+
+    fn start(_: &mut SplittingPrepared, _: &Lcp, _: &DVector<f64>) -> Result<(), SolveError> {
+        Ok(())
+    }
+
+    fn step(
+        s: &mut SplittingPrepared,
+        p: &Lcp,
+        x: &mut DVector<f64>,
+        _: &mut (),
+    ) -> Result<Step, SolveError> {
+        sweep(p.a(), p.b(), x, &mut s.old, s.splitting, |_, _| {
+            (0.0, f64::INFINITY)
+        });
+        Ok(Step::Moved)
+    }
+
+    fn error(_: &SplittingPrepared, p: &Lcp, x: &DVector<f64>) -> Residual {
+        lcp_error(p, x)
+    }
+}
+
+impl Method for ProjectedSplitting<BoxedLcp> {
+    type Problem = BoxedLcp;
+    type Options = SplittingOptions;
+    type Prepared = SplittingPrepared;
+    type Stats = ();
+
+    fn prepare(p: &BoxedLcp, options: &SplittingOptions) -> Result<SplittingPrepared, SolveError> {
+        prepare_splitting(p.a(), options)
+    }
+
+    fn start(_: &mut SplittingPrepared, _: &BoxedLcp, _: &DVector<f64>) -> Result<(), SolveError> {
+        Ok(())
+    }
+
+    fn step(
+        s: &mut SplittingPrepared,
+        p: &BoxedLcp,
+        x: &mut DVector<f64>,
+        _: &mut (),
+    ) -> Result<Step, SolveError> {
+        sweep(p.a(), p.b(), x, &mut s.old, s.splitting, |i, v| {
+            p.bounds_at(i, v)
+        });
+        Ok(Step::Moved)
+    }
+
+    fn error(_: &SplittingPrepared, p: &BoxedLcp, x: &DVector<f64>) -> Residual {
+        boxed_error(p, x)
     }
 }
 
@@ -211,20 +290,11 @@ pub fn solve_lcp(
     params: &Params,
     observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
 ) -> Result<SolveInfo, SolveError> {
-    method.check()?;
-    crate::problem::check_len("x", lcp.dim(), x.len())?;
-    iterate(
-        lcp.a(),
-        x,
-        params,
-        observer,
-        |x, old| {
-            sweep(lcp.a(), lcp.b(), x, old, method, |_, _| {
-                (0.0, f64::INFINITY)
-            })
-        },
-        |x| lcp_error(lcp, x),
-    )
+    let options = SplittingOptions {
+        splitting: method,
+        ..Default::default()
+    };
+    solve::<ProjectedSplitting<Lcp>>(lcp, x, params, &options, observer)
 }
 
 /// Solves a boxed LCP with variable (friction) bounds by a projected splitting method.
@@ -248,18 +318,9 @@ pub fn solve_boxed(
     params: &Params,
     observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
 ) -> Result<SolveInfo, SolveError> {
-    method.check()?;
-    crate::problem::check_len("x", blcp.dim(), x.len())?;
-    iterate(
-        blcp.a(),
-        x,
-        params,
-        observer,
-        |x, old| {
-            sweep(blcp.a(), blcp.b(), x, old, method, |i, v| {
-                blcp.bounds_at(i, v)
-            })
-        },
-        |x| boxed_error(blcp, x),
-    )
+    let options = SplittingOptions {
+        splitting: method,
+        ..Default::default()
+    };
+    solve::<ProjectedSplitting<BoxedLcp>>(blcp, x, params, &options, observer)
 }
