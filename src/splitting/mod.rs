@@ -33,7 +33,12 @@ mod lcp;
 mod velocity;
 
 pub(crate) use blocked::BlockRows;
-pub use blocked::{BlockedGaussSeidel, blocked_gauss_seidel};
+pub use blocked::{BlockedGaussSeidel, Nsgs, NsgsOptions, NsgsPrepared, blocked_gauss_seidel};
 pub use contact::{ContactCase, ContactSolution, solve_contact};
-pub use lcp::{Splitting, solve_boxed, solve_lcp, splitting_matrices, sweep_boxed, sweep_lcp};
-pub use velocity::{VelocityGaussSeidel, velocity_gauss_seidel};
+pub use lcp::{
+    ProjectedSplitting, Splitting, SplittingOptions, SplittingPrepared, solve_boxed, solve_lcp,
+    splitting_matrices, sweep_boxed, sweep_lcp,
+};
+pub use velocity::{
+    VelocityGaussSeidel, Vgs, VgsOptions, VgsPrepared, VgsState, velocity_gauss_seidel,
+};

@@ -5,8 +5,12 @@ use nalgebra_sparse::CsrMatrix;
 
 use super::contact::{LocalBlock, solve_block};
 use crate::merit::{Residual, friction_residual, scaled_norm};
+use serde::{Deserialize, Serialize};
+
 use crate::problem::{FrictionKind, GlobalFrictionContact, ProblemError, check_len};
-use crate::solver::{Driver, Iterate, Next, Params, SolveError, SolveInfo, Status};
+use crate::solver::{
+    Iterate, Method, NonExhaustive, Params, SolveError, SolveInfo, Step, solve_started,
+};
 
 /// The velocity-space ("factorised") blocked Gauss-Seidel for a
 /// [`GlobalFrictionContact`]: the same iteration as [`BlockedGaussSeidel`](super::BlockedGaussSeidel)
@@ -21,6 +25,13 @@ use crate::solver::{Driver, Iterate, Next, Params, SolveError, SolveInfo, Status
 #[derive(Debug)]
 pub struct VelocityGaussSeidel<'a> {
     problem: &'a GlobalFrictionContact,
+    prepared: VgsPrepared,
+}
+
+/// What the velocity-space Gauss-Seidel keeps between sweeps (it does not borrow the
+/// problem): `H^T`, `T^T = (M^-1 H)^T`, the diagonal blocks and the law.
+#[derive(Debug, Clone)]
+pub struct VgsPrepared {
     /// `H^T` (`3nc x ndof`): row `3c+k` is the Jacobian row of contact `c`, direction `k`.
     jac: CsrMatrix<f64>,
     /// `T^T = (M^-1 H)^T` (`3nc x ndof`).
@@ -54,13 +65,13 @@ fn sparse_row_dot(
     s
 }
 
-impl<'a> VelocityGaussSeidel<'a> {
+impl VgsPrepared {
     /// Precomputes `T = M^-1 H` (sparse solves against the problem's Cholesky factor), the
     /// diagonal blocks `W_cc = H_c^T T_c` and `‖q_loc‖` for the error measure.
     ///
     /// # Errors
     /// [`ProblemError::NonPositiveDiagonal`] if a contact's `W_nn <= 0`.
-    pub fn new(problem: &'a GlobalFrictionContact) -> Result<Self, ProblemError> {
+    pub fn new(problem: &GlobalFrictionContact, kind: FrictionKind) -> Result<Self, ProblemError> {
         let jac = problem.h().to_csr().transpose();
         let tt = problem.mass_factor().solve_columns(problem.h()).transpose();
         let nc = problem.contacts();
@@ -81,33 +92,26 @@ impl<'a> VelocityGaussSeidel<'a> {
         }
         let free = problem.mass_factor().solve(problem.q());
         let q_local = problem.h().tr_mul_vec(&free) + problem.b();
-        Ok(VelocityGaussSeidel {
-            problem,
+        Ok(VgsPrepared {
             jac,
             tt,
             diag,
             norm_q_local: scaled_norm(q_local.as_slice()),
-            kind: problem.kind(),
+            kind,
         })
-    }
-
-    /// Solves for the law `kind` instead of the problem's own.
-    pub fn with_kind(mut self, kind: FrictionKind) -> Self {
-        self.kind = kind;
-        self
-    }
-
-    /// `v = M^-1 (q + H r)` for a given `r`.
-    pub fn velocity_dofs(&self, r: &DVector<f64>) -> DVector<f64> {
-        self.problem.velocity_dofs(r)
     }
 
     // ANCHOR: velocity_sweep
     /// One sweep over all contacts: updates `r` (`3nc`) and keeps `v` (`ndof`) equal to
     /// `M^-1 (q + H r)`.
-    pub fn sweep(&self, r: &mut DVector<f64>, v: &mut DVector<f64>) {
-        let b = self.problem.b();
-        let mu = self.problem.mu();
+    pub fn sweep(
+        &self,
+        problem: &GlobalFrictionContact,
+        r: &mut DVector<f64>,
+        v: &mut DVector<f64>,
+    ) {
+        let b = problem.b();
+        let mu = problem.mu();
         for c in 0..self.diag.len() {
             let k = 3 * c;
             // u_c = H_c^T v + b_c, then q̃ = u_c - W_cc r_c
@@ -148,15 +152,129 @@ impl<'a> VelocityGaussSeidel<'a> {
 
     /// The natural-map error of `r` with the contact velocity `u = H^T v + b`, normalised
     /// as for the local problem (`max(‖q_loc‖, ‖r‖, ‖u‖)` and `‖q_loc‖`).
-    pub fn error(&self, r: &DVector<f64>, v: &DVector<f64>) -> Residual {
-        let u = self.problem.contact_velocity(v);
+    pub fn error(
+        &self,
+        problem: &GlobalFrictionContact,
+        r: &DVector<f64>,
+        v: &DVector<f64>,
+    ) -> Residual {
+        let u = problem.contact_velocity(v);
         friction_residual(
             r.as_slice(),
             u.as_slice(),
-            self.problem.mu().as_slice(),
+            problem.mu().as_slice(),
             self.kind,
             self.norm_q_local,
         )
+    }
+}
+
+/// Options of the velocity-space Gauss-Seidel ([`Vgs`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct VgsOptions {
+    /// The law solved: `None` (default) the problem's own, or Coulomb or CCP.
+    pub kind: Option<FrictionKind>,
+    #[doc(hidden)]
+    #[serde(skip)]
+    pub non_exhaustive: NonExhaustive,
+}
+
+/// The velocity-space blocked Gauss-Seidel as a [`Method`]: one iteration is one sweep
+/// ([`VgsPrepared::sweep`]), with `v = M^-1 (q + H r)` kept in the prepared state.
+#[derive(Debug, Clone, Copy)]
+pub struct Vgs;
+
+/// [`Vgs`]'s state: the options, the prepared operators, and the velocity `v`.
+#[derive(Debug, Clone)]
+pub struct VgsState {
+    options: VgsOptions,
+    prepared: Option<VgsPrepared>,
+    v: DVector<f64>,
+}
+
+impl VgsState {
+    /// The velocity `v = M^-1 (q + H r)` of the last iterate.
+    pub fn velocity(&self) -> &DVector<f64> {
+        &self.v
+    }
+}
+
+impl Method for Vgs {
+    type Problem = GlobalFrictionContact;
+    type Options = VgsOptions;
+    type Prepared = VgsState;
+    type Stats = ();
+
+    fn prepare(_: &GlobalFrictionContact, options: &VgsOptions) -> Result<VgsState, SolveError> {
+        Ok(VgsState {
+            options: options.clone(),
+            prepared: None,
+            v: DVector::zeros(0),
+        })
+    }
+
+    fn start(
+        state: &mut VgsState,
+        problem: &GlobalFrictionContact,
+        r: &DVector<f64>,
+    ) -> Result<(), SolveError> {
+        let kind = state.options.kind.unwrap_or(problem.kind());
+        state.prepared = Some(VgsPrepared::new(problem, kind)?);
+        state.v = problem.velocity_dofs(r);
+        Ok(())
+    }
+
+    fn step(
+        state: &mut VgsState,
+        problem: &GlobalFrictionContact,
+        r: &mut DVector<f64>,
+        _: &mut (),
+    ) -> Result<Step, SolveError> {
+        let p = state.prepared.as_ref().expect("started");
+        p.sweep(problem, r, &mut state.v);
+        Ok(Step::Moved)
+    }
+
+    fn error(state: &VgsState, problem: &GlobalFrictionContact, r: &DVector<f64>) -> Residual {
+        let p = state.prepared.as_ref().expect("started");
+        p.error(problem, r, &state.v)
+    }
+}
+
+impl<'a> VelocityGaussSeidel<'a> {
+    /// Precomputes `T = M^-1 H` (sparse solves against the problem's Cholesky factor), the
+    /// diagonal blocks `W_cc = H_c^T T_c` and `‖q_loc‖` for the error measure.
+    ///
+    /// # Errors
+    /// [`ProblemError::NonPositiveDiagonal`] if a contact's `W_nn <= 0`.
+    pub fn new(problem: &'a GlobalFrictionContact) -> Result<Self, ProblemError> {
+        Ok(VelocityGaussSeidel {
+            problem,
+            prepared: VgsPrepared::new(problem, problem.kind())?,
+        })
+    }
+
+    /// Solves for the law `kind` instead of the problem's own.
+    pub fn with_kind(mut self, kind: FrictionKind) -> Self {
+        self.prepared.kind = kind;
+        self
+    }
+
+    /// `v = M^-1 (q + H r)` for a given `r`.
+    pub fn velocity_dofs(&self, r: &DVector<f64>) -> DVector<f64> {
+        self.problem.velocity_dofs(r)
+    }
+
+    /// One sweep over all contacts: updates `r` (`3nc`) and keeps `v` (`ndof`) equal to
+    /// `M^-1 (q + H r)`.
+    pub fn sweep(&self, r: &mut DVector<f64>, v: &mut DVector<f64>) {
+        self.prepared.sweep(self.problem, r, v)
+    }
+
+    /// The natural-map error of `r` with the contact velocity `u = H^T v + b`.
+    pub fn error(&self, r: &DVector<f64>, v: &DVector<f64>) -> Residual {
+        self.prepared.error(self.problem, r, v)
     }
 
     /// Sweeps until the error meets `params.tol`. `r` is the warm start and answer; `v`
@@ -169,34 +287,21 @@ impl<'a> VelocityGaussSeidel<'a> {
         observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
     ) -> Result<SolveInfo, SolveError> {
         check_len("r", self.problem.dim(), r.len())?;
-        *v = self.velocity_dofs(r);
-        let mut driver = Driver::new(params);
-        let e0 = self.error(r, v);
-        if let Next::Finish(status) = driver.start(r, e0) {
-            return driver.finish(status, 0, e0);
-        }
-        let mut k = 0;
-        loop {
-            self.sweep(r, v);
-            k += 1;
-            let vv = &*v;
-            let next = driver.after_iteration(k, r, |r| self.error(r, vv), observer);
-            let next = match next {
-                Ok(n) => n,
-                Err(e) => {
-                    // r was restored to the last finite iterate: bring v back in line.
-                    *v = self.velocity_dofs(r);
-                    return Err(e);
-                }
-            };
-            if let Next::Finish(status) = next {
-                let e = match (status, driver.last_error()) {
-                    (Status::Stopped, _) | (_, None) => self.error(r, v),
-                    (_, Some(e)) => e,
-                };
-                return driver.finish(status, k, e);
-            }
-        }
+        let mut state = VgsState {
+            options: VgsOptions {
+                kind: Some(self.prepared.kind),
+                ..Default::default()
+            },
+            prepared: Some(self.prepared.clone()),
+            v: self.velocity_dofs(r),
+        };
+        let result = solve_started::<Vgs>(&mut state, self.problem, r, params, observer);
+        *v = match result {
+            // r was restored to the last finite iterate: bring v in line
+            Err(SolveError::Diverged { .. }) => self.velocity_dofs(r),
+            _ => state.v,
+        };
+        result
     }
 }
 
