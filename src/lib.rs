@@ -18,7 +18,7 @@
 //! | [`friction`] | the friction cone and its projection; friction laws as convex sets (half-line, box, disk, ellipse, Coulomb-Contensou ellipsoid) and the closest point on an ellipsoid | *Friction laws as convex sets*; *The closest point on an ellipsoid* | Acary et al. 2018; Erleben 2017 §3, §4.1 |
 //! | [`prox`] | contact laws as proximal fixed points; PROX Jacobi and Gauss-Seidel, r-factor strategies | *Proximal operators*; *PROX schemes and r-factors*; *PROX experiments* | Erleben 2017 §3-4.2 |
 //! | [`io`] | Siconos `.dat`, FCLIB HDF5, OpenTissue `.dlm`, MuJoCo JSON, the project's JSON | *Reading real problems and judging an answer* | `../shared/data/README.md` |
-//! | [`solver`] | `Params`, `SolveInfo`, `SolveError`, observers | (every chapter) | — |
+//! | [`solver`] | the one interface: the `Method` trait (prepare, start, one iteration), the loop `solve`, `Params`, `Solved`, `SolveError`, observers; the `registry` of every method by name with its options | *The solver interface*; *The command line* | — |
 //!
 //! ## Conventions
 //! Rows `[n, t1, t2]` per contact; a positive normal velocity separates; units and signs
@@ -36,7 +36,6 @@ pub mod io;
 pub mod linalg;
 pub mod matrix;
 pub mod merit;
-pub mod method;
 pub mod multibody;
 pub mod ncp;
 pub mod newton;

@@ -26,7 +26,7 @@ fn adversarial_corpus() {
     let filter = std::env::var("NONSMOOTH_ADVERSARIAL_FILTER").unwrap_or_default();
     let env = Env {
         bin,
-        methods: nonsmooth::method::Method::NAMES
+        methods: nonsmooth::solver::registry::names()
             .iter()
             .map(|s| s.to_string())
             .collect(),
@@ -124,7 +124,7 @@ fn nasty_table(report: &Report) -> String {
         .filter(|s| s.case.starts_with("nasty/") && s.status != "invalid")
         .collect();
     let order = |m: &str| {
-        nonsmooth::method::Method::NAMES
+        nonsmooth::solver::registry::names()
             .iter()
             .position(|n| *n == m)
     };

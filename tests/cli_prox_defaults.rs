@@ -19,7 +19,7 @@ use std::process::{Command, Output};
 
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, load};
-use nonsmooth::method::{Method, PROX_DEFAULT_MAX_ITER};
+use nonsmooth::solver::registry::{Choice, PROX_DEFAULT_MAX_ITER};
 use nonsmooth::prox::{ProxOptions, ProxProblem, ProxStats, Scheme, prox_solve};
 use nonsmooth::solver::{Params, no_observer};
 use serde_json::Value;
@@ -121,8 +121,10 @@ fn defaults_and_the_papers_setting_from_the_command_line() {
     assert_eq!(cli(&["--r-factor", "global", "--window", "1"]), paper);
     // The registry's options, the same for `method::solve` as for the command line.
     for scheme in [Scheme::GaussSeidel, Scheme::Jacobi] {
-        let m: Method = scheme.name().parse().unwrap();
-        assert_eq!(m.prox_options(), Some(ProxOptions::recommended(scheme)));
+        let m: Choice = scheme.name().parse().unwrap();
+        let o = ProxOptions::recommended(scheme);
+        assert_eq!(m.options()["r_factor"], o.r_factor.name());
+        assert_eq!(m.options()["window"], o.window);
         assert_eq!(m.default_max_iter(), PROX_DEFAULT_MAX_ITER);
     }
 }
@@ -133,23 +135,23 @@ fn options_that_do_not_apply_are_refused() {
     let cases: [(&[&str], &str); 6] = [
         (
             &["--method", "prox-gs", "--omega", "1.2"],
-            "--omega applies to pj and psor, not prox-gs",
+            "method `prox-gs` has no option `omega` (its options: r_factor, window)",
         ),
         (
             &["--method", "nsgs", "--omega", "1.2"],
-            "--omega applies to pj and psor, not nsgs",
+            "method `nsgs` has no option `omega` (its options: kind)",
         ),
         (
             &["--omega", "1.2"],
-            "--omega applies to pj and psor, not auto",
+            "`auto` picks a method per problem and takes no options",
         ),
         (
             &["--method", "nsgs", "--r-factor", "local"],
-            "--r-factor applies to prox-gs and prox-jacobi, not nsgs",
+            "method `nsgs` has no option `r_factor`",
         ),
         (
             &["--method", "psor", "--window", "10"],
-            "--window applies to prox-gs and prox-jacobi, not psor",
+            "method `psor` has no option `window` (its options: omega)",
         ),
         (&["--method", "prox-jacobi", "--window", "0"], "--window"),
     ];

@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::{AnyProblem, npy};
 use nonsmooth::matrix::Matrix;
-use nonsmooth::method::{Method, measure, solve};
+use nonsmooth::solver::registry::{Choice, measure, solve};
 use nonsmooth::problem::{BoxedLcp, FrictionKind, Lcp, RowBound};
 use nonsmooth::solver::{Params, no_observer};
 
@@ -155,38 +155,32 @@ fn kind_in_a_folder_refuses_only_the_problems_without_friction() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The library refuses the same: `method::solve` and `method::measure` with a friction law
-/// for an LCP give an error, not the LCP's answer.
+/// The library refuses the same: a friction law asked of an LCP
+/// ([`AnyProblem::with_kind`]) is an error, and the LCP is then solved as an LCP.
 #[test]
 fn library_refuses_a_law_for_an_lcp() {
-    let lcp = AnyProblem::Lcp(
+    let make = || AnyProblem::Lcp(
         Lcp::new(
             Matrix::Dense(DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0])),
             DVector::from_vec(vec![-5.0, -6.0]),
         )
         .unwrap(),
     );
-    for method in [Method::Auto, Method::Lemke, Method::Pgs] {
-        let o = solve(
-            &lcp,
-            method,
-            Some(FrictionKind::Coulomb),
-            &Params::default(),
-            &mut no_observer(),
-        );
-        assert_eq!(o.status(), "invalid");
-        assert!(o.info().is_none());
-        let e = o.result.unwrap_err().to_string();
-        assert!(
-            e.contains("friction law `coulomb` asked for a problem of type lcp"),
-            "{e}"
-        );
-        let o = solve(&lcp, method, None, &Params::default(), &mut no_observer());
+    let lcp = make();
+    for method in ["auto", "lemke", "pgs"] {
+        let method: Choice = method.parse().unwrap();
+        let o = solve(&lcp, &method, DVector::zeros(2), &Params::default(), &mut no_observer());
         assert_eq!(o.status(), "converged");
     }
     let x = DVector::zeros(2);
-    assert!(measure(&lcp, &x, Some(FrictionKind::Ccp)).is_err());
-    assert!(measure(&lcp, &x, None).is_ok());
+    assert!(measure(&lcp, &x).is_ok());
+    for kind in [FrictionKind::Coulomb, FrictionKind::Ccp] {
+        let e = make().with_kind(Some(kind)).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("friction law `{}` asked for a problem of type lcp", kind.name())),
+            "{e}"
+        );
+    }
 }
 
 /// A NumPy folder of a friction problem without a law says which law it assumed, on

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use nalgebra::DVector;
 use nonsmooth::io::AnyProblem;
 use nonsmooth::matrix::Matrix;
-use nonsmooth::method::{Method, solve};
+use nonsmooth::solver::registry::{Choice, names, solve};
 use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp, ProblemError};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 
@@ -71,10 +71,10 @@ fn check(p: &AnyProblem, solvable: bool) {
         max_iter: 50,
         ..Default::default()
     };
-    for name in Method::NAMES {
-        let method: Method = name.parse().unwrap();
+    for name in names() {
+        let method: Choice = name.parse().unwrap();
         let start = Instant::now();
-        let o = solve(&p, method, None, &params, &mut no_observer());
+        let o = solve(&p, &method, DVector::zeros(p.dim()), &params, &mut no_observer());
         let took = start.elapsed();
         println!(
             "{name}: {} in {took:.2?}: {:?}",
@@ -90,7 +90,7 @@ fn check(p: &AnyProblem, solvable: bool) {
             assert!(rows.saturating_mul(*cols) > nonsmooth::matrix::MAX_DENSE_ENTRIES);
         }
         // Lemke's tableau is dense: it must say so (it said "unsupported" before)
-        if *name == "lemke" && matches!(p, AnyProblem::Lcp(_)) {
+        if name == "lemke" && matches!(p, AnyProblem::Lcp(_)) {
             assert!(
                 matches!(
                     o.result,

@@ -7,7 +7,7 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::AnyProblem;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::{Measure, fc3d_error, lcp_error, mu_beyond_resolution};
-use nonsmooth::method::{Method, measure, solve};
+use nonsmooth::solver::registry::{Choice, measure, names, solve};
 use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp};
 use nonsmooth::solver::{Params, no_observer};
 
@@ -52,21 +52,21 @@ fn every_friction_method_sticks_or_says_it_did_not_converge() {
     let stick = DVector::from_vec(vec![1.0, -1.0, 0.0]);
     for kind in [FrictionKind::Coulomb, FrictionKind::Ccp] {
         let p = AnyProblem::Friction(problem(1e300, kind));
-        for name in Method::NAMES {
-            let m: Method = name.parse().unwrap();
-            let o = solve(&p, m, None, &Params::default(), &mut no_observer());
+        for name in names() {
+            let m: Choice = name.parse().unwrap();
+            let o = solve(&p, &m, DVector::zeros(p.dim()), &Params::default(), &mut no_observer());
             if matches!(o.result, Err(nonsmooth::solver::SolveError::Problem(_))) {
                 continue; // not a friction method
             }
             assert!(o.x.iter().all(|v| v.is_finite()), "{kind:?} {name}");
-            let e = measure(&p, &o.x, None).unwrap();
+            let e = measure(&p, &o.x).unwrap();
             if o.status() == "converged" {
                 assert!(e.meets(1e-8, Measure::Relative), "{kind:?} {name}: {e:?}");
                 assert!((&o.x - &stick).amax() < 1e-6, "{kind:?} {name}: {}", o.x);
             } else {
                 assert!(!e.meets(1e-8, Measure::Relative), "{kind:?} {name}: {e:?}");
             }
-            if *name == "auto" || *name == "nsgs" {
+            if name == "auto" || name == "nsgs" {
                 assert_eq!(o.status(), "converged", "{kind:?} {name}: {:?}", o.result);
             }
         }

@@ -12,10 +12,9 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::AnyProblem;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::Measure;
-use nonsmooth::method::{Method, Outcome, solve};
+use nonsmooth::solver::registry::{Choice, Outcome, names, solve};
 use nonsmooth::multibody::scenes;
 use nonsmooth::problem::{FrictionContact, FrictionKind, GlobalFrictionContact, Lcp};
-use nonsmooth::prox::RFactor;
 use nonsmooth::solver::{Params, SolveError};
 
 fn fc(w: DMatrix<f64>, q: &[f64], mu: &[f64]) -> AnyProblem {
@@ -153,19 +152,19 @@ pub fn run(problem: &AnyProblem, name: &str) -> Outcome {
 
 /// A PROX method with the paper's setting (`r = 5`, divergence test against the last
 /// step), not the registry's default.
-fn paper(name: &str) -> Method {
-    let m: Method = name.parse().unwrap();
-    m.with_r_factor(RFactor::Global { r: 5.0 })
-        .and_then(|m| m.with_window(1))
+fn paper(name: &str) -> Choice {
+    let m: Choice = name.parse().unwrap();
+    m.set_text("r_factor", "global=5")
+        .and_then(|m| m.set_text("window", "1"))
         .unwrap()
 }
 
-fn run_method(problem: &AnyProblem, method: Method) -> Outcome {
+fn run_method(problem: &AnyProblem, method: Choice) -> Outcome {
     let params = Params {
         max_iter: 10_000,
         ..Default::default()
     };
-    solve(problem, method, None, &params, &mut |_| {
+    solve(problem, &method, DVector::zeros(problem.dim()), &params, &mut |_| {
         ControlFlow::Continue(())
     })
 }
@@ -194,7 +193,7 @@ fn print_table() {
     let problems = problems();
     for (pname, p) in &problems {
         println!("## {pname}");
-        for m in Method::NAMES {
+        for m in names() {
             let o = run(p, m);
             if matches!(o.result, Err(SolveError::Problem(_))) {
                 continue;
@@ -215,7 +214,7 @@ fn print_table() {
 #[test]
 fn every_outcome_is_finite_and_honest() {
     for (pname, p) in problems() {
-        for m in Method::NAMES {
+        for m in names() {
             let o = run(&p, m);
             if matches!(o.result, Err(SolveError::Problem(_))) {
                 continue;
@@ -224,7 +223,7 @@ fn every_outcome_is_finite_and_honest() {
                 o.x.iter().all(|v| v.is_finite()),
                 "{pname} {m}: non-finite answer"
             );
-            let afresh = nonsmooth::method::measure(&p, &o.x, o.kind).unwrap();
+            let afresh = nonsmooth::solver::registry::measure(&p, &o.x).unwrap();
             if o.status() == "converged" {
                 assert!(
                     afresh.meets(1e-8, Measure::Relative),

@@ -27,7 +27,7 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::lcp_error;
-use nonsmooth::method::{Method, solve};
+use nonsmooth::solver::registry::{Choice, solve};
 use nonsmooth::pivoting::lemke;
 use nonsmooth::problem::Lcp;
 use nonsmooth::prox::{ProxOptions, ProxProblem, ProxStats, Scheme, prox_solve};
@@ -65,12 +65,12 @@ fn prox(lcp: &Lcp, options: ProxOptions, params: &Params) -> (DVector<f64>, usiz
     (x, stats.sweeps)
 }
 
-/// The answer of `method` through `method::solve` (the command line's path), checked
+/// The answer of `method` through `registry::solve` (the command line's path), checked
 /// converged.
 fn registry(lcp: &Lcp, method: &str, params: &Params) -> DVector<f64> {
-    let m: Method = method.parse().unwrap();
+    let m: Choice = method.parse().unwrap();
     let p = AnyProblem::Lcp(lcp.clone());
-    let o = solve(&p, m, None, params, &mut |_| ControlFlow::Continue(()));
+    let o = solve(&p, &m, DVector::zeros(p.dim()), params, &mut |_| ControlFlow::Continue(()));
     assert_eq!(o.status(), "converged", "{method}: {:?}", o.result);
     let e = lcp_error(lcp, &o.x);
     assert!(

@@ -15,7 +15,7 @@ use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::{
     Measure, boxed_error, fc3d_error, friction_error, lcp_error, natural_map_abs, scaled_norm,
 };
-use nonsmooth::method::{Method, measure, solve};
+use nonsmooth::solver::registry::{Choice, measure, solve};
 use nonsmooth::problem::{BoxedLcp, FrictionContact, FrictionKind, Lcp, RowBound};
 use nonsmooth::solver::{Params, no_observer};
 
@@ -43,11 +43,12 @@ fn fc_with(w: DMatrix<f64>, q: &[f64], mu: f64, kind: FrictionKind) -> FrictionC
 }
 
 /// `method::solve` with the method named `m`, the file's own law and default parameters.
-fn solve_with(p: &AnyProblem, m: &str) -> nonsmooth::method::Outcome {
+fn solve_with(p: &AnyProblem, m: &str) -> nonsmooth::solver::registry::Outcome {
+    let m: Choice = m.parse().unwrap();
     solve(
         p,
-        m.parse().unwrap(),
-        None,
+        &m,
+        DVector::zeros(p.dim()),
         &Params::default(),
         &mut no_observer(),
     )
@@ -110,14 +111,7 @@ fn tiny_friction_problems_are_solved_not_just_judged() {
             FrictionKind::Coulomb,
         ))
     };
-    let r1 = solve(
-        &at(1.0),
-        Method::Nsgs,
-        None,
-        &Params::default(),
-        &mut no_observer(),
-    )
-    .x;
+    let r1 = solve_with(&at(1.0), "nsgs").x;
     for s in [1e-17, 1e-25] {
         for m in ["auto", "nsgs", "nsn", "prox-nsn"] {
             let o = solve_with(&at(s), m);
@@ -212,14 +206,7 @@ fn the_default_methods_solve_problems_at_any_scale() {
         ))
     };
     let p1 = at(1.0);
-    let r1 = solve(
-        &p1,
-        Method::Nsgs,
-        None,
-        &Params::default(),
-        &mut no_observer(),
-    )
-    .x;
+    let r1 = solve_with(&p1, "nsgs").x;
     for s in [1e160, 1e180, 1e200, 1e-300, 1e-160] {
         let p = AnyProblem::Lcp(lcp(&a, &[-5.0 * s, -6.0 * s]));
         for m in ["auto", "lemke", "pgs", "fischer-newton", "minmap-newton"] {
@@ -229,7 +216,7 @@ fn the_default_methods_solve_problems_at_any_scale() {
             let e = o.info().unwrap().error;
             assert!(e.rel <= 1e-8 && e.is_finite(), "{m}: {e:?}");
             assert_eq!(
-                measure(&p, &o.x, None).unwrap(),
+                measure(&p, &o.x).unwrap(),
                 e,
                 "{m}: the original's error"
             );
@@ -244,7 +231,7 @@ fn the_default_methods_solve_problems_at_any_scale() {
                 o.result
             );
             assert!(close(&o.x, &(&r1 * s), 1e-7), "fc3d scale {s} {m}: {}", o.x);
-            assert_eq!(measure(&p, &o.x, None).unwrap(), o.info().unwrap().error);
+            assert_eq!(measure(&p, &o.x).unwrap(), o.info().unwrap().error);
         }
     }
 }
@@ -262,7 +249,8 @@ fn a_rescaled_solve_reports_in_the_original_units() {
         ..Default::default()
     };
     let mut seen = Vec::new();
-    let o = solve(&p, Method::Pgs, None, &params, &mut |it| {
+    let pgs: Choice = "pgs".parse().unwrap();
+    let o = solve(&p, &pgs, DVector::zeros(2), &params, &mut |it| {
         if let Some(e) = it.error {
             seen.push((it.x.clone(), e));
         }
@@ -276,7 +264,7 @@ fn a_rescaled_solve_reports_in_the_original_units() {
     );
     assert!(!seen.is_empty());
     for (x, e) in &seen {
-        let m = measure(&p, x, None).unwrap();
+        let m = measure(&p, x).unwrap();
         assert!(
             (m.abs - e.abs).abs() <= 1e-12 * m.abs.max(s),
             "{m:?} vs {e:?}"

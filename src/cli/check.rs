@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use super::Failure;
 use crate::io::AnyProblem;
 use crate::merit::{ContactCheck, check_contacts, friction_error};
-use crate::method::measure;
+use crate::merit::Residual;
 use crate::problem::{FrictionContact, FrictionKind};
 use clap::Args;
 use nalgebra::DVector;
@@ -49,7 +49,7 @@ pub struct CheckArgs {
 /// # Errors
 /// [`Failure::Usage`] if the file does not exist; [`Failure::Input`] if it is not a
 /// regular file, holds something else than numbers, the wrong count, or a non-finite one.
-fn read_answer(path: &Path, dim: usize) -> Result<Vec<f64>, Failure> {
+pub(super) fn read_answer(path: &Path, dim: usize) -> Result<Vec<f64>, Failure> {
     let bytes = crate::io::read_file(path).map_err(|e| match &e.kind {
         crate::io::IoErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
             Failure::Usage(e.to_string())
@@ -186,7 +186,10 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
         _ => None,
     };
     let kind = local.as_ref().map(|f| a.kind.unwrap_or(f.kind()));
-    let err = measure(&lp.problem, &r, kind).map_err(|e| e.to_string())?;
+    let err: Residual = match (&local, kind) {
+        (Some(f), Some(k)) => friction_error(&f.clone().with_kind(k), &r),
+        _ => crate::solver::registry::measure(&lp.problem, &r).map_err(|e| e.to_string())?,
+    };
     // The natural map and the normal condition on its own (a huge mu can hide `u_n < 0`
     // from the map; see `merit::Residual::meets`).
     let accepted = err.meets(a.tol, crate::merit::Measure::Relative);

@@ -15,7 +15,7 @@
 
 mod args;
 mod bench;
-mod bench_solve;
+mod methods;
 mod check;
 mod convert;
 mod generate;
@@ -70,8 +70,10 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Rewrite a problem as the project's JSON, Siconos .dat or a NumPy folder.
     Convert(convert::ConvertArgs),
-    /// Time one sweep per problem, optionally side by side with Siconos's NSGS.
+    /// Time a method per iteration or per whole solve, optionally beside Siconos.
     Bench(bench::BenchArgs),
+    /// List the methods, the problem types each solves, and their options with defaults.
+    Methods(methods::MethodsArgs),
     /// Reads one FCLIB file and prints it as JSON: the child process that keeps the HDF5 C
     /// library out of the program's own process (see `cli/isolated.rs`).
     #[command(name = "internal-read-fclib", hide = true)]
@@ -157,6 +159,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Generate(a) => generate::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Methods(a) => methods::run(a),
         Command::InternalReadFclib { path } => Ok(isolated::child(path)),
     }
 }
@@ -217,15 +220,15 @@ fn warn(lp: &crate::io::LoadedProblem) {
 }
 
 /// Refuses `--kind` for a problem that has no friction law (an LCP or a boxed LCP), which
-/// would otherwise be ignored without a word: the decision of [`crate::method::check_kind`],
-/// in a message that names the path, what it holds and the option.
+/// would otherwise be ignored without a word (as [`crate::io::AnyProblem::with_kind`]
+/// refuses it), in a message that names the path, what it holds and the option.
 fn kind_applies(
     path: &Path,
     problem: &crate::io::AnyProblem,
     kind: Option<crate::problem::FrictionKind>,
 ) -> Result<(), String> {
-    match (kind, crate::method::check_kind(problem, kind)) {
-        (Some(k), Err(_)) => Err(format!(
+    match (kind, problem.kind()) {
+        (Some(k), None) => Err(format!(
             "{}: holds {} (type {}); --kind {} applies only to friction problems \
              (fc3d, gfc3d)",
             path.display(),

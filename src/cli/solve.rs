@@ -6,10 +6,11 @@ use std::process::ExitCode;
 use super::Failure;
 use crate::io::{AnyProblem, LoadedProblem};
 use crate::merit::Measure;
-use crate::method::{Method, solve};
 use crate::problem::FrictionKind;
 use crate::prox::RFactor;
+use crate::solver::registry::{Choice, OptionError, solve};
 use crate::solver::{Params, no_observer};
+use nalgebra::DVector;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
@@ -24,10 +25,15 @@ pub struct SolveArgs {
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs, nsn, fischer-newton, minmap-newton, nncg,
-    /// prox-gs, prox-jacobi, prox-nsn.
-    #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Method>())]
-    method: Method,
-    /// Relaxation factor for pj and psor, in (0, 2) (an error with other methods).
+    /// prox-gs, prox-jacobi, prox-nsn (`nonsmooth methods` lists them with their options).
+    #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Choice>().map_err(|e| e.to_string()))]
+    method: Choice,
+    /// Set an option of the method: KEY=VALUE, repeatable (`nonsmooth methods` lists each
+    /// method's options and defaults). An option the method does not have is an error.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// Relaxation factor for pj and psor, in (0, 2) (an error with other methods); the same
+    /// as --set omega=W.
     #[arg(long, allow_hyphen_values = true, value_parser = args::omega)]
     omega: Option<f64>,
     /// r-factor strategy for prox-gs and prox-jacobi: global (r = 5), global=R,
@@ -55,6 +61,16 @@ pub struct SolveArgs {
     /// Which error meets the tolerance: rel (Siconos 4.4), rel-q (‖q‖-scaled) or abs.
     #[arg(long, default_value = "rel", value_parser = parse_measure)]
     measure: Measure,
+    /// Start from this answer instead of zero: a .npy array, a JSON array or object with
+    /// "r" (what --out writes), or numbers separated by white space; `embedded` starts
+    /// from the answer the problem file carries (MuJoCo exports, NumPy folders).
+    #[arg(long, value_name = "FILE|embedded")]
+    warm_start: Option<PathBuf>,
+    /// Write the answer to this file (one problem only); the format follows the
+    /// extension: .json (r, u, status, error, statistics, per-contact values), .npy (r),
+    /// .txt or .dat (r, one number per line). Never one of the inputs.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
     /// Write the error at every iteration to this CSV file (written when all problems
     /// are solved; never one of the inputs).
     #[arg(long)]
@@ -68,6 +84,29 @@ pub struct SolveArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// The method with the options of --set and of the per-option flags.
+fn choice(a: &SolveArgs) -> Result<Choice, Failure> {
+    let usage = |e: OptionError| Failure::Usage(e.to_string());
+    let mut c = a.method.clone();
+    if let Some(omega) = a.omega {
+        c = c.set("omega", omega.into()).map_err(usage)?;
+    }
+    if let Some(r) = a.r_factor {
+        let text = match r {
+            RFactor::Global { r } => format!("global={r}"),
+            other => other.name().to_string(),
+        };
+        c = c.set("r_factor", text.into()).map_err(usage)?;
+    }
+    if let Some(w) = a.window {
+        c = c.set("window", w.into()).map_err(usage)?;
+    }
+    for pair in &a.set {
+        c = c.set_pair(pair).map_err(usage)?;
+    }
+    Ok(c)
 }
 
 fn parse_measure(s: &str) -> Result<Measure, String> {
@@ -113,6 +152,8 @@ struct Row {
     error_normal: Option<f64>,
     seconds: Option<f64>,
     message: Option<String>,
+    options: serde_json::Value,
+    stats: serde_json::Value,
 }
 
 impl Row {
@@ -134,6 +175,8 @@ impl Row {
             error_normal: None,
             seconds: None,
             message: Some(message),
+            options: serde_json::Value::Null,
+            stats: serde_json::Value::Null,
         }
     }
 
@@ -145,6 +188,7 @@ impl Row {
             "error": self.error, "error_q": self.error_q, "error_abs": self.error_abs,
             "error_normal": self.error_normal,
             "seconds": self.seconds, "message": self.message,
+            "options": self.options, "stats": self.stats,
         })
         .to_string()
     }
@@ -184,15 +228,26 @@ fn kind_name(lp: &LoadedProblem, k: Option<FrictionKind>) -> String {
 pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
     let format = if a.json { Style::Json } else { a.format };
     let files = expand(&a.paths)?;
-    let mut method = a.method;
-    if let Some(omega) = a.omega {
-        method = method.with_omega(omega).map_err(Failure::Usage)?;
+    let method = choice(&a)?;
+    if let Some(out) = &a.out {
+        if files.len() != 1 {
+            return Err(Failure::Usage(format!(
+                "--out {} takes one problem, and {} were given; solve them one at a time",
+                out.display(),
+                files.len()
+            )));
+        }
+        crate::io::answer::AnswerFormat::of(out).map_err(Failure::Usage)?;
+        refuse_inputs(out, &files, "answer file")?;
     }
-    if let Some(r) = a.r_factor {
-        method = method.with_r_factor(r).map_err(Failure::Usage)?;
-    }
-    if let Some(w) = a.window {
-        method = method.with_window(w).map_err(Failure::Usage)?;
+    if let Some(w) = &a.warm_start {
+        if files.len() != 1 {
+            return Err(Failure::Usage(format!(
+                "--warm-start {} is the start of one problem, and {} were given",
+                w.display(),
+                files.len()
+            )));
+        }
     }
     let params = Params {
         tol: a.tol,
@@ -251,7 +306,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                 bar.suspend(|| eprintln!("nonsmooth: {e}"));
                 Row::unsolved(short_name(path), method.name(), "unreadable", e.to_string())
             }
-            Ok(lp) => {
+            Ok(mut lp) => {
                 bar.suspend(|| super::warn(&lp));
                 if let Err(m) = super::kind_applies(path, &lp.problem, a.kind) {
                     // a row like any other problem that cannot be solved as asked
@@ -275,8 +330,38 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                     {
                         bar.suspend(|| eprintln!("nonsmooth: note: {}: {note}", path.display()));
                     }
-                    let outcome = solve(&lp.problem, method, a.kind, &params, &mut no_observer());
+                    lp.problem = lp.problem.with_kind(a.kind).map_err(|e| e.to_string())?;
+                    let x = match &a.warm_start {
+                        None => DVector::zeros(lp.problem.dim()),
+                        Some(w) if w.as_os_str() == "embedded" => match &lp.answer {
+                            Some(ans) => DVector::from_vec(ans.r.clone()),
+                            None => {
+                                return Err(Failure::Usage(format!(
+                                    "{}: --warm-start embedded, but the file carries no \
+                                     answer; give one with --warm-start FILE",
+                                    path.display()
+                                )));
+                            }
+                        },
+                        Some(w) => DVector::from_vec(super::check::read_answer(
+                            w,
+                            lp.problem.dim(),
+                        )?),
+                    };
+                    let outcome = solve(&lp.problem, &method, x, &params, &mut no_observer());
                     let info = outcome.info();
+                    if let Some(out) = &a.out {
+                        let mut ans = crate::io::answer::Answer::new(&lp.problem, &outcome.x)
+                            .map_err(|e| Failure::Input(e.to_string()))?;
+                        ans.method = outcome.method.name().into();
+                        ans.options = outcome.method.options();
+                        ans.status = outcome.status().into();
+                        ans.iterations = info.map(|i| i.iterations);
+                        ans.error = info.map(|i| i.error);
+                        ans.stats = info.map_or(serde_json::Value::Null, |i| i.stats.clone());
+                        crate::io::answer::write(out, &ans)
+                            .map_err(|e| Failure::Input(e.to_string()))?;
+                    }
                     if outcome.status() != "converged" {
                         all_ok = false;
                     }
@@ -316,6 +401,8 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                         error_normal: info.map(|i| i.error.normal),
                         seconds: info.map(|i| i.seconds),
                         message,
+                        options: outcome.method.options(),
+                        stats: info.map_or(serde_json::Value::Null, |i| i.stats.clone()),
                     }
                 }
             }

@@ -19,6 +19,7 @@
 //! token and line for the text formats). No size read from a file is used to allocate
 //! before the data it announces is known to be there (see [`MAX_UNBACKED_DIM`]).
 
+pub mod answer;
 #[cfg(feature = "hdf5")]
 pub mod fclib;
 #[doc(hidden)]
@@ -81,6 +82,42 @@ impl AnyProblem {
             AnyProblem::Boxed(p) => p.dim(),
             AnyProblem::Friction(p) => p.dim(),
             AnyProblem::Global(p) => p.dim(),
+        }
+    }
+
+    /// The problem with its friction law set to `kind` (`None`: unchanged).
+    ///
+    /// # Errors
+    /// [`ProblemError::Unsupported`](crate::problem::ProblemError::Unsupported) for a law
+    /// asked of an LCP or a boxed LCP, which have none: the law would otherwise be ignored
+    /// without a word.
+    pub fn with_kind(
+        self,
+        kind: Option<crate::problem::FrictionKind>,
+    ) -> Result<AnyProblem, crate::problem::ProblemError> {
+        Ok(match (self, kind) {
+            (p, None) => p,
+            (AnyProblem::Friction(p), Some(k)) => AnyProblem::Friction(p.with_kind(k)),
+            (AnyProblem::Global(p), Some(k)) => AnyProblem::Global(p.with_kind(k)),
+            (p, Some(k)) => {
+                return Err(crate::problem::ProblemError::Unsupported {
+                    reason: format!(
+                        "friction law `{}` asked for a problem of type {}; a friction law \
+                         applies only to friction problems (fc3d, gfc3d)",
+                        k.name(),
+                        p.type_name()
+                    ),
+                });
+            }
+        })
+    }
+
+    /// The friction law of a friction problem (`None` for LCPs).
+    pub fn kind(&self) -> Option<crate::problem::FrictionKind> {
+        match self {
+            AnyProblem::Friction(p) => Some(p.kind()),
+            AnyProblem::Global(p) => Some(p.kind()),
+            _ => None,
         }
     }
 

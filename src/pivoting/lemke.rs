@@ -174,7 +174,7 @@ pub fn lemke(lcp: &Lcp, x: &mut DVector<f64>, params: &Params) -> Result<SolveIn
     // `b` times the power of two that brings its largest entry to [1, 2): exact, so no
     // decision of the ratio test changes, and the basic values are of order one.
     let k = -(b.amax().log2().floor() as i32);
-    let q = b.map(|v| crate::method::mul_pow2(v, k));
+    let q = b.map(|v| crate::solver::mul_pow2(v, k));
     let mut t = Basis::new(&a, q);
 
     // First pivot: x0 enters with column -e; the leaving row is the lexicographic minimum
@@ -436,7 +436,7 @@ impl<'a> Basis<'a> {
         x.fill(0.0);
         for (i, &v) in self.basis.iter().enumerate() {
             if (n..2 * n).contains(&v) {
-                x[v - n] = crate::method::mul_pow2(self.rhs[i].max(0.0), -k);
+                x[v - n] = crate::solver::mul_pow2(self.rhs[i].max(0.0), -k);
             }
         }
         x.iter().all(|v| v.is_finite())

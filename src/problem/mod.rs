@@ -132,6 +132,16 @@ pub enum ProblemError {
         /// Why.
         reason: String,
     },
+    /// A method option has a value outside its range (a relaxation factor `omega >= 2`, a
+    /// divergence window of 0).
+    InvalidOption {
+        /// The method (`"psor"`, `"prox-gs"`).
+        method: String,
+        /// The option (`"omega"`, `"window"`).
+        option: String,
+        /// What is wrong, with the valid range.
+        reason: String,
+    },
     /// A dense `rows x cols` copy of a matrix would exceed
     /// [`MAX_DENSE_ENTRIES`](crate::matrix::MAX_DENSE_ENTRIES): a method or a writer that
     /// needs one refuses instead of allocating.
@@ -239,6 +249,11 @@ impl fmt::Display for ProblemError {
                 "{what} has size {size}, which is not a multiple of the contact dimension 3"
             ),
             Unsupported { reason } => write!(f, "unsupported problem: {reason}"),
+            InvalidOption {
+                method,
+                option,
+                reason,
+            } => write!(f, "option `{option}` of method `{method}`: {reason}"),
             TooLarge { what, rows, cols } => write!(
                 f,
                 "{what} needs a dense {rows} x {cols} matrix, more than the {} entries \

@@ -26,6 +26,10 @@ use crate::merit::{Measure, Residual};
 use crate::problem::ProblemError;
 
 mod method;
+pub mod registry;
+mod scaling;
+
+pub use scaling::{SCALE_WINDOW, mul_pow2};
 
 pub use method::{Dim, Method, Step, solve, solve_prepared, solve_started};
 
@@ -208,10 +212,15 @@ impl SolveError<()> {
 impl<S> SolveError<S> {
     /// The same error without the statistics.
     pub fn drop_stats(self) -> SolveError {
+        self.map_stats(|_| ())
+    }
+
+    /// The same error with the statistics of [`SolveError::NoConvergence`] mapped by `f`.
+    pub fn map_stats<T>(self, f: impl FnOnce(S) -> T) -> SolveError<T> {
         match self {
             SolveError::Problem(e) => SolveError::Problem(e),
             SolveError::NoConvergence(info) => {
-                SolveError::NoConvergence(Box::new(info.map_stats(|_| ())))
+                SolveError::NoConvergence(Box::new(info.map_stats(f)))
             }
             SolveError::Diverged { iteration, error } => SolveError::Diverged { iteration, error },
             SolveError::RayTermination { pivots } => SolveError::RayTermination { pivots },

@@ -5,6 +5,8 @@ use nalgebra::{DMatrix, DVector};
 use crate::matrix::Matrix;
 use crate::merit::{Residual, boxed_error, lcp_error};
 use crate::problem::{BoxedLcp, Lcp, ProblemError, check_positive_diagonal};
+use serde::{Deserialize, Serialize};
+
 use crate::solver::{Iterate, Method, NonExhaustive, Params, SolveError, SolveInfo, Step, solve};
 
 /// Which splitting `A = M - N` drives the projected iteration (see the
@@ -53,7 +55,9 @@ impl Splitting {
     fn check(self) -> Result<(), ProblemError> {
         let omega = self.omega();
         if !(omega > 0.0 && omega < 2.0) {
-            return Err(ProblemError::Unsupported {
+            return Err(ProblemError::InvalidOption {
+                method: self.name().into(),
+                option: "omega".into(),
                 reason: format!("relaxation factor omega = {omega} is outside (0, 2)"),
             });
         }
@@ -155,6 +159,84 @@ impl Default for SplittingOptions {
         SplittingOptions {
             splitting: Splitting::GaussSeidel,
             non_exhaustive: NonExhaustive::default(),
+        }
+    }
+}
+
+/// Options of projected Jacobi (`pj` in the [registry](crate::solver::registry)).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PjOptions {
+    /// Damping `omega` of the Jacobi step `x_i <- P_i(x_i - omega (Ax + b)_i / A_ii)`.
+    /// Default `1` (plain projected Jacobi); range `(0, 2)`, dimensionless; `omega < 1`
+    /// damps. Erleben 2009 slides eq. 35-37.
+    pub omega: f64,
+    #[doc(hidden)]
+    #[serde(skip)]
+    pub non_exhaustive: NonExhaustive,
+}
+
+impl Default for PjOptions {
+    fn default() -> Self {
+        PjOptions {
+            omega: 1.0,
+            non_exhaustive: NonExhaustive::default(),
+        }
+    }
+}
+
+/// Options of projected Gauss-Seidel (`pgs` in the [registry](crate::solver::registry)):
+/// none; the struct is there so that every method has one.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PgsOptions {
+    #[doc(hidden)]
+    #[serde(skip)]
+    pub non_exhaustive: NonExhaustive,
+}
+
+/// Options of projected SOR (`psor` in the [registry](crate::solver::registry)).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PsorOptions {
+    /// Relaxation `omega` of `x_i <- P_i(x_i - omega (Ax + b)_i / A_ii)` with the rows
+    /// above already updated. Default `1.2`; range `(0, 2)` (convergent for symmetric
+    /// positive definite `A`), dimensionless; `1` is PGS. Erleben 2009 slides eq. 35-37.
+    pub omega: f64,
+    #[doc(hidden)]
+    #[serde(skip)]
+    pub non_exhaustive: NonExhaustive,
+}
+
+impl Default for PsorOptions {
+    fn default() -> Self {
+        PsorOptions {
+            omega: 1.2,
+            non_exhaustive: NonExhaustive::default(),
+        }
+    }
+}
+
+impl From<&PjOptions> for SplittingOptions {
+    fn from(o: &PjOptions) -> Self {
+        SplittingOptions {
+            splitting: Splitting::Jacobi { omega: o.omega },
+            ..Default::default()
+        }
+    }
+}
+
+impl From<&PgsOptions> for SplittingOptions {
+    fn from(_: &PgsOptions) -> Self {
+        SplittingOptions::default()
+    }
+}
+
+impl From<&PsorOptions> for SplittingOptions {
+    fn from(o: &PsorOptions) -> Self {
+        SplittingOptions {
+            splitting: Splitting::Sor { omega: o.omega },
+            ..Default::default()
         }
     }
 }

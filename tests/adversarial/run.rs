@@ -619,7 +619,7 @@ fn finish(sink: &mut Sink, dir: &Path, before: &BTreeMap<PathBuf, Vec<u8>>) {
 
 /// Solves the case with every method in process and judges each "converged" answer.
 fn in_process(env: &Env, case: &Case, input: &Path, sink: &mut Sink) -> Vec<Solved> {
-    use nonsmooth::method::{Method, solve};
+    use nonsmooth::solver::registry::{Choice, solve};
     use nonsmooth::solver::Params;
     let mut solved = Vec::new();
     let Ok(lp) = nonsmooth::io::load(input) else {
@@ -631,7 +631,7 @@ fn in_process(env: &Env, case: &Case, input: &Path, sink: &mut Sink) -> Vec<Solv
         ..Default::default()
     };
     for m in &env.methods {
-        let Ok(method) = m.parse::<Method>() else {
+        let Ok(method) = m.parse::<Choice>() else {
             continue;
         };
         // Bounded like a run of the program: a solve still going after the time limit is
@@ -645,7 +645,7 @@ fn in_process(env: &Env, case: &Case, input: &Path, sink: &mut Sink) -> Vec<Solv
             }
         };
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            solve(&lp.problem, method, None, &params, &mut stop)
+            solve(&lp.problem, &method, nalgebra::DVector::zeros(lp.problem.dim()), &params, &mut stop)
         }));
         let command = format!("(library) solve {} with {m}", case.input);
         let Ok(outcome) = outcome else {

@@ -1,0 +1,41 @@
+//! `nonsmooth methods`: the registry, printed: every method, the problem types it solves,
+//! its options with their defaults.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::json;
+
+use super::Failure;
+use super::table::emit;
+use crate::solver::registry::METHODS;
+
+#[derive(Debug, Args)]
+pub struct MethodsArgs {
+    /// One JSON object per method and line instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: MethodsArgs) -> Result<ExitCode, Failure> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for m in METHODS {
+        let types: Vec<&str> = m.applies_to.iter().map(|t| t.name()).collect();
+        if a.json {
+            let line = json!({"name": m.name, "aliases": m.aliases, "summary": m.summary,
+                "applies_to": types, "default_max_iter": m.default_max_iter,
+                "options": m.default_options()});
+            emit(&mut out, &line.to_string())?;
+            continue;
+        }
+        emit(&mut out, &format!("{}  ({})", m.name, types.join(", ")))?;
+        emit(&mut out, &format!("    {}", m.summary))?;
+        if let serde_json::Value::Object(o) = m.default_options() {
+            for (k, v) in o {
+                emit(&mut out, &format!("    --set {k}={v}"))?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
