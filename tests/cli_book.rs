@@ -385,6 +385,35 @@ fn kind_without_friction() {
     );
 }
 
+/// The registry listed, options set with --set, and an answer kept with --out, judged by
+/// `check` and used again as a warm start.
+#[test]
+fn methods_and_answers() {
+    session("cli_methods", &[step("methods")], None);
+    let dir = scratch();
+    std::fs::copy(
+        support::root().join("data/pyramid_3.json"),
+        dir.join("pyramid_3.json"),
+    )
+    .unwrap();
+    session(
+        "cli_out",
+        &[
+            step("solve pyramid_3.json --method prox-gs --set window=100 --out answer.json")
+                .in_scratch(),
+            step("check pyramid_3.json --answer answer.json --worst 2").in_scratch(),
+            step("solve pyramid_3.json --out answer.npy").in_scratch(),
+            step("solve pyramid_3.json --tol 1e-12").in_scratch(),
+            step("solve pyramid_3.json --tol 1e-12 --warm-start answer.npy")
+                .in_scratch(),
+            step("solve pyramid_3.json --method nsgs --set omega=1.2")
+                .in_scratch()
+                .with_status(),
+        ],
+        None,
+    );
+}
+
 #[test]
 fn usage_errors() {
     session(
