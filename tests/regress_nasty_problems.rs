@@ -259,14 +259,14 @@ fn what_each_method_must_do() {
                 let e = o.info().expect("an error").error;
                 assert!(o.status() != "converged" && e.rel < 1e-3, "{o:?}");
             }
-            // mass ratio 1e6: Gauss-Seidel converges, slowly (honest max-iterations)
-            "heavy_on_light(1e6)" => {
-                let e = o.info().expect("an error").error;
-                assert!(o.status() == "max-iterations" && e.rel < 1e-2, "{o:?}");
-            }
+            // mass ratio 1e6: auto's cone Newton converges (NSGS, auto before issue 9, ran
+            // into the sweep cap, honestly)
             _ => assert_eq!(o.status(), "converged", "{pname}: {:?}", o.result),
         }
     }
+    let o = run(find(&problems, "heavy_on_light(1e6)"), "nsgs");
+    let e = o.info().expect("an error").error;
+    assert!(o.status() == "max-iterations" && e.rel < 1e-2, "{o:?}");
     // The cone Newton converges on the heavy box quickly: its regularisation was tied to
     // the absolute residual and crawled for 2121 iterations.
     for m in ["nsn", "prox-nsn"] {

@@ -44,6 +44,7 @@ pub trait Dim {
     fn dim(&self) -> usize;
 }
 
+// ANCHOR: method_trait
 /// One method of the crate. See the [module docs](self).
 pub trait Method {
     /// The problem the method works on.
@@ -83,6 +84,7 @@ pub trait Method {
     /// The error of `x` in every measure (what [`Params::measure`] picks from).
     fn error(prepared: &Self::Prepared, problem: &Self::Problem, x: &DVector<f64>) -> Residual;
 }
+// ANCHOR_END: method_trait
 
 /// Solves `problem` with method `M` from the warm start `x` (zeros for a cold start); `x`
 /// receives the answer, or on failure the last finite iterate.
@@ -132,6 +134,7 @@ pub fn solve_started<M: Method>(
     if let Next::Finish(status) = driver.start(x, e0) {
         return driver.finish_with(status, 0, e0, stats);
     }
+    // ANCHOR: the_loop
     let mut k = 0;
     loop {
         let step = M::step(prepared, problem, x, &mut stats);
@@ -174,4 +177,5 @@ pub fn solve_started<M: Method>(
             }
         }
     }
+    // ANCHOR_END: the_loop
 }

@@ -173,12 +173,27 @@ pub const PROX_DEFAULT_MAX_ITER: usize = 1_000_000;
 
 use ProblemType::{BoxedLcp as B, Fc3d as F, Gfc3d as G, Lcp as L};
 
+// ANCHOR: auto
+/// What `auto` runs on each problem type: of the candidates measured by
+/// `examples/auto_choice.rs` on every shared problem and on generated scenes (whole solve
+/// from zero to 1e-8, `book/src/generated/auto_summary.txt`), the one that reaches the
+/// tolerance on the most problems, then in the least time (geometric mean over the problems
+/// every candidate solved). `tests/auto_choice.rs` checks that this table is the one the
+/// committed summary picks.
+pub const AUTO: &[(ProblemType, &str)] = &[
+    (ProblemType::Lcp, "fischer-newton"),
+    (ProblemType::BoxedLcp, "nncg"),
+    (ProblemType::Fc3d, "nsn"),
+    (ProblemType::Gfc3d, "prox-nsn"),
+];
+// ANCHOR_END: auto
+
 /// Every method of the crate.
 pub static METHODS: &[MethodSpec] = &[
     MethodSpec {
         name: "auto",
         aliases: &[],
-        summary: "the default per problem type: lemke (LCP up to 500 unknowns), pgs (larger LCPs, boxed LCPs), nsgs (fc3d), vgs (gfc3d)",
+        summary: "the measured best per problem type (AUTO): fischer-newton (lcp), nncg (boxed-lcp), nsn (fc3d), prox-nsn (gfc3d)",
         applies_to: &[L, B, F, G],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: || Value::Object(Map::new()),
@@ -523,19 +538,16 @@ impl Choice {
         self.set_text(k.trim(), v.trim())
     }
 
-    /// The method `auto` stands for on `problem` (any other method: itself): Lemke for
-    /// LCPs up to 500 unknowns, PGS for larger LCPs and for boxed LCPs, NSGS for local
-    /// friction problems, the velocity-space Gauss-Seidel for global ones.
+    /// The method `auto` stands for on `problem` (any other method: itself): [`AUTO`].
     pub fn resolve(&self, problem: &AnyProblem) -> Choice {
         if self.spec.name != "auto" {
             return self.clone();
         }
-        let name = match problem {
-            AnyProblem::Lcp(p) if p.dim() <= 500 => "lemke",
-            AnyProblem::Lcp(_) | AnyProblem::Boxed(_) => "pgs",
-            AnyProblem::Friction(_) => "nsgs",
-            AnyProblem::Global(_) => "vgs",
-        };
+        let t = ProblemType::of(problem);
+        let name = AUTO
+            .iter()
+            .find(|(k, _)| *k == t)
+            .map_or("nsgs", |(_, m)| *m);
         Choice::new(name).expect("registered")
     }
 
