@@ -190,6 +190,7 @@ pub struct NsgsOptions {
     pub non_exhaustive: NonExhaustive,
 }
 
+// ANCHOR: nsgs_method
 /// The blocked nonsmooth Gauss-Seidel (NSGS) as a [`Method`]: one iteration is one sweep
 /// ([`NsgsPrepared::sweep`]); see [`blocked_gauss_seidel`].
 #[derive(Debug, Clone, Copy)]
@@ -230,6 +231,7 @@ impl Method for Nsgs {
         friction_error_with_velocity(problem, r, &p.velocity(problem, r), p.kind)
     }
 }
+// ANCHOR_END: nsgs_method
 
 impl<'a> BlockedGaussSeidel<'a> {
     /// Precomputes the block layout and the diagonal blocks.
