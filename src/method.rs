@@ -691,6 +691,8 @@ fn solve_as_given(
             e => e,
         })?;
         prox.solve(x, params, observer)
+            .map(|s| s.map_stats(|_| ()))
+            .map_err(SolveError::drop_stats)
     };
     let is_prox = method.is_prox();
     let result = match problem {
@@ -711,7 +713,9 @@ fn solve_as_given(
             prox(ProxProblem::from_global(p, k), &mut x, observer)
         }
         AnyProblem::Lcp(p) => match method {
-            Method::Lemke => lemke(p, &mut x, params),
+            Method::Lemke => lemke(p, &mut x, params, &Default::default(), observer)
+                .map(|s| s.map_stats(|_| ()))
+                .map_err(SolveError::drop_stats),
             Method::Pgs => solve_lcp(p, &mut x, Splitting::GaussSeidel, params, observer),
             Method::Pj { omega } => {
                 solve_lcp(p, &mut x, Splitting::Jacobi { omega }, params, observer)

@@ -6,9 +6,9 @@ mod strategies;
 use nalgebra::{DMatrix, DVector};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::lcp_error;
-use nonsmooth::pivoting::lemke;
+use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::problem::Lcp;
-use nonsmooth::solver::{Params, SolveError};
+use nonsmooth::solver::{Params, SolveError, no_observer};
 use proptest::prelude::*;
 use strategies::{hplus, lcp_planted, spd};
 
@@ -18,7 +18,7 @@ proptest! {
     #[test]
     fn finds_the_planted_solution((lcp, xs) in prop_oneof![lcp_planted(hplus(8), 8), lcp_planted(spd(8), 8)]) {
         let mut x = DVector::zeros(8);
-        let info = lemke(&lcp, &mut x, &Params { tol: 1e-10, ..Default::default() }).unwrap();
+        let info = lemke(&lcp, &mut x, &Params { tol: 1e-10, ..Default::default() }, &LemkeOptions::default(), &mut no_observer()).unwrap();
         prop_assert!(info.error.rel <= 1e-10);
         prop_assert_eq!(info.error, lcp_error(&lcp, &x));
         prop_assert!((&x - &xs).amax() <= 1e-8 * (1.0 + xs.amax()));
@@ -29,7 +29,7 @@ proptest! {
         // w = -x + b with b < 0 needs x <= b < 0: no x >= 0 gives w >= 0.
         let lcp = Lcp::new(Matrix::Dense(-DMatrix::identity(n, n)), DVector::from_vec(b[..n].to_vec())).unwrap();
         let mut x = DVector::zeros(n);
-        let r = lemke(&lcp, &mut x, &Params::default());
+        let r = lemke(&lcp, &mut x, &Params::default(), &LemkeOptions::default(), &mut no_observer());
         prop_assert!(matches!(r, Err(SolveError::RayTermination { .. })), "{:?}", r);
         prop_assert!(x.iter().all(|v| v.is_finite()));
     }

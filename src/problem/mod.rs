@@ -132,6 +132,17 @@ pub enum ProblemError {
         /// Why.
         reason: String,
     },
+    /// A method's option is out of its range, or does not fit this problem (PROX's local
+    /// r-factors divide by a diagonal entry that is zero).
+    InvalidOption {
+        /// The method (`"prox-gs"`, `"lemke"`).
+        method: String,
+        /// The option, as named in the options struct's serialised (kebab-case) form
+        /// (`"window"`, `"r-factor"`).
+        option: String,
+        /// Why, with the value found.
+        reason: String,
+    },
     /// A dense `rows x cols` copy of a matrix would exceed
     /// [`MAX_DENSE_ENTRIES`](crate::matrix::MAX_DENSE_ENTRIES): a method or a writer that
     /// needs one refuses instead of allocating.
@@ -239,6 +250,11 @@ impl fmt::Display for ProblemError {
                 "{what} has size {size}, which is not a multiple of the contact dimension 3"
             ),
             Unsupported { reason } => write!(f, "unsupported problem: {reason}"),
+            InvalidOption {
+                method,
+                option,
+                reason,
+            } => write!(f, "invalid option `{option}` of {method}: {reason}"),
             TooLarge { what, rows, cols } => write!(
                 f,
                 "{what} needs a dense {rows} x {cols} matrix, more than the {} entries \

@@ -524,3 +524,9 @@ impl ProxProblem {
         }
     }
 }
+
+impl crate::solver::Dim for ProxProblem {
+    fn dim(&self) -> usize {
+        self.b.len()
+    }
+}

@@ -1,8 +1,10 @@
 //! r-factor strategies (Erleben 2017 §4.2, eq. 39-40) and the per-contact r-factor blocks.
 
+use std::fmt;
 use std::str::FromStr;
 
 use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::law::ContactLaw;
 use crate::problem::ProblemError;
@@ -82,6 +84,32 @@ impl RFactor {
         "blocked",
         "blocked-matrix",
     ];
+}
+
+/// The string [`RFactor::from_str`] reads back: the [`RFactor::name`], and `global=R` for a
+/// constant (`global=5` for the paper's; Rust's shortest round-trip form of `R`).
+impl fmt::Display for RFactor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RFactor::Global { r } => write!(f, "global={r}"),
+            other => f.write_str(other.name()),
+        }
+    }
+}
+
+/// Serialised as its string form ([`fmt::Display`]: `"local"`, `"global=5"`).
+impl Serialize for RFactor {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Read from the string form of [`RFactor::from_str`] (`"global"` is `global=5`).
+impl<'de> Deserialize<'de> for RFactor {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 impl FromStr for RFactor {
@@ -310,6 +338,17 @@ mod tests {
             RFactor::Global { r: 0.25 }
         );
         assert!("global=-1".parse::<RFactor>().is_err());
+        for r in [
+            RFactor::Global { r: 5.0 },
+            RFactor::Global { r: 0.1 },
+            RFactor::Local,
+            RFactor::BlockedMatrix,
+        ] {
+            assert_eq!(r.to_string().parse::<RFactor>().unwrap(), r);
+            let json = serde_json::to_string(&r).unwrap();
+            assert_eq!(serde_json::from_str::<RFactor>(&json).unwrap(), r);
+        }
+        assert_eq!(RFactor::default().to_string(), "global=5");
         assert!("nope".parse::<RFactor>().is_err());
     }
 
