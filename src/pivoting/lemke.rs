@@ -435,7 +435,7 @@ pub fn lemke(
 /// let params = Params { tol: 1e-12, ..Default::default() };
 /// let info = solve::<Lemke>(&lcp, &mut x, &params, &LemkeOptions::default(),
 ///                           &mut no_observer()).unwrap();
-/// assert_eq!((info.iterations, info.stats.pivots), (2, 2));
+/// assert_eq!((info.iterations, info.stats.pivots), (3, 3)); // x0 in, x_2 in, x_1 in as x0 leaves
 /// assert!((x[1] - 7.0 / 3.0).abs() < 1e-14);
 /// ```
 #[derive(Debug, Clone, Copy)]

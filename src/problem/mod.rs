@@ -260,7 +260,7 @@ impl fmt::Display for ProblemError {
                 "{what} needs a dense {rows} x {cols} matrix, more than the {} entries \
                  ({} GiB) allowed for dense copies",
                 crate::matrix::MAX_DENSE_ENTRIES,
-                crate::matrix::MAX_DENSE_ENTRIES * 8 >> 30
+                (crate::matrix::MAX_DENSE_ENTRIES * 8) >> 30
             ),
         }
     }
@@ -342,6 +342,30 @@ pub(crate) fn check_positive_diagonal(
     }
 }
 
+impl crate::solver::Dim for Lcp {
+    fn dim(&self) -> usize {
+        Lcp::dim(self)
+    }
+}
+
+impl crate::solver::Dim for BoxedLcp {
+    fn dim(&self) -> usize {
+        BoxedLcp::dim(self)
+    }
+}
+
+impl crate::solver::Dim for FrictionContact {
+    fn dim(&self) -> usize {
+        FrictionContact::dim(self)
+    }
+}
+
+impl crate::solver::Dim for GlobalFrictionContact {
+    fn dim(&self) -> usize {
+        GlobalFrictionContact::dim(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,29 +394,14 @@ mod tests {
         assert_eq!(fmt_num(-3.0), "-3");
         assert_eq!(fmt_num(1e-300), "1e-300");
         assert_eq!(fmt_num(f64::NAN), "NaN");
-    }
-}
-
-impl crate::solver::Dim for Lcp {
-    fn dim(&self) -> usize {
-        Lcp::dim(self)
-    }
-}
-
-impl crate::solver::Dim for BoxedLcp {
-    fn dim(&self) -> usize {
-        BoxedLcp::dim(self)
-    }
-}
-
-impl crate::solver::Dim for FrictionContact {
-    fn dim(&self) -> usize {
-        FrictionContact::dim(self)
-    }
-}
-
-impl crate::solver::Dim for GlobalFrictionContact {
-    fn dim(&self) -> usize {
-        GlobalFrictionContact::dim(self)
+        let e = ProblemError::InvalidOption {
+            method: "prox-gs".into(),
+            option: "window".into(),
+            reason: "0 is out of range (it must be at least 1)".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "invalid option `window` of prox-gs: 0 is out of range (it must be at least 1)"
+        );
     }
 }

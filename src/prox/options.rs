@@ -105,9 +105,9 @@ pub struct ProxOptions {
     /// `true`. `false` keeps `R` fixed: the classical projected schemes (a non-finite
     /// iterate is then [`crate::solver::SolveError::Diverged`]).
     pub adaptive: bool,
-    /// The initial `R` is multiplied by `omega`, dimensionless, positive and finite. Default
-    /// 1. With `Local` on the box law `omega` is the relaxation of projected SOR (§4.2, the
-    /// remark after eq. 39: `r_i = γ / A_ii`).
+    /// The initial `R` is multiplied by `omega`, dimensionless, positive and finite
+    /// (default 1). With `Local` on the box law `omega` is the relaxation of projected SOR
+    /// (§4.2, the remark after eq. 39: `r_i = γ / A_ii`).
     pub omega: f64,
     /// Gauss-Seidel blocks. Default [`Blocks::Contact`] (Algorithm 2 as printed). Ignored by
     /// Jacobi.

@@ -16,6 +16,8 @@ use crate::problem::{
 const SYMMETRY_TOL: f64 = 1e-10;
 
 /// How the contact velocity `v = A λ + b` is given.
+// One per problem: the size of the variants does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub(crate) enum Form {
     /// The Delassus operator `A` itself (`m x m`).

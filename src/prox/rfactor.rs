@@ -30,6 +30,9 @@ use crate::problem::ProblemError;
 /// reproduce the paper's experiment, in which Blocked "fails". `Blocked` is the strategy's
 /// idea made valid: one scalar per factor, chosen from the factor's block `A_SS` as the `r`
 /// that minimises the spectral radius of `I - r A_SS` (for a 1-row factor, `1 / A_ii`).
+///
+/// Parsed from ([`RFactor::from_str`]), printed as ([`fmt::Display`]) and serialised as its
+/// command-line string: `global=5`, `global-spectral`, `local`, `blocked`, `blocked-matrix`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum RFactor {
     /// One constant `r` for every row, in the units of `1/A` (kg for velocity-level
@@ -192,8 +195,8 @@ impl RBlock {
             for k in 0..len {
                 let i = start + k;
                 let mut s = 0.0;
-                for l in 0..len {
-                    s += self.m[i * d + start + l] * v[l];
+                for (l, vl) in v.iter().enumerate().take(len) {
+                    s += self.m[i * d + start + l] * vl;
                 }
                 z[k] = lam[k] - s;
             }

@@ -1,28 +1,5 @@
-//! The one shape of every method: prepare once, iterate, and one loop around it.
-//!
-//! A method is a type implementing [`Method`]. It says what problem it works on, its options
-//! (`<Method>Options`), its statistics, and three things:
-//!
-//! * [`Method::prepare`]: the symbolic and layout work (block storage, factorisation
-//!   patterns, r-factor strategies), done once and reusable across solves of problems with
-//!   the same structure (the contact problems of consecutive time steps);
-//! * [`Method::start`]: the numeric work for one problem (diagonal block inverses, the
-//!   r-factors of this `W`, workspace reset), given the warm start;
-//! * [`Method::step`]: **one iteration**, what the book shows: a sweep, a Newton step, a
-//!   pivot.
-//!
-//! [`solve`] and [`solve_prepared`] own everything else: the warm start, stopping on the
-//! error of [`Params::measure`], the observer, the history, the finiteness guard and the
-//! timing. No method writes its own loop.
-//!
-//! # How a solve ends
-//! After each step the loop, in this order: measures `x` (every [`Params::check_every`]
-//! iterations and at the cap), returns [`SolveError::Diverged`] on a non-finite error, shows
-//! the iterate to the observer (which may stop the solve, [`Status::Stopped`]), ends with
-//! [`Status::Converged`] when the error meets the tolerance (unless the method asks not to,
-//! [`Method::stops_at_tolerance`]) and with [`Status::MaxIterations`] at the cap. Only then
-//! does a method's own end ([`Step::Finished`]) take effect. Whoever ended it, the loop
-//! tells the method ([`Method::ended`]) so that its statistics can say why.
+//! The one shape of every method: prepare once, iterate, and one loop around it (see
+//! [`Method`]).
 
 use std::ops::ControlFlow;
 
@@ -57,7 +34,31 @@ pub trait Dim {
     fn dim(&self) -> usize;
 }
 
-/// One method of the crate. See the [module docs](self).
+/// One method of the crate: prepare once, iterate, and one loop around it.
+///
+/// A method is a type implementing [`Method`]. It says what problem it works on, its options
+/// (`<Method>Options`), its statistics, and three things:
+///
+/// * [`Method::prepare`]: the symbolic and layout work (block storage, factorisation
+///   patterns, r-factor strategies), done once and reusable across solves of problems with
+///   the same structure (the contact problems of consecutive time steps);
+/// * [`Method::start`]: the numeric work for one problem (diagonal block inverses, the
+///   r-factors of this `W`, workspace reset), given the warm start;
+/// * [`Method::step`]: **one iteration**, what the book shows: a sweep, a Newton step, a
+///   pivot.
+///
+/// [`solve`] and [`solve_prepared`] own everything else: the warm start, stopping on the
+/// error of [`Params::measure`], the observer, the history, the finiteness guard and the
+/// timing. No method writes its own loop.
+///
+/// # How a solve ends
+/// After each step the loop, in this order: measures `x` (every [`Params::check_every`]
+/// iterations and at the cap), returns [`SolveError::Diverged`] on a non-finite error, shows
+/// the iterate to the observer (which may stop the solve, [`Status::Stopped`]), ends with
+/// [`Status::Converged`] when the error meets the tolerance (unless the method asks not to,
+/// [`Method::stops_at_tolerance`]) and with [`Status::MaxIterations`] at the cap. Only then
+/// does a method's own end ([`Step::Finished`]) take effect. Whoever ended it, the loop
+/// tells the method ([`Method::ended`]) so that its statistics can say why.
 pub trait Method {
     /// The problem the method works on.
     type Problem: Dim + ?Sized;
