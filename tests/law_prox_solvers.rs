@@ -472,3 +472,54 @@ fn bad_input_is_an_error() {
         .is_err()
     );
 }
+
+/// One preparation serves consecutive problems (the contact problems of consecutive time
+/// steps): the local form's block layout is refilled with the next problem's values, or
+/// built anew when its sparsity does not fit, and every solve makes the sweeps and the
+/// answer of a fresh `prox_solve`.
+#[test]
+fn a_preparation_serves_the_next_problem() {
+    use nonsmooth::prox::ProxMethod;
+    use nonsmooth::solver::{Method, solve_prepared};
+    let make = |w: DMatrix<f64>, q: [f64; 6]| {
+        let fc = FrictionContact::new(
+            Matrix::Dense(w),
+            DVector::from_row_slice(&q),
+            DVector::from_vec(vec![0.5, 0.3]),
+            FrictionKind::Coulomb,
+        )
+        .unwrap();
+        ProxProblem::from_friction_contact(&fc)
+    };
+    // Diagonally dominant, so positive definite; the two contacts coupled, or not.
+    let coupled = DMatrix::from_fn(6, 6, |i, j| match (i == j, (i + j) % 2 == 0) {
+        (true, _) => 2.0,
+        (false, true) => 0.3,
+        _ => 0.0,
+    });
+    let q1 = [-1.0, 0.4, -0.2, -0.5, 0.1, 0.3];
+    let q2 = [-0.3, -0.2, 0.6, -1.2, 0.0, 0.05];
+    let diagonal = make(DMatrix::from_diagonal_element(6, 6, 1.5), q2);
+    let first = make(coupled.clone(), q1);
+    let scaled = make(coupled * 1.3, q2);
+    let params = Params {
+        tol: 1e-10,
+        max_iter: 100_000,
+        ..Default::default()
+    };
+    for options in [
+        ProxOptions::recommended(Scheme::GaussSeidel),
+        ProxOptions::recommended(Scheme::Jacobi),
+        ProxOptions::default(),
+    ] {
+        let mut prepared = ProxMethod::prepare(&diagonal, &options).unwrap();
+        for p in [&diagonal, &first, &scaled, &diagonal] {
+            let (mut x, mut y) = (DVector::zeros(6), DVector::zeros(6));
+            let reused = solve_prepared::<ProxMethod>(&mut prepared, p, &mut x, &params, &mut no_observer());
+            let fresh = prox_solve(p, &mut y, &params, &options, &mut no_observer());
+            let (a, b) = (reused.unwrap(), fresh.unwrap());
+            assert_eq!((a.iterations, &a.stats), (b.iterations, &b.stats), "{options:?}");
+            assert_eq!(x, y, "{options:?}");
+        }
+    }
+}
