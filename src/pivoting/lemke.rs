@@ -368,9 +368,9 @@ pub fn lemke(
 ///
 /// In floating point the rule is applied column by column: keep the rows whose key is
 /// within rounding of the smallest, and move to the next column while more than one
-/// remains. "Within rounding" is `1e-12` of the size of the numbers the row holds, and
-/// results of a cancellation below `1e-12` of its terms are exact zeros (`ZERO_TOL` in the
-/// source says why and how the value was measured); comparing computed keys exactly lets
+/// remains. "Within rounding" is [`LemkeOptions::zero_tol`] (default `1e-12`) of the size
+/// of the numbers the row holds, and results of a cancellation below that fraction of its
+/// terms are exact zeros ([`ZERO_TOL`] says why and how the value was measured); comparing computed keys exactly lets
 /// rounding decide the ties, and the method cycled on a 40-variable problem from
 /// Siconos's test data. On every test problem the pivots made are those of exact
 /// arithmetic (`tests/regress_lemke_cycling.rs` compares with an exact rational Lemke).
@@ -387,7 +387,9 @@ pub fn lemke(
 ///   `A_BB x_B = -b_B` is re-solved by LU, and the polished point is kept if its error is
 ///   smaller.
 /// * A value past the largest float (in the basis, the entering column or the answer:
-///   extreme data) stops the method with [`SolveError::Diverged`]; `x` is then zero.
+///   extreme data) stops the method with [`SolveError::Diverged`]; `x` is then zero. An
+///   intermediate basic solution whose x-part alone overflows (the basis itself finite)
+///   does not stop the pivots: `x` keeps the last finite one.
 ///
 /// # One pivot per iteration
 /// As a [`Method`] (on an [`Lcp`], options [`LemkeOptions`], statistics [`LemkeStats`]):
@@ -414,12 +416,13 @@ pub fn lemke(
 /// otherwise it may end on a ray. The matrix is converted to dense; `n <= 4000`.
 ///
 /// # Errors
-/// [`SolveError::RayTermination`] on a secondary ray; [`SolveError::NoConvergence`] if the
-/// pivot cap is hit, a basis repeats, or the final error exceeds `params.tol` (the info
-/// carries the pivots and the error of the returned `x`); [`SolveError::Diverged`] on an
-/// overflow; [`SolveError::Problem`] for `n > 4000`
-/// (`ProblemError::TooLarge` when the dense storage would exceed
-/// [`crate::matrix::MAX_DENSE_ENTRIES`]) or a wrong `x` length.
+/// [`SolveError::RayTermination`] on a secondary ray; [`SolveError::NoConvergence`] when
+/// the method ends (its solution, a repeated basis, or the pivot cap) with an error above
+/// `params.tol` (the report carries the pivots, the error of the returned `x` and the
+/// statistics); [`SolveError::Diverged`] on an overflow; [`SolveError::Problem`] for
+/// `n > 4000` (`ProblemError::TooLarge` when the dense storage would exceed
+/// [`crate::matrix::MAX_DENSE_ENTRIES`]), a wrong `x` length or an invalid option
+/// ([`ProblemError::InvalidOption`]).
 ///
 /// # Reference
 /// Lemke 1965; Cottle, Pang, Stone 1992 §4.4 (the scheme), §4.9 (lexicographic
