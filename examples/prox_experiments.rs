@@ -129,7 +129,6 @@ fn solve_with(
     cap: usize,
 ) -> Outcome {
     let mut x = DVector::zeros(p.dim());
-    let mut stats = ProxStats::default();
     let params = Params {
         tol: TOL,
         max_iter: cap,
@@ -141,11 +140,11 @@ fn solve_with(
         window,
         ..Default::default()
     };
-    let result = prox_solve(p, &mut x, options, &params, &mut stats, &mut no_observer());
-    let error = match &result {
-        Ok(info) => info.error.rel,
-        Err(SolveError::NoConvergence(info)) => info.error.rel,
-        Err(_) => f64::NAN,
+    let result = prox_solve(p, &mut x, &params, &options, &mut no_observer());
+    let (error, stats) = match &result {
+        Ok(info) => (info.error.rel, info.stats.clone()),
+        Err(SolveError::NoConvergence(info)) => (info.error.rel, info.stats.clone()),
+        Err(_) => (f64::NAN, ProxStats::default()),
     };
     Outcome {
         converged: result.is_ok(),
@@ -311,14 +310,9 @@ fn convergence_figure() -> Figure {
             };
             let run = record(&name, |obs| {
                 let mut x = DVector::zeros(c.problem.dim());
-                prox_solve(
-                    &c.problem,
-                    &mut x,
-                    options,
-                    &params,
-                    &mut ProxStats::default(),
-                    obs,
-                )
+                prox_solve(&c.problem, &mut x, &params, &options, obs)
+                    .map(|s| s.map_stats(|_| ()))
+                    .map_err(SolveError::drop_stats)
             });
             curves.push(run.curve);
         }
@@ -336,14 +330,9 @@ fn convergence_figure() -> Figure {
     };
     let run = record(&format!("GS / local / window {WINDOW}"), |obs| {
         let mut x = DVector::zeros(c.problem.dim());
-        prox_solve(
-            &c.problem,
-            &mut x,
-            options,
-            &params,
-            &mut ProxStats::default(),
-            obs,
-        )
+        prox_solve(&c.problem, &mut x, &params, &options, obs)
+            .map(|s| s.map_stats(|_| ()))
+            .map_err(SolveError::drop_stats)
     });
     curves.push(run.curve);
     Figure {

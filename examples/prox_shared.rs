@@ -33,7 +33,7 @@ use std::fmt::Write;
 use nalgebra::DVector;
 use nonsmooth::merit::fc3d_error;
 use nonsmooth::problem::FrictionContact;
-use nonsmooth::prox::{ProxOptions, ProxProblem, ProxStats, RFactor, Scheme, prox_solve};
+use nonsmooth::prox::{ProxOptions, ProxProblem, RFactor, Scheme, prox_solve};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 
 /// Sweeps allowed to the paper's scheme, to Gauss-Seidel with the nonmonotone test (the
@@ -86,18 +86,17 @@ impl Run {
 /// Solves `fc` from zero to 1e-8 and checks a converged answer by Siconos's formula.
 fn run(fc: &FrictionContact, p: &ProxProblem, options: ProxOptions, cap: usize) -> Run {
     let mut x = DVector::zeros(p.dim());
-    let mut stats = ProxStats::default();
     let params = Params {
         tol: 1e-8,
         max_iter: cap,
         ..Default::default()
     };
-    let result = prox_solve(p, &mut x, options, &params, &mut stats, &mut no_observer());
-    let (converged, error) = match &result {
-        Ok(info) => (true, info.error.rel),
-        Err(SolveError::NoConvergence(info)) => (false, info.error.rel),
+    let (converged, info) = match prox_solve(p, &mut x, &params, &options, &mut no_observer()) {
+        Ok(info) => (true, info),
+        Err(SolveError::NoConvergence(info)) => (false, *info),
         Err(e) => panic!("{e}"),
     };
+    let (error, stats) = (info.error.rel, info.stats);
     if converged {
         let e = fc3d_error(fc, &x).rel;
         assert!(e <= 1e-8, "reported converged, but fc3d_error is {e:e}");

@@ -28,7 +28,7 @@ use std::path::Path;
 
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, load};
-use nonsmooth::pivoting::lemke;
+use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 use nonsmooth::splitting::blocked_gauss_seidel;
 
@@ -171,7 +171,7 @@ fn lcp_table(data: &Path, reference: &Path) -> String {
             max_iter: 100_000,
             ..Default::default()
         };
-        let ours = match lemke(p, &mut x, &params) {
+        let ours = match lemke(p, &mut x, &params, &LemkeOptions::default(), &mut no_observer()) {
             Ok(info) => format!(
                 "converged | {} | {} |",
                 info.iterations,

@@ -20,7 +20,7 @@ use std::process::{Command, Output};
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::solver::registry::{Choice, PROX_DEFAULT_MAX_ITER};
-use nonsmooth::prox::{ProxOptions, ProxProblem, ProxStats, Scheme, prox_solve};
+use nonsmooth::prox::{ProxOptions, ProxProblem, Scheme, prox_solve};
 use nonsmooth::solver::{Params, no_observer};
 use serde_json::Value;
 
@@ -94,13 +94,13 @@ fn defaults_and_the_papers_setting_from_the_command_line() {
     let p = ProxProblem::from_friction_contact(fc);
     let sweeps = |options: ProxOptions| {
         let mut x = DVector::zeros(p.dim());
-        let mut stats = ProxStats::default();
         let params = Params {
             max_iter: PROX_DEFAULT_MAX_ITER,
             ..Default::default()
         };
-        prox_solve(&p, &mut x, options, &params, &mut stats, &mut no_observer()).unwrap();
-        stats.sweeps
+        let info = prox_solve(&p, &mut x, &params, &options, &mut no_observer()).unwrap();
+        assert_eq!(info.stats.sweeps, info.iterations);
+        info.stats.sweeps
     };
     let cli = |extra: &[&str]| {
         let mut args = vec!["solve", "--method", "prox-gs", "--json"];
@@ -134,8 +134,8 @@ fn options_that_do_not_apply_are_refused() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/pyramid_3.json");
     let cases: [(&[&str], &str); 6] = [
         (
-            &["--method", "prox-gs", "--omega", "1.2"],
-            "method `prox-gs` has no option `omega` (its options: r_factor, window)",
+            &["--method", "prox-gs", "--set", "zero_tol=1e-9"],
+            "method `prox-gs` has no option `zero_tol` (its options: adaptive, blocks",
         ),
         (
             &["--method", "nsgs", "--omega", "1.2"],

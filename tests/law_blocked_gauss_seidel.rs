@@ -8,7 +8,7 @@ mod strategies;
 use nalgebra::DVector;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::ccp_error;
-use nonsmooth::pivoting::lemke;
+use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp};
 use nonsmooth::solver::{Params, no_observer};
 use nonsmooth::splitting::blocked_gauss_seidel;
@@ -33,7 +33,7 @@ proptest! {
         let wnn = nalgebra::DMatrix::from_fn(3, 3, |i, j| w[(normals[i], normals[j])]);
         let lcp = Lcp::new(Matrix::Dense(wnn), DVector::from_fn(3, |i, _| q[normals[i]])).unwrap();
         let mut x = DVector::zeros(3);
-        lemke(&lcp, &mut x, &Params { tol: 1e-12, ..Default::default() }).unwrap();
+        lemke(&lcp, &mut x, &Params { tol: 1e-12, ..Default::default() }, &LemkeOptions::default(), &mut no_observer()).unwrap();
         for i in 0..3 {
             prop_assert!((r[normals[i]] - x[i]).abs() <= 1e-8 * (1.0 + x.amax()));
             prop_assert_eq!(r[normals[i] + 1], 0.0);

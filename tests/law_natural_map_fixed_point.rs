@@ -7,9 +7,9 @@ mod strategies;
 use nalgebra::DVector;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::lcp_error;
-use nonsmooth::pivoting::lemke;
+use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::problem::Lcp;
-use nonsmooth::solver::Params;
+use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;
 use strategies::{lcp_planted, spd};
 
@@ -51,7 +51,7 @@ proptest! {
     ) {
         let lcp = Lcp::new(Matrix::Dense(a), DVector::from_vec(b)).unwrap();
         let mut x = DVector::zeros(5);
-        lemke(&lcp, &mut x, &Params { tol: 1e-12, ..Default::default() }).unwrap();
+        lemke(&lcp, &mut x, &Params { tol: 1e-12, ..Default::default() }, &LemkeOptions::default(), &mut no_observer()).unwrap();
         let tol = |r: f64| 1e-10 * (1.0 + lcp.b().amax()) * (1.0 + r);
         // at the solution: a fixed point for every r
         for &r in &rs {

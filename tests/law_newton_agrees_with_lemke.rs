@@ -9,7 +9,7 @@ mod strategies;
 
 use nalgebra::DVector;
 use nonsmooth::newton::{FischerNewton, InnerSolver, MinMapNewton, fischer_newton, min_map_newton};
-use nonsmooth::pivoting::lemke;
+use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::problem::Lcp;
 use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;
@@ -27,7 +27,7 @@ fn params() -> Params {
 fn agree(lcp: &Lcp, bound: f64) -> Result<(), TestCaseError> {
     let n = lcp.dim();
     let mut xl = DVector::zeros(n);
-    lemke(lcp, &mut xl, &params()).unwrap();
+    lemke(lcp, &mut xl, &params(), &LemkeOptions::default(), &mut no_observer()).unwrap();
     for inner in [InnerSolver::Lu, InnerSolver::GMRES] {
         let mut x = DVector::zeros(n);
         let options = FischerNewton {

@@ -7,7 +7,7 @@ mod strategies;
 
 use nalgebra::DVector;
 use nonsmooth::newton::{Nncg, nncg};
-use nonsmooth::pivoting::lemke;
+use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;
 use strategies::{lcp_planted, spd};
@@ -19,7 +19,7 @@ proptest! {
     fn spd_lcps((lcp, _) in lcp_planted(spd(8), 8), reproject in any::<bool>()) {
         let params = Params { tol: 1e-12, max_iter: 200_000, ..Default::default() };
         let mut xl = DVector::zeros(8);
-        lemke(&lcp, &mut xl, &params).unwrap();
+        lemke(&lcp, &mut xl, &params, &LemkeOptions::default(), &mut no_observer()).unwrap();
         // ANCHOR: law
         let mut x = DVector::zeros(8);
         let options = Nncg { reproject, ..Default::default() };

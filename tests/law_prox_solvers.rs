@@ -29,11 +29,11 @@ use nonsmooth::friction::FrictionLaw;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::fc3d_error;
 use nonsmooth::multibody::{Assembly, BodyRef, Contact, RigidBody, StepParams, scenes};
-use nonsmooth::problem::{FrictionContact, FrictionKind};
+use nonsmooth::problem::{FrictionContact, FrictionKind, ProblemError};
 use nonsmooth::prox::{
     ContactLaw, Prox, ProxOptions, ProxProblem, ProxStats, RFactor, Scheme, StopReason, prox_solve,
 };
-use nonsmooth::solver::{Iterate, Params, SolveError, no_observer};
+use nonsmooth::solver::{Iterate, Params, SolveError, Status, no_observer};
 use nonsmooth::splitting::blocked_gauss_seidel;
 use proptest::prelude::*;
 use strategies::friction_problem;
@@ -86,9 +86,13 @@ proptest! {
         // The paper's solver (with backtracking), and the plain iteration with the initial r.
         for adaptive in [true, false] {
             let mut lam = DVector::zeros(12);
-            let mut stats = ProxStats::default();
             let options = ProxOptions { adaptive, ..options.clone() };
-            match prox_solve(&p, &mut lam, options, &params, &mut stats, &mut no_observer()) {
+            let result = prox_solve(&p, &mut lam, &params, &options, &mut no_observer());
+            let stats: ProxStats = match &result {
+                Ok(info) => info.stats.clone(),
+                Err(e) => e.stats().cloned().unwrap_or_default(),
+            };
+            match result {
                 Ok(info) => {
                     prop_assert_eq!(stats.stop, Some(StopReason::Converged));
                     prop_assert!((&lam - &nsgs).amax() <= 1e-6 * (1.0 + nsgs.amax()), "{} vs {}", lam, nsgs);
@@ -104,7 +108,6 @@ proptest! {
                     prop_assert!(info.error.rel > 1e-11 && info.error.rel.is_finite());
                 }
                 Err(SolveError::Diverged { error, .. }) if !adaptive && !guaranteed => {
-                    prop_assert_eq!(stats.stop, Some(StopReason::Diverged));
                     prop_assert!(error.rel.is_finite());
                 }
                 Err(e) => prop_assert!(false, "{r_factor:?} {scheme:?} adaptive {adaptive} (guaranteed {guaranteed}): {e} {stats:?}"),
@@ -121,9 +124,8 @@ proptest! {
         let options = ProxOptions { r_factor, ..Default::default() };
         let params = Params { tol: 1e-10, max_iter: 200_000, ..Default::default() };
         let mut lam = DVector::zeros(9);
-        let mut stats = ProxStats::default();
         // Coulomb friction may have no convergent PROX sequence; judge what converged.
-        if let Ok(info) = prox_solve(&p, &mut lam, options, &params, &mut stats, &mut no_observer()) {
+        if let Ok(info) = prox_solve(&p, &mut lam, &params, &options, &mut no_observer()) {
             let e = fc3d_error(&fc, &lam);
             prop_assert!((e.rel - info.error.rel).abs() <= 1e-12, "{} vs {}", e.rel, info.error.rel);
             prop_assert!(e.rel <= 1e-10 + 1e-12);
@@ -174,10 +176,12 @@ proptest! {
         let options = ProxOptions { scheme, r_factor: RFactor::Global { r }, ..Default::default() };
         let params = Params { tol: 1e-9, max_iter: 3000, ..Default::default() };
         let mut lam = DVector::zeros(12);
-        let mut stats = ProxStats::default();
         let mut seen: Vec<(usize, DVector<f64>)> = vec![(0, lam.clone())];
         let mut observer = |it: &Iterate| { seen.push((it.iteration, it.x.clone())); ControlFlow::Continue(()) };
-        let _ = prox_solve(&p, &mut lam, options, &params, &mut stats, &mut observer);
+        let stats = match prox_solve(&p, &mut lam, &params, &options, &mut observer) {
+            Ok(info) => info.stats,
+            Err(e) => e.stats().cloned().expect("no other failure"),
+        };
         let steps: Vec<f64> = seen.windows(2).map(|w| (&w[1].1 - &w[0].1).amax()).collect();
         for w in steps.windows(2) {
             prop_assert!(w[1] <= w[0], "step grew from {} to {}", w[0], w[1]);
@@ -230,15 +234,7 @@ fn newton_impact_law_bounces() {
             max_iter: 100_000,
             ..Default::default()
         };
-        prox_solve(
-            &p,
-            &mut lam,
-            options,
-            &params,
-            &mut ProxStats::default(),
-            &mut no_observer(),
-        )
-        .unwrap();
+        prox_solve(&p, &mut lam, &params, &options, &mut no_observer()).unwrap();
         // The real post-impact velocity, from the body's new velocity.
         let u = asm.velocity_after(&lam);
         let after = asm.contact_velocity(&u);
@@ -284,15 +280,7 @@ fn torsional_friction_is_bounded_and_opposes_spin() {
         max_iter: 200_000,
         ..Default::default()
     };
-    let info = prox_solve(
-        &p,
-        &mut lam,
-        options,
-        &params,
-        &mut ProxStats::default(),
-        &mut no_observer(),
-    )
-    .unwrap();
+    let info = prox_solve(&p, &mut lam, &params, &options, &mut no_observer()).unwrap();
     assert!(info.error.rel <= 1e-10);
     let v = p.velocity(&lam);
     let mut saturated = 0;
@@ -334,21 +322,14 @@ fn blocked_matrix_reaches_the_radial_projection_of_the_stick_force() {
         ..Default::default()
     };
     let mut lam = DVector::zeros(3);
-    let mut stats = ProxStats::default();
     let options = ProxOptions {
         r_factor: RFactor::BlockedMatrix,
         step_abs_tol: 1e-15,
         ..Default::default()
     };
-    let _ = prox_solve(
-        &p,
-        &mut lam,
-        options,
-        &params,
-        &mut stats,
-        &mut no_observer(),
-    );
-    assert_eq!(stats.stop, Some(StopReason::StepAbsolute), "{stats:?}");
+    let info = prox_solve(&p, &mut lam, &params, &options, &mut no_observer()).unwrap();
+    assert_eq!(info.status, Status::Stopped);
+    assert_eq!(info.stats.stop, Some(StopReason::StepAbsolute), "{info:?}");
     // The normal force is 1 (A_NF = 0); the stick force is -A_FF^-1 b_F.
     let aff = a.fixed_view::<2, 2>(1, 1).into_owned();
     let stick = -aff.try_inverse().unwrap() * q.fixed_rows::<2>(1);
@@ -361,16 +342,15 @@ fn blocked_matrix_reaches_the_radial_projection_of_the_stick_force() {
     prox_solve(
         &p,
         &mut good,
-        ProxOptions {
-            r_factor: RFactor::Local,
-            ..Default::default()
-        },
         &Params {
             tol: 1e-12,
             max_iter: 10_000,
             ..Default::default()
         },
-        &mut ProxStats::default(),
+        &ProxOptions {
+            r_factor: RFactor::Local,
+            ..Default::default()
+        },
         &mut no_observer(),
     )
     .unwrap();
@@ -399,7 +379,6 @@ fn a_two_cycle_is_rolled_back() {
     };
     // The plain iteration with the initial r cycles.
     let mut lam = DVector::zeros(1);
-    let mut stats = ProxStats::default();
     let mut seen = Vec::new();
     let mut observer = |it: &Iterate| {
         seen.push(it.x[0]);
@@ -409,21 +388,20 @@ fn a_two_cycle_is_rolled_back() {
         adaptive: false,
         ..Default::default()
     };
-    let result = prox_solve(&p, &mut lam, plain, &params, &mut stats, &mut observer);
+    let result = prox_solve(&p, &mut lam, &params, &plain, &mut observer);
     assert!(result.is_err());
     assert!(seen.chunks(2).all(|c| c == [5.0, 0.0]), "{:?}", &seen[..6]);
     // The solver with backtracking sees it and converges.
     let mut lam = DVector::zeros(1);
-    let mut stats = ProxStats::default();
     let info = prox_solve(
         &p,
         &mut lam,
-        ProxOptions::default(),
         &params,
-        &mut stats,
+        &ProxOptions::default(),
         &mut no_observer(),
     )
     .unwrap();
+    let stats = &info.stats;
     assert!(stats.rollbacks > 0, "{stats:?}");
     assert!(stats.r_scale * 5.0 < 2.0, "{stats:?}");
     assert!((lam[0] - 1.0).abs() <= 1e-7, "{lam}");
@@ -433,7 +411,7 @@ fn a_two_cycle_is_rolled_back() {
         r_factor: RFactor::Local,
         ..Default::default()
     };
-    let info = prox_solve(&p, &mut lam, local, &params, &mut stats, &mut no_observer()).unwrap();
+    let info = prox_solve(&p, &mut lam, &params, &local, &mut no_observer()).unwrap();
     assert_eq!((info.iterations, lam[0]), (1, 1.0));
 }
 
@@ -452,36 +430,25 @@ fn bad_input_is_an_error() {
     )
     .unwrap();
     let p = ProxProblem::from_friction_contact(&fc);
-    assert!(
-        Prox::new(
-            &p,
-            ProxOptions {
-                r_factor: RFactor::Local,
-                ..Default::default()
-            }
-        )
-        .is_err()
-    );
-    assert!(
-        Prox::new(
-            &p,
-            ProxOptions {
-                nu: Some(1.5),
-                ..Default::default()
-            }
-        )
-        .is_err()
-    );
-    assert!(
-        Prox::new(
-            &p,
-            ProxOptions {
-                window: 0,
-                ..Default::default()
-            }
-        )
-        .is_err()
-    );
+    // Each invalid option is named: out of range, or a strategy that does not fit (the
+    // local r-factors divide by W_nn = 0).
+    let invalid = |options: ProxOptions| match Prox::new(&p, options.clone()) {
+        Err(ProblemError::InvalidOption { method, option, reason }) => {
+            assert_eq!(method, "prox-gs");
+            assert!(!reason.is_empty());
+            let via_solve = prox_solve(&p, &mut DVector::zeros(3), &Params::default(), &options, &mut no_observer());
+            assert!(matches!(via_solve, Err(SolveError::Problem(ProblemError::InvalidOption { .. }))));
+            option
+        }
+        other => panic!("{options:?}: {other:?}"),
+    };
+    let local = ProxOptions { r_factor: RFactor::Local, ..Default::default() };
+    assert_eq!(invalid(local), "r_factor");
+    assert_eq!(invalid(ProxOptions { nu: Some(1.5), ..Default::default() }), "nu");
+    assert_eq!(invalid(ProxOptions { window: 0, ..Default::default() }), "window");
+    let zero_r = ProxOptions { r_factor: RFactor::Global { r: 0.0 }, ..Default::default() };
+    assert_eq!(invalid(zero_r), "r_factor");
+    assert_eq!(invalid(ProxOptions { omega: -1.0, ..Default::default() }), "omega");
     let prox = Prox::new(&p, ProxOptions::default()).unwrap();
     let mut wrong = DVector::zeros(4);
     assert!(
@@ -504,4 +471,55 @@ fn bad_input_is_an_error() {
         )
         .is_err()
     );
+}
+
+/// One preparation serves consecutive problems (the contact problems of consecutive time
+/// steps): the local form's block layout is refilled with the next problem's values, or
+/// built anew when its sparsity does not fit, and every solve makes the sweeps and the
+/// answer of a fresh `prox_solve`.
+#[test]
+fn a_preparation_serves_the_next_problem() {
+    use nonsmooth::prox::ProxMethod;
+    use nonsmooth::solver::{Method, solve_prepared};
+    let make = |w: DMatrix<f64>, q: [f64; 6]| {
+        let fc = FrictionContact::new(
+            Matrix::Dense(w),
+            DVector::from_row_slice(&q),
+            DVector::from_vec(vec![0.5, 0.3]),
+            FrictionKind::Coulomb,
+        )
+        .unwrap();
+        ProxProblem::from_friction_contact(&fc)
+    };
+    // Diagonally dominant, so positive definite; the two contacts coupled, or not.
+    let coupled = DMatrix::from_fn(6, 6, |i, j| match (i == j, (i + j) % 2 == 0) {
+        (true, _) => 2.0,
+        (false, true) => 0.3,
+        _ => 0.0,
+    });
+    let q1 = [-1.0, 0.4, -0.2, -0.5, 0.1, 0.3];
+    let q2 = [-0.3, -0.2, 0.6, -1.2, 0.0, 0.05];
+    let diagonal = make(DMatrix::from_diagonal_element(6, 6, 1.5), q2);
+    let first = make(coupled.clone(), q1);
+    let scaled = make(coupled * 1.3, q2);
+    let params = Params {
+        tol: 1e-10,
+        max_iter: 100_000,
+        ..Default::default()
+    };
+    for options in [
+        ProxOptions::recommended(Scheme::GaussSeidel),
+        ProxOptions::recommended(Scheme::Jacobi),
+        ProxOptions::default(),
+    ] {
+        let mut prepared = ProxMethod::prepare(&diagonal, &options).unwrap();
+        for p in [&diagonal, &first, &scaled, &diagonal] {
+            let (mut x, mut y) = (DVector::zeros(6), DVector::zeros(6));
+            let reused = solve_prepared::<ProxMethod>(&mut prepared, p, &mut x, &params, &mut no_observer());
+            let fresh = prox_solve(p, &mut y, &params, &options, &mut no_observer());
+            let (a, b) = (reused.unwrap(), fresh.unwrap());
+            assert_eq!((a.iterations, &a.stats), (b.iterations, &b.stats), "{options:?}");
+            assert_eq!(x, y, "{options:?}");
+        }
+    }
 }

@@ -8,9 +8,9 @@
 use nalgebra::{DMatrix, DVector, Vector3};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::multibody::{BodyRef, Contact, RigidBody, Scene, StepParams};
-use nonsmooth::pivoting::lemke;
+use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::problem::Lcp;
-use nonsmooth::solver::Params;
+use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;
 
 /// Solves `LCP(W, q)` by Lemke with the rows taken in the order `order` and returns the
@@ -25,7 +25,7 @@ fn lemke_in_order(w: &DMatrix<f64>, q: &DVector<f64>, order: &[usize]) -> DVecto
         tol: 1e-10,
         ..Default::default()
     };
-    lemke(&lcp, &mut xp, &params).expect("a feasible LCP with a PSD matrix");
+    lemke(&lcp, &mut xp, &params, &LemkeOptions::default(), &mut no_observer()).expect("a feasible LCP with a PSD matrix");
     let mut x = DVector::zeros(n);
     for (i, &o) in order.iter().enumerate() {
         x[o] = xp[i];

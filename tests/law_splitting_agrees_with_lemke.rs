@@ -5,7 +5,7 @@
 mod strategies;
 
 use nalgebra::DVector;
-use nonsmooth::pivoting::lemke;
+use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::solver::{Params, no_observer};
 use nonsmooth::splitting::{Splitting, solve_lcp};
 use proptest::prelude::*;
@@ -26,7 +26,7 @@ proptest! {
     #[test]
     fn p_matrix_lcps((lcp, _) in lcp_planted(hplus(6), 6), omega in 0.3..1.0f64) {
         let mut xl = DVector::zeros(6);
-        lemke(&lcp, &mut xl, &params()).unwrap();
+        lemke(&lcp, &mut xl, &params(), &LemkeOptions::default(), &mut no_observer()).unwrap();
         for method in [Splitting::Jacobi { omega }, Splitting::GaussSeidel, Splitting::Sor { omega }] {
             let mut x = DVector::zeros(6);
             solve_lcp(&lcp, &mut x, method, &params(), &mut no_observer()).unwrap();
@@ -37,7 +37,7 @@ proptest! {
     #[test]
     fn spd_lcps((lcp, _) in lcp_planted(spd(6), 6), omega in 0.2..1.8f64) {
         let mut xl = DVector::zeros(6);
-        lemke(&lcp, &mut xl, &params()).unwrap();
+        lemke(&lcp, &mut xl, &params(), &LemkeOptions::default(), &mut no_observer()).unwrap();
         for method in [Splitting::GaussSeidel, Splitting::Sor { omega }] {
             let mut x = DVector::zeros(6);
             solve_lcp(&lcp, &mut x, method, &params(), &mut no_observer()).unwrap();

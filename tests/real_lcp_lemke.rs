@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 use exact_lemke::{Outcome, Rule, lemke_exact};
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, load};
-use nonsmooth::pivoting::lemke;
-use nonsmooth::solver::{Params, SolveError};
+use nonsmooth::pivoting::{LemkeOptions, lemke};
+use nonsmooth::solver::{Params, SolveError, no_observer};
 
 #[test]
 fn lemke_solves_what_siconos_lemke_solves() {
@@ -52,7 +52,7 @@ fn lemke_solves_what_siconos_lemke_solves() {
             panic!("{} is not an LCP", r.file)
         };
         let mut x = DVector::zeros(p.dim());
-        let result = lemke(p, &mut x, &params);
+        let result = lemke(p, &mut x, &params, &LemkeOptions::default(), &mut no_observer());
         let exact = lemke_exact(&p.a().to_dense(), p.b(), Rule::Lexicographic, 100_000);
         let siconos_ok = r.info == Some(0);
         siconos_solved += siconos_ok as usize;

@@ -21,9 +21,9 @@ use exact_lemke::{Outcome, Rule, lemke_exact};
 use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::matrix::Matrix;
-use nonsmooth::pivoting::lemke;
+use nonsmooth::pivoting::{LemkeOptions, LemkeStats, lemke};
 use nonsmooth::problem::Lcp;
-use nonsmooth::solver::{Params, SolveError, SolveInfo};
+use nonsmooth::solver::{Params, SolveError, Solved, no_observer};
 use proptest::prelude::*;
 
 fn params() -> Params {
@@ -34,10 +34,13 @@ fn params() -> Params {
     }
 }
 
-fn ours(m: &DMatrix<f64>, q: &DVector<f64>) -> (Result<SolveInfo, SolveError>, DVector<f64>) {
+fn ours(
+    m: &DMatrix<f64>,
+    q: &DVector<f64>,
+) -> (Result<Solved<LemkeStats>, SolveError<LemkeStats>>, DVector<f64>) {
     let lcp = Lcp::new(Matrix::Dense(m.clone()), q.clone()).unwrap();
     let mut x = DVector::zeros(q.len());
-    let r = lemke(&lcp, &mut x, &params());
+    let r = lemke(&lcp, &mut x, &params(), &LemkeOptions::default(), &mut no_observer());
     (r, x)
 }
 

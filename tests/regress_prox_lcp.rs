@@ -28,9 +28,9 @@ use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::lcp_error;
 use nonsmooth::solver::registry::{Choice, solve};
-use nonsmooth::pivoting::lemke;
+use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::problem::Lcp;
-use nonsmooth::prox::{ProxOptions, ProxProblem, ProxStats, Scheme, prox_solve};
+use nonsmooth::prox::{ProxOptions, ProxProblem, Scheme, prox_solve};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 use proptest::prelude::*;
 use strategies::{lcp_planted, spd};
@@ -53,10 +53,10 @@ fn diagonal(d: &[f64]) -> Lcp {
 fn prox(lcp: &Lcp, options: ProxOptions, params: &Params) -> (DVector<f64>, usize) {
     let p = ProxProblem::from_lcp(lcp);
     let mut x = DVector::zeros(lcp.dim());
-    let mut stats = ProxStats::default();
     let what = format!("{:?} {:?}", options.scheme, options.r_factor);
-    let r = prox_solve(&p, &mut x, options, params, &mut stats, &mut no_observer());
+    let r = prox_solve(&p, &mut x, params, &options, &mut no_observer());
     assert!(r.is_ok(), "{what}: {r:?}");
+    let stats = r.unwrap().stats;
     let e = lcp_error(lcp, &x);
     assert!(
         e.rel <= params.tol * (1.0 + 1e-9),
@@ -147,17 +147,16 @@ proptest! {
     fn spd_lcps_agree_with_lemke((lcp, _) in lcp_planted(spd(8), 8)) {
         let params = Params { tol: 1e-10, max_iter: 1_000_000, ..Default::default() };
         let mut xl = DVector::zeros(8);
-        lemke(&lcp, &mut xl, &params).unwrap();
+        lemke(&lcp, &mut xl, &params, &LemkeOptions::default(), &mut no_observer()).unwrap();
         let near = |x: &DVector<f64>| (x - &xl).amax() <= 1e-6 * (1.0 + xl.amax());
         for scheme in SCHEMES {
             let (x, _) = prox(&lcp, ProxOptions::recommended(scheme), &params);
             prop_assert!(near(&x), "{:?} recommended: {} vs Lemke {}", scheme, x, xl);
             let p = ProxProblem::from_lcp(&lcp);
             let mut x = DVector::zeros(8);
-            let mut stats = ProxStats::default();
             let paper = ProxOptions::paper(scheme);
             let short = Params { max_iter: 20_000, ..params.clone() };
-            match prox_solve(&p, &mut x, paper, &short, &mut stats, &mut no_observer()) {
+            match prox_solve(&p, &mut x, &short, &paper, &mut no_observer()) {
                 Ok(_) => {
                     let e = lcp_error(&lcp, &x);
                     prop_assert!(e.rel <= params.tol * (1.0 + 1e-9), "{:?} paper: {:?}", scheme, e);

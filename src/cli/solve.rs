@@ -32,8 +32,9 @@ pub struct SolveArgs {
     /// method's options and defaults). An option the method does not have is an error.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
-    /// Relaxation factor for pj and psor, in (0, 2) (an error with other methods); the same
-    /// as --set omega=W.
+    /// Relaxation factor, in (0, 2): of pj and psor, and the multiplier of the initial
+    /// r-factors of prox-gs and prox-jacobi (an error with other methods); the same as
+    /// --set omega=W.
     #[arg(long, allow_hyphen_values = true, value_parser = args::omega)]
     omega: Option<f64>,
     /// r-factor strategy for prox-gs and prox-jacobi: global (r = 5), global=R,

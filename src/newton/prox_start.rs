@@ -129,16 +129,17 @@ pub fn cone_newton_prox_start(
         match prox_solve(
             &pp,
             r,
-            options.prox.clone(),
             &prox_params,
-            &mut prox_stats,
+            &options.prox,
             &mut |it: &Iterate| match it.error {
                 Some(e) if e.get(params.measure) <= switch => ControlFlow::Break(()),
                 _ => ControlFlow::Continue(()),
             },
         ) {
-            Ok(_) | Err(SolveError::NoConvergence(_)) | Err(SolveError::Diverged { .. }) => {}
-            Err(e) => return Err(e),
+            Ok(info) => prox_stats = info.stats,
+            Err(SolveError::NoConvergence(info)) => prox_stats = info.stats,
+            Err(SolveError::Diverged { .. }) => {}
+            Err(e) => return Err(e.drop_stats()),
         }
     }
     let switch_error = crate::merit::friction_error(fc, r).rel;

@@ -1,18 +1,22 @@
 use std::collections::HashSet;
-use std::time::Instant;
+use std::ops::ControlFlow;
 
 use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
 
-use crate::merit::lcp_error;
-use crate::problem::{Lcp, ProblemError, check_len};
-use crate::solver::{Params, SolveError, SolveInfo, Status};
+use crate::merit::{Residual, lcp_error};
+use crate::problem::{Lcp, ProblemError, check_len, fmt_num};
+use crate::solver::{
+    Iterate, Method, NonExhaustive, Params, SolveError, Solved, Status, Step, solve_prepared,
+};
 
 /// Largest `n` the dense method accepts (it stores `B^-1`, `n x n`, and keeps the limits
 /// of the `n x (2n + 2)` tableau it replaced: [`crate::matrix::check_dense`] on that
 /// size, then this).
 pub const MAX_DIM: usize = 4000;
 
-/// The relative size below which a computed result counts as rounding, that is as zero.
+/// The default of [`LemkeOptions::zero_tol`]: the relative size below which a computed
+/// result counts as rounding, that is as zero.
 ///
 /// Exact arithmetic resolves degenerate ties exactly: equal ratios are equal, and the
 /// lexicographic rule breaks them by the rows of `B^-1`. In floating point the same
@@ -57,7 +61,291 @@ pub const MAX_DIM: usize = 4000;
 /// Siconos files, `lcp_tobenna.dat` and the MuJoCo one. Above the rounding is the safe
 /// side: a tie read where there is none only changes which of two almost equal rows
 /// leaves, while rounding read as a difference can make the path cycle.
-const ZERO_TOL: f64 = 1e-12;
+pub const ZERO_TOL: f64 = 1e-12;
+
+/// The options of Lemke's method ([`Lemke`], [`lemke`]). Serialised with the field
+/// names (`zero_tol`), every field optional, unknown ones refused.
+///
+/// ```
+/// use nonsmooth::pivoting::LemkeOptions;
+/// let o: LemkeOptions = serde_json::from_str(r#"{"polish": false}"#).unwrap();
+/// assert_eq!((o.zero_tol, o.polish), (1e-12, false));
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LemkeOptions {
+    /// The relative size below which a computed number counts as zero, dimensionless: a
+    /// cancellation in the update of `B^-1` or `B^-1 b`, an entry of the entering column
+    /// (no pivot on it), the difference of two keys of the ratio test (a tie). Default
+    /// [`ZERO_TOL`] `= 1e-12`, whose documentation says how it was measured (every test
+    /// passes from `1e-13` to `1e-9`); in `[0, 1)`, 0 compares exactly (and lets rounding
+    /// decide ties). Not in the references: exact arithmetic needs no tolerance.
+    pub zero_tol: f64,
+    /// Re-solve `A_BB x_B = -b_B` by LU on the final basis and keep the result when its
+    /// error is smaller. Default `true`.
+    pub polish: bool,
+    #[doc(hidden)]
+    #[serde(skip)]
+    pub non_exhaustive: NonExhaustive,
+}
+
+impl Default for LemkeOptions {
+    fn default() -> Self {
+        LemkeOptions {
+            zero_tol: ZERO_TOL,
+            polish: true,
+            non_exhaustive: NonExhaustive::default(),
+        }
+    }
+}
+
+/// What Lemke's method counted ([`Lemke`]), in [`Solved::stats`] and in the report of
+/// [`SolveError::NoConvergence`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LemkeStats {
+    /// Pivots made, the first (`x0` entering) included: the report's iterations.
+    pub pivots: usize,
+    /// Degenerate pivots: the entering variable came in at value zero (the leaving row's
+    /// basic value was zero), so the basic solution did not move.
+    pub degenerate: usize,
+    /// Ratio tests in which several rows shared the minimum ratio (within
+    /// [`LemkeOptions::zero_tol`]), the tie then broken by the columns of `B^-1` (the
+    /// lexicographic rule) or by `x0`'s priority; the first pivot's most negative `b_i`
+    /// counts too when it is shared.
+    pub ties: usize,
+    /// The method ended on a basis it had visited before (the cycle guard; impossible in
+    /// exact arithmetic).
+    pub repeated_basis: bool,
+    /// The LU re-solve on the final basis improved the answer and was kept.
+    pub polished: bool,
+    /// The exponent `k` of the power of two by which `b` was scaled (`2^k b` has its largest
+    /// entry in `[1, 2)`).
+    pub scale_exponent: i32,
+}
+
+/// What Lemke's method keeps: the options, and during a solve the dense `A`, the basis and
+/// the bases seen.
+#[derive(Debug, Clone)]
+pub struct LemkePrepared {
+    options: LemkeOptions,
+    /// `b >= 0`: `x = 0` is the answer, no pivot is needed.
+    trivial: bool,
+    run: Option<Run>,
+}
+
+/// The state of one solve.
+#[derive(Debug, Clone)]
+struct Run {
+    a: DMatrix<f64>,
+    t: Basis,
+    /// The scaling exponent of `b`.
+    k: i32,
+    /// The hashes of the bases visited.
+    seen: HashSet<u128>,
+    /// What the next step does.
+    next: Next,
+    /// The x-part of the basic solution, before it is copied to `x`.
+    z: DVector<f64>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Next {
+    /// Pivot in this row (the first pivot, `x0` entering).
+    Pivot(usize),
+    /// The complement of this variable (the one that left) enters, then the ratio test.
+    Enter(usize),
+}
+
+impl Method for Lemke {
+    type Problem = Lcp;
+    type Options = LemkeOptions;
+    type Prepared = LemkePrepared;
+    type Stats = LemkeStats;
+
+    /// Checks the size (dense storage, `n <= MAX_DIM`) and the options.
+    fn prepare(lcp: &Lcp, options: &LemkeOptions) -> Result<LemkePrepared, SolveError> {
+        let n = lcp.dim();
+        // Refuse before allocating (a sparse file of a few bytes can declare n = 2^20).
+        crate::matrix::check_dense("Lemke's tableau", n, 2 * n + 2)?;
+        if n > MAX_DIM {
+            return Err(ProblemError::Unsupported {
+                reason: format!("Lemke's dense tableau is limited to n <= {MAX_DIM} (n = {n})"),
+            }
+            .into());
+        }
+        let tol = options.zero_tol;
+        if !(0.0..1.0).contains(&tol) {
+            return Err(ProblemError::InvalidOption {
+                method: "lemke".into(),
+                option: "zero_tol".into(),
+                reason: format!("{} is out of range (it must lie in [0, 1))", fmt_num(tol)),
+            }
+            .into());
+        }
+        Ok(LemkePrepared {
+            options: options.clone(),
+            trivial: false,
+            run: None,
+        })
+    }
+
+    /// The dense `A`, `b` scaled by a power of two, the basis of the slacks `w` and the
+    /// row where `x0` enters. The warm start is not used.
+    fn start(prepared: &mut LemkePrepared, lcp: &Lcp, _: &DVector<f64>) -> Result<(), SolveError> {
+        let b = lcp.b();
+        prepared.trivial = b.iter().all(|v| *v >= 0.0);
+        prepared.run = None;
+        if prepared.trivial {
+            return Ok(());
+        }
+        let n = lcp.dim();
+        // `b` times the power of two that brings its largest entry to [1, 2): exact, so no
+        // decision of the ratio test changes, and the basic values are of order one.
+        let k = -(b.amax().log2().floor() as i32);
+        let q = b.map(|v| crate::solver::mul_pow2(v, k));
+        let t = Basis::new(q, prepared.options.zero_tol);
+        // First pivot: x0 enters with column -e; the leaving row is the lexicographic
+        // minimum of the rows [q_i, e_i]: the most negative q_i, on a tie the largest index
+        // (after it every row of [B^-1 q, B^-1] is lexicographically positive).
+        let mut row = 0;
+        for i in 1..n {
+            if t.rhs[i] <= t.rhs[row] {
+                row = i;
+            }
+        }
+        let seen = HashSet::from([t.hash]);
+        let mut run = Run {
+            a: lcp.a().to_dense(),
+            t,
+            k,
+            seen,
+            next: Next::Pivot(row),
+            z: DVector::zeros(n),
+        };
+        run.t.enter(run.t.z0(), &run.a);
+        prepared.run = Some(run);
+        Ok(())
+    }
+
+    /// One pivot: the complement of the variable that left enters (after the first pivot),
+    /// the ratio test picks the row, and the pivot updates `B^-1` and `B^-1 q`.
+    fn step(
+        prepared: &mut LemkePrepared,
+        lcp: &Lcp,
+        x: &mut DVector<f64>,
+        stats: &mut LemkeStats,
+    ) -> Result<Step, SolveError> {
+        if prepared.trivial {
+            x.fill(0.0);
+            return Ok(Step::Finished(Status::Converged));
+        }
+        let polish_answer = prepared.options.polish;
+        let run = prepared.run.as_mut().expect("started");
+        let (t, n) = (&mut run.t, lcp.dim());
+        stats.scale_exponent = run.k;
+        let row = match run.next {
+            Next::Pivot(row) => {
+                stats.ties += usize::from(t.rhs.iter().filter(|&&v| v == t.rhs[row]).count() > 1);
+                row
+            }
+            Next::Enter(leaving) => {
+                // The complement of the leaving variable enters.
+                t.enter(if leaving < n { leaving + n } else { leaving - n }, &run.a);
+                if !t.d.iter().all(|v| v.is_finite()) {
+                    return Err(overflow(lcp, x, stats.pivots));
+                }
+                match t.leaving_row(&mut stats.ties) {
+                    Some(r) => r,
+                    None => {
+                        if !t.extract(x, run.k) {
+                            return Err(overflow(lcp, x, stats.pivots));
+                        }
+                        return Err(SolveError::RayTermination {
+                            pivots: stats.pivots,
+                        });
+                    }
+                }
+            }
+        };
+        stats.degenerate += usize::from(t.rhs[row] == 0.0);
+        let leaving = t.pivot(row);
+        stats.pivots += 1;
+        if !t.is_finite() {
+            return Err(overflow(lcp, x, stats.pivots));
+        }
+        let ends = leaving == t.z0() || !run.seen.insert(t.hash);
+        // x <- the x-part of the basic solution, kept when finite.
+        if t.extract(&mut run.z, run.k) {
+            x.copy_from(&run.z);
+        } else if ends {
+            return Err(overflow(lcp, x, stats.pivots));
+        }
+        if leaving == t.z0() {
+            stats.polished = polish_answer && polish(lcp, &run.a, &t.basis, n, x);
+            return Ok(Step::Finished(Status::Converged));
+        }
+        if ends {
+            // A repeated basis: rounding has broken the rule (exact arithmetic never
+            // repeats one), and the path would now cycle.
+            stats.repeated_basis = true;
+            return Ok(Step::Finished(Status::Converged));
+        }
+        run.next = Next::Enter(leaving);
+        Ok(Step::Moved)
+    }
+
+    fn error(_: &LemkePrepared, lcp: &Lcp, x: &DVector<f64>) -> Residual {
+        lcp_error(lcp, x)
+    }
+
+    /// Only when `b >= 0` (then `x = 0` is the answer): the pivots are not cut short.
+    fn stops_at_tolerance(prepared: &LemkePrepared) -> bool {
+        prepared.trivial
+    }
+}
+
+/// Solves an LCP by Lemke's method ([`Lemke`]): [`crate::solver::solve`] with `x` zeroed
+/// first (Lemke needs no start). `x` receives the answer; the observer sees every pivot
+/// (the x-part of the basic solution); the report's `stats` count pivots, degenerate
+/// pivots and ties.
+///
+/// # Errors
+/// [`SolveError::RayTermination`] on a secondary ray; [`SolveError::NoConvergence`] if the
+/// pivot cap is hit, a basis repeats, or the final error exceeds `params.tol` (the report
+/// carries the pivots, the error of the returned `x` and the statistics);
+/// [`SolveError::Diverged`] on an overflow; [`SolveError::Problem`] for a wrong `x`
+/// length, `n > 4000` (`ProblemError::TooLarge` when the dense storage would exceed
+/// [`crate::matrix::MAX_DENSE_ENTRIES`]) or an invalid option
+/// ([`ProblemError::InvalidOption`]).
+///
+/// # Reference
+/// Lemke 1965; Cottle, Pang, Stone 1992 §4.4, §4.9.
+///
+/// ```
+/// use nalgebra::{DMatrix, DVector};
+/// use nonsmooth::{problem::Lcp, solver::{Params, no_observer}};
+/// use nonsmooth::pivoting::{LemkeOptions, lemke};
+/// let lcp = Lcp::new(DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]).into(),
+///                    DVector::from_vec(vec![-5.0, -6.0])).unwrap();
+/// let mut x = DVector::zeros(2);
+/// let params = Params { tol: 1e-12, ..Default::default() };
+/// let info = lemke(&lcp, &mut x, &params, &LemkeOptions::default(), &mut no_observer()).unwrap();
+/// assert!(info.error.rel <= 1e-12);
+/// assert!((x[1] - 7.0 / 3.0).abs() < 1e-14);
+/// assert_eq!(info.stats.pivots, info.iterations);
+/// ```
+pub fn lemke(
+    lcp: &Lcp,
+    x: &mut DVector<f64>,
+    params: &Params,
+    options: &LemkeOptions,
+    observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
+) -> Result<Solved<LemkeStats>, SolveError<LemkeStats>> {
+    check_len("x", lcp.dim(), x.len())?;
+    let mut prepared = Lemke::prepare(lcp, options).map_err(SolveError::lift)?;
+    x.fill(0.0);
+    solve_prepared::<Lemke>(&mut prepared, lcp, x, params, observer)
+}
 
 /// Lemke's complementary pivoting method with the lexicographic minimum ratio test.
 ///
@@ -80,9 +368,9 @@ const ZERO_TOL: f64 = 1e-12;
 ///
 /// In floating point the rule is applied column by column: keep the rows whose key is
 /// within rounding of the smallest, and move to the next column while more than one
-/// remains. "Within rounding" is `1e-12` of the size of the numbers the row holds, and
-/// results of a cancellation below `1e-12` of its terms are exact zeros (`ZERO_TOL` in the
-/// source says why and how the value was measured); comparing computed keys exactly lets
+/// remains. "Within rounding" is [`LemkeOptions::zero_tol`] (default `1e-12`) of the size
+/// of the numbers the row holds, and results of a cancellation below that fraction of its
+/// terms are exact zeros ([`ZERO_TOL`] says why and how the value was measured); comparing computed keys exactly lets
 /// rounding decide the ties, and the method cycled on a 40-variable problem from
 /// Siconos's test data. On every test problem the pivots made are those of exact
 /// arithmetic (`tests/regress_lemke_cycling.rs` compares with an exact rational Lemke).
@@ -99,11 +387,28 @@ const ZERO_TOL: f64 = 1e-12;
 ///   `A_BB x_B = -b_B` is re-solved by LU, and the polished point is kept if its error is
 ///   smaller.
 /// * A value past the largest float (in the basis, the entering column or the answer:
-///   extreme data) stops the method with [`SolveError::Diverged`]; `x` is then zero.
+///   extreme data) stops the method with [`SolveError::Diverged`]; `x` is then zero. An
+///   intermediate basic solution whose x-part alone overflows (the basis itself finite)
+///   does not stop the pivots: `x` keeps the last finite one.
 ///
-/// `x` receives the answer (its input is ignored: Lemke needs no start). `params.max_iter`
-/// caps the pivots (the first, `x0` entering, counts); `params.tol` is the LCP error below
-/// which the result counts as converged.
+/// # One pivot per iteration
+/// As a [`Method`] (on an [`Lcp`], options [`LemkeOptions`], statistics [`LemkeStats`]):
+/// `prepare` checks the size and the options; `start` copies `A` to dense, scales `b` and
+/// makes the first basis; each `step` is **one pivot** (the first brings `x0` in), after
+/// which `x` holds the x-part of the basic solution, `max(B^-1 b, 0)` on the basic `x_j`
+/// and zero elsewhere, so the loop's error and the observer see the path. The basis that
+/// makes `x0` leave ends the method ([`Step::Finished`] with `Converged`, granted if the
+/// error meets the tolerance), as does a repeated basis (the cycle guard, the same claim;
+/// [`LemkeStats::repeated_basis`]). The loop does not cut the path short when an
+/// intermediate basis happens to meet the tolerance ([`Method::stops_at_tolerance`] is
+/// `false` while pivoting): the pivots are those of the method, comparable with other
+/// implementations. When `b >= 0`, `x = 0` is the answer and no pivot is made.
+///
+/// `params.max_iter` caps the pivots (the first, `x0` entering, counts); `params.tol` is
+/// the LCP error ([`lcp_error`]) below which the result counts as converged. Lemke needs no
+/// start: [`lemke`] zeroes `x` first, and a warm start given to [`crate::solver::solve`] is
+/// only kept when it already meets the tolerance and `b >= 0`; otherwise the first pivot
+/// overwrites it.
 ///
 /// # Requirements
 /// Lemke's method terminates with a solution for P-matrices and, when the LCP is
@@ -111,12 +416,13 @@ const ZERO_TOL: f64 = 1e-12;
 /// otherwise it may end on a ray. The matrix is converted to dense; `n <= 4000`.
 ///
 /// # Errors
-/// [`SolveError::RayTermination`] on a secondary ray; [`SolveError::NoConvergence`] if the
-/// pivot cap is hit, a basis repeats, or the final error exceeds `params.tol` (the info
-/// carries the pivots and the error of the returned `x`); [`SolveError::Diverged`] on an
-/// overflow; [`SolveError::Problem`] for `n > 4000`
-/// (`ProblemError::TooLarge` when the dense storage would exceed
-/// [`crate::matrix::MAX_DENSE_ENTRIES`]) or a wrong `x` length.
+/// [`SolveError::RayTermination`] on a secondary ray; [`SolveError::NoConvergence`] when
+/// the method ends (its solution, a repeated basis, or the pivot cap) with an error above
+/// `params.tol` (the report carries the pivots, the error of the returned `x` and the
+/// statistics); [`SolveError::Diverged`] on an overflow; [`SolveError::Problem`] for
+/// `n > 4000` (`ProblemError::TooLarge` when the dense storage would exceed
+/// [`crate::matrix::MAX_DENSE_ENTRIES`]), a wrong `x` length or an invalid option
+/// ([`ProblemError::InvalidOption`]).
 ///
 /// # Reference
 /// Lemke 1965; Cottle, Pang, Stone 1992 §4.4 (the scheme), §4.9 (lexicographic
@@ -124,113 +430,19 @@ const ZERO_TOL: f64 = 1e-12;
 ///
 /// ```
 /// use nalgebra::{DMatrix, DVector};
-/// use nonsmooth::{problem::Lcp, solver::Params, pivoting::lemke};
+/// use nonsmooth::pivoting::{Lemke, LemkeOptions};
+/// use nonsmooth::{problem::Lcp, solver::{Params, no_observer, solve}};
 /// let lcp = Lcp::new(DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]).into(),
 ///                    DVector::from_vec(vec![-5.0, -6.0])).unwrap();
 /// let mut x = DVector::zeros(2);
-/// let info = lemke(&lcp, &mut x, &Params { tol: 1e-12, ..Default::default() }).unwrap();
-/// assert!(info.error.rel <= 1e-12);
+/// let params = Params { tol: 1e-12, ..Default::default() };
+/// let info = solve::<Lemke>(&lcp, &mut x, &params, &LemkeOptions::default(),
+///                           &mut no_observer()).unwrap();
+/// assert_eq!((info.iterations, info.stats.pivots), (3, 3)); // x0 in, x_2 in, x_1 in as x0 leaves
 /// assert!((x[1] - 7.0 / 3.0).abs() < 1e-14);
 /// ```
-pub fn lemke(lcp: &Lcp, x: &mut DVector<f64>, params: &Params) -> Result<SolveInfo, SolveError> {
-    let start = Instant::now();
-    let n = lcp.dim();
-    check_len("x", n, x.len())?;
-    // Refuse before allocating (a sparse file of a few bytes can declare n = 2^20).
-    crate::matrix::check_dense("Lemke's tableau", n, 2 * n + 2)?;
-    if n > MAX_DIM {
-        return Err(ProblemError::Unsupported {
-            reason: format!("Lemke's dense tableau is limited to n <= {MAX_DIM} (n = {n})"),
-        }
-        .into());
-    }
-    let finish = |x: &DVector<f64>, pivots: usize| {
-        let error = lcp_error(lcp, x);
-        let info = SolveInfo {
-            status: if error.meets(params.tol, params.measure) {
-                Status::Converged
-            } else {
-                Status::MaxIterations
-            },
-            iterations: pivots,
-            error,
-            seconds: start.elapsed().as_secs_f64(),
-            history: Vec::new(),
-            stats: (),
-        };
-        if info.status == Status::Converged {
-            Ok(info)
-        } else {
-            Err(SolveError::NoConvergence(Box::new(info)))
-        }
-    };
-
-    let a = lcp.a().to_dense();
-    let b = lcp.b();
-    if b.iter().all(|v| *v >= 0.0) {
-        x.fill(0.0);
-        return finish(x, 0);
-    }
-    // `b` times the power of two that brings its largest entry to [1, 2): exact, so no
-    // decision of the ratio test changes, and the basic values are of order one.
-    let k = -(b.amax().log2().floor() as i32);
-    let q = b.map(|v| crate::solver::mul_pow2(v, k));
-    let mut t = Basis::new(&a, q);
-
-    // First pivot: x0 enters with column -e; the leaving row is the lexicographic minimum
-    // of the rows [q_i, e_i]: the most negative q_i, on a tie the largest index (after it
-    // every row of [B^-1 q, B^-1] is lexicographically positive).
-    let mut row = 0;
-    for i in 1..n {
-        if t.rhs[i] <= t.rhs[row] {
-            row = i;
-        }
-    }
-    t.enter(t.z0());
-    let mut seen = HashSet::from([t.hash]);
-    let mut pivots = 0;
-    loop {
-        let leaving = t.pivot(row);
-        pivots += 1;
-        if !t.is_finite() {
-            return Err(overflow(lcp, x, pivots));
-        }
-        if leaving == t.z0() {
-            break;
-        }
-        // A repeated basis: rounding has broken the rule (exact arithmetic never repeats
-        // one), and the path would now cycle.
-        if pivots >= params.max_iter || !seen.insert(t.hash) {
-            if !t.extract(x, k) {
-                return Err(overflow(lcp, x, pivots));
-            }
-            return finish(x, pivots);
-        }
-        // The complement of the leaving variable enters.
-        t.enter(if leaving < n {
-            leaving + n
-        } else {
-            leaving - n
-        });
-        if !t.d.iter().all(|v| v.is_finite()) {
-            return Err(overflow(lcp, x, pivots));
-        }
-        match t.leaving_row() {
-            Some(r) => row = r,
-            None => {
-                if !t.extract(x, k) {
-                    return Err(overflow(lcp, x, pivots));
-                }
-                return Err(SolveError::RayTermination { pivots });
-            }
-        }
-    }
-    if !t.extract(x, k) {
-        return Err(overflow(lcp, x, pivots));
-    }
-    polish(lcp, &a, &t.basis, n, x);
-    finish(x, pivots)
-}
+#[derive(Debug, Clone, Copy)]
+pub struct Lemke;
 
 /// A number of the method went past the largest float: `x` is set to zero and the error
 /// measured there.
@@ -245,9 +457,11 @@ fn overflow(lcp: &Lcp, x: &mut DVector<f64>, pivots: usize) -> SolveError {
 /// Lemke's method in revised form: the basis, `B^-1` and `B^-1 q` for the system
 /// `I w - M z - e z0 = q`, with the variables numbered `w_i = i`, `z_j = n + j`,
 /// `z0 = 2n`.
-struct Basis<'a> {
+#[derive(Debug, Clone)]
+struct Basis {
     n: usize,
-    m: &'a DMatrix<f64>,
+    /// [`LemkeOptions::zero_tol`].
+    tol: f64,
     /// `basis[i]`: the variable basic in row `i`.
     basis: Vec<usize>,
     /// `B^-1` transposed: column `i` is row `i` of `B^-1`, so that the row operations of a
@@ -264,12 +478,12 @@ struct Basis<'a> {
     hash: u128,
 }
 
-/// `t - u`, or exactly zero when the two cancel to below `ZERO_TOL` of the larger: what
-/// is left of such a cancellation is the rounding of `t` and `u`, and a zero that stays
-/// exactly zero keeps the ties of the ratio test exact.
-fn minus(t: f64, u: f64) -> f64 {
+/// `t - u`, or exactly zero when the two cancel to below `tol` of the larger
+/// ([`LemkeOptions::zero_tol`]): what is left of such a cancellation is the rounding of `t`
+/// and `u`, and a zero that stays exactly zero keeps the ties of the ratio test exact.
+fn minus(t: f64, u: f64, tol: f64) -> f64 {
     let r = t - u;
-    if r.abs() <= ZERO_TOL * t.abs().max(u.abs()) {
+    if r.abs() <= tol * t.abs().max(u.abs()) {
         0.0
     } else {
         r
@@ -288,12 +502,12 @@ fn zobrist(v: usize) -> u128 {
     (u128::from(mix(2 * v)) << 64) | u128::from(mix(2 * v + 1))
 }
 
-impl<'a> Basis<'a> {
-    fn new(m: &'a DMatrix<f64>, q: DVector<f64>) -> Self {
+impl Basis {
+    fn new(q: DVector<f64>, tol: f64) -> Self {
         let n = q.len();
         Basis {
             n,
-            m,
+            tol,
             basis: (0..n).collect(),
             bt: DMatrix::identity(n, n),
             rhs: q,
@@ -320,9 +534,9 @@ impl<'a> Basis<'a> {
     }
 
     /// Makes `v` the entering variable: `d = B^-1 a_v` for its column `a_v` of
-    /// `[I, -M, -e]`, with the entries that are below `ZERO_TOL` of the terms they are
-    /// summed from (`|B^-1| |a_v|`) set to zero.
-    fn enter(&mut self, v: usize) {
+    /// `[I, -M, -e]` (`m` is `M`), with the entries that are below `tol` of the terms they
+    /// are summed from (`|B^-1| |a_v|`) set to zero.
+    fn enter(&mut self, v: usize, m: &DMatrix<f64>) {
         let n = self.n;
         self.entering = v;
         if v < n {
@@ -332,7 +546,7 @@ impl<'a> Basis<'a> {
         }
         // a_v / ‖a_v‖∞ (so that the sum of magnitudes does not overflow), with its sign.
         let (a, a_max): (Vec<f64>, f64) = if v < 2 * n {
-            let col = self.m.column(v - n);
+            let col = m.column(v - n);
             let a_max = col.amax();
             (col.iter().map(|c| -c / a_max).collect(), a_max)
         } else {
@@ -348,7 +562,7 @@ impl<'a> Basis<'a> {
                 sum += b * a;
                 size += (b * a).abs();
             }
-            self.d[i] = if sum.abs() <= ZERO_TOL * size {
+            self.d[i] = if sum.abs() <= self.tol * size {
                 0.0
             } else {
                 sum * a_max
@@ -357,15 +571,16 @@ impl<'a> Basis<'a> {
     }
 
     // ANCHOR: ratio_test
-    /// The row of the lexicographic minimum ratio (see [`lemke`]), or `None` when no entry
-    /// of `d` is positive (a secondary ray).
-    fn leaving_row(&self) -> Option<usize> {
+    /// The row of the lexicographic minimum ratio (see [`Lemke`]), or `None` when no entry
+    /// of `d` is positive (a secondary ray). Counts in `ties` a minimum ratio shared by
+    /// several rows (within rounding), which the next columns then decide.
+    fn leaving_row(&self, ties: &mut usize) -> Option<usize> {
         let n = self.n;
         let mut rows: Vec<usize> = (0..n).filter(|&i| self.d[i] > 0.0).collect();
         if rows.is_empty() {
             return None;
         }
-        // The size of the keys of row i: rounding below ZERO_TOL of it is a tie.
+        // The size of the keys of row i: rounding below tol of it is a tie.
         let scale_of = |i: usize| self.row_scale(i) / self.d[i];
         // Column c = 0 is B^-1 q, column c >= 1 is column c - 1 of B^-1.
         for c in 0..=n {
@@ -383,8 +598,9 @@ impl<'a> Basis<'a> {
                 .min_by(|&i, &j| key(i).total_cmp(&key(j)))
                 .expect("rows is not empty");
             let (kb, sb) = (key(best), scale_of(best));
-            rows.retain(|&i| key(i) - kb <= ZERO_TOL * (scale_of(i) + sb));
+            rows.retain(|&i| key(i) - kb <= self.tol * (scale_of(i) + sb));
             if c == 0 {
+                *ties += usize::from(rows.len() > 1);
                 if let Some(&r) = rows.iter().find(|&&i| self.basis[i] == self.z0()) {
                     return Some(r);
                 }
@@ -416,11 +632,11 @@ impl<'a> Basis<'a> {
             if i != r && f != 0.0 {
                 let mut m = 0.0f64;
                 for (t, pv) in row.iter_mut().zip(&pr) {
-                    *t = minus(*t, f * pv);
+                    *t = minus(*t, f * pv, self.tol);
                     m = m.max(t.abs());
                 }
                 self.row_max[i] = m;
-                self.rhs[i] = minus(self.rhs[i], f * v);
+                self.rhs[i] = minus(self.rhs[i], f * v, self.tol);
             }
         }
         let leaving = self.basis[r];
@@ -429,8 +645,9 @@ impl<'a> Basis<'a> {
         leaving
     }
 
-    /// Reads `z` (the answer) from the basis: basic `z_j` take their row's value, times
-    /// `2^-k` (the scaling of `q` undone). Returns whether every entry is finite.
+    /// Reads `z` (the x-part of the basic solution) from the basis: basic `z_j` take their
+    /// row's value, times `2^-k` (the scaling of `q` undone). Returns whether every entry is
+    /// finite.
     fn extract(&self, x: &mut DVector<f64>, k: i32) -> bool {
         let n = self.n;
         x.fill(0.0);
@@ -443,15 +660,16 @@ impl<'a> Basis<'a> {
     }
 }
 
-/// Re-solves `A_BB x_B = -b_B` on the final basis and keeps the result if it is better.
-fn polish(lcp: &Lcp, a: &DMatrix<f64>, basis: &[usize], n: usize, x: &mut DVector<f64>) {
+/// Re-solves `A_BB x_B = -b_B` on the final basis and keeps the result if it is better;
+/// returns whether it did.
+fn polish(lcp: &Lcp, a: &DMatrix<f64>, basis: &[usize], n: usize, x: &mut DVector<f64>) -> bool {
     let active: Vec<usize> = basis
         .iter()
         .filter(|v| (n..2 * n).contains(*v))
         .map(|v| v - n)
         .collect();
     if active.is_empty() {
-        return;
+        return false;
     }
     let k = active.len();
     let sub = DMatrix::from_fn(k, k, |i, j| a[(active[i], active[j])]);
@@ -463,6 +681,8 @@ fn polish(lcp: &Lcp, a: &DMatrix<f64>, basis: &[usize], n: usize, x: &mut DVecto
         }
         if cand.iter().all(|v| v.is_finite()) && lcp_error(lcp, &cand).abs < lcp_error(lcp, x).abs {
             x.copy_from(&cand);
+            return true;
         }
     }
+    false
 }

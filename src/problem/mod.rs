@@ -132,14 +132,15 @@ pub enum ProblemError {
         /// Why.
         reason: String,
     },
-    /// A method option has a value outside its range (a relaxation factor `omega >= 2`, a
-    /// divergence window of 0).
+    /// A method's option is out of its range, or does not fit this problem (PROX's local
+    /// r-factors divide by a diagonal entry that is zero).
     InvalidOption {
-        /// The method (`"psor"`, `"prox-gs"`).
+        /// The method (`"prox-gs"`, `"lemke"`).
         method: String,
-        /// The option (`"omega"`, `"window"`).
+        /// The option, as named in the options struct's field name (snake_case, as in `--set`)
+        /// (`"window"`, `"r_factor"`).
         option: String,
-        /// What is wrong, with the valid range.
+        /// Why, with the value found.
         reason: String,
     },
     /// A dense `rows x cols` copy of a matrix would exceed
@@ -253,13 +254,13 @@ impl fmt::Display for ProblemError {
                 method,
                 option,
                 reason,
-            } => write!(f, "option `{option}` of method `{method}`: {reason}"),
+            } => write!(f, "invalid option `{option}` of {method}: {reason}"),
             TooLarge { what, rows, cols } => write!(
                 f,
                 "{what} needs a dense {rows} x {cols} matrix, more than the {} entries \
                  ({} GiB) allowed for dense copies",
                 crate::matrix::MAX_DENSE_ENTRIES,
-                crate::matrix::MAX_DENSE_ENTRIES * 8 >> 30
+                (crate::matrix::MAX_DENSE_ENTRIES * 8) >> 30
             ),
         }
     }
@@ -341,6 +342,30 @@ pub(crate) fn check_positive_diagonal(
     }
 }
 
+impl crate::solver::Dim for Lcp {
+    fn dim(&self) -> usize {
+        Lcp::dim(self)
+    }
+}
+
+impl crate::solver::Dim for BoxedLcp {
+    fn dim(&self) -> usize {
+        BoxedLcp::dim(self)
+    }
+}
+
+impl crate::solver::Dim for FrictionContact {
+    fn dim(&self) -> usize {
+        FrictionContact::dim(self)
+    }
+}
+
+impl crate::solver::Dim for GlobalFrictionContact {
+    fn dim(&self) -> usize {
+        GlobalFrictionContact::dim(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -369,29 +394,14 @@ mod tests {
         assert_eq!(fmt_num(-3.0), "-3");
         assert_eq!(fmt_num(1e-300), "1e-300");
         assert_eq!(fmt_num(f64::NAN), "NaN");
-    }
-}
-
-impl crate::solver::Dim for Lcp {
-    fn dim(&self) -> usize {
-        Lcp::dim(self)
-    }
-}
-
-impl crate::solver::Dim for BoxedLcp {
-    fn dim(&self) -> usize {
-        BoxedLcp::dim(self)
-    }
-}
-
-impl crate::solver::Dim for FrictionContact {
-    fn dim(&self) -> usize {
-        FrictionContact::dim(self)
-    }
-}
-
-impl crate::solver::Dim for GlobalFrictionContact {
-    fn dim(&self) -> usize {
-        GlobalFrictionContact::dim(self)
+        let e = ProblemError::InvalidOption {
+            method: "prox-gs".into(),
+            option: "window".into(),
+            reason: "0 is out of range (it must be at least 1)".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "invalid option `window` of prox-gs: 0 is out of range (it must be at least 1)"
+        );
     }
 }

@@ -5,7 +5,8 @@
 //! |---|---|---|
 //! | [`ContactLaw`] | a contact's convex set (half-line, box, disk, ellipse, Coulomb-Contensou ellipsoid, CCP cone), its proximal map and natural map | eq. 1-10, 14-16, 20-21 |
 //! | [`ProxProblem`] | `v = A λ + b` with one law per contact, local (`A` given) or global (`A = H^T M^-1 H` never formed); restitution in `b` | eq. 12-19 |
-//! | [`Prox`], [`prox_solve`] | PROX Jacobi and Gauss-Seidel with adaptive backtracking of the r-factors | Algorithms 1-2, eq. 22-27 |
+//! | [`ProxMethod`], [`prox_solve`] | PROX Jacobi and Gauss-Seidel with adaptive backtracking of the r-factors, one sweep per iteration of the crate's solver loop ([`crate::solver::Method`]); [`Prox`] sweeps by hand | Algorithms 1-2, eq. 22-27 |
+//! | [`ProxOptions`], [`ProxStats`] | scheme, r-factors, `ν`, divergence window, step tests; sweeps, rollbacks, why it stopped | §4, §4.2 |
 //! | [`RFactor`] | Global (constant, or spectral), Local, Blocked, and the paper's matrix Blocked | §4.2, eq. 39-40 |
 //!
 //! # The model in one paragraph
@@ -32,14 +33,17 @@
 //! checks that the iterates agree.
 
 mod law;
+mod operator;
+mod options;
 mod problem;
 mod rfactor;
 mod solver;
+mod sweep;
+mod window;
 
 pub use law::ContactLaw;
+pub use options::{Blocks, ProxOptions, ProxStats, RECOMMENDED_WINDOW, Scheme, StopReason};
 pub use problem::ProxProblem;
 pub use rfactor::RFactor;
-pub use solver::{
-    Blocks, Prox, ProxOptions, ProxState, ProxStats, RECOMMENDED_WINDOW, Scheme, StopReason,
-    prox_solve,
-};
+pub use solver::{Prox, ProxMethod, ProxPrepared, prox_solve};
+pub use sweep::ProxState;

@@ -16,6 +16,8 @@ use crate::problem::{
 const SYMMETRY_TOL: f64 = 1e-10;
 
 /// How the contact velocity `v = A λ + b` is given.
+// One per problem: the size of the variants does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub(crate) enum Form {
     /// The Delassus operator `A` itself (`m x m`).
@@ -522,5 +524,11 @@ impl ProxProblem {
             Form::Global { m, .. } => Some(m),
             Form::Local(_) => None,
         }
+    }
+}
+
+impl crate::solver::Dim for ProxProblem {
+    fn dim(&self) -> usize {
+        self.b.len()
     }
 }

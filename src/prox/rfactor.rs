@@ -1,8 +1,10 @@
 //! r-factor strategies (Erleben 2017 §4.2, eq. 39-40) and the per-contact r-factor blocks.
 
+use std::fmt;
 use std::str::FromStr;
 
 use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::law::ContactLaw;
 use crate::problem::ProblemError;
@@ -28,6 +30,9 @@ use crate::problem::ProblemError;
 /// reproduce the paper's experiment, in which Blocked "fails". `Blocked` is the strategy's
 /// idea made valid: one scalar per factor, chosen from the factor's block `A_SS` as the `r`
 /// that minimises the spectral radius of `I - r A_SS` (for a 1-row factor, `1 / A_ii`).
+///
+/// Parsed from ([`RFactor::from_str`]), printed as ([`fmt::Display`]) and serialised as its
+/// command-line string: `global=5`, `global-spectral`, `local`, `blocked`, `blocked-matrix`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum RFactor {
     /// One constant `r` for every row, in the units of `1/A` (kg for velocity-level
@@ -82,6 +87,32 @@ impl RFactor {
         "blocked",
         "blocked-matrix",
     ];
+}
+
+/// The string [`RFactor::from_str`] reads back: the [`RFactor::name`], and `global=R` for a
+/// constant (`global=5` for the paper's; Rust's shortest round-trip form of `R`).
+impl fmt::Display for RFactor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RFactor::Global { r } => write!(f, "global={r}"),
+            other => f.write_str(other.name()),
+        }
+    }
+}
+
+/// Serialised as its string form ([`fmt::Display`]: `"local"`, `"global=5"`).
+impl Serialize for RFactor {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Read from the string form of [`RFactor::from_str`] (`"global"` is `global=5`).
+impl<'de> Deserialize<'de> for RFactor {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 impl FromStr for RFactor {
@@ -164,8 +195,8 @@ impl RBlock {
             for k in 0..len {
                 let i = start + k;
                 let mut s = 0.0;
-                for l in 0..len {
-                    s += self.m[i * d + start + l] * v[l];
+                for (l, vl) in v.iter().enumerate().take(len) {
+                    s += self.m[i * d + start + l] * vl;
                 }
                 z[k] = lam[k] - s;
             }
@@ -310,6 +341,17 @@ mod tests {
             RFactor::Global { r: 0.25 }
         );
         assert!("global=-1".parse::<RFactor>().is_err());
+        for r in [
+            RFactor::Global { r: 5.0 },
+            RFactor::Global { r: 0.1 },
+            RFactor::Local,
+            RFactor::BlockedMatrix,
+        ] {
+            assert_eq!(r.to_string().parse::<RFactor>().unwrap(), r);
+            let json = serde_json::to_string(&r).unwrap();
+            assert_eq!(serde_json::from_str::<RFactor>(&json).unwrap(), r);
+        }
+        assert_eq!(RFactor::default().to_string(), "global=5");
         assert!("nope".parse::<RFactor>().is_err());
     }
 

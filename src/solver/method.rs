@@ -1,19 +1,5 @@
-//! The one shape of every method: prepare once, iterate, and one loop around it.
-//!
-//! A method is a type implementing [`Method`]. It says what problem it works on, its options
-//! (`<Method>Options`), its statistics, and three things:
-//!
-//! * [`Method::prepare`]: the symbolic and layout work (block storage, factorisation
-//!   patterns, r-factor strategies), done once and reusable across solves of problems with
-//!   the same structure (the contact problems of consecutive time steps);
-//! * [`Method::start`]: the numeric work for one problem (diagonal block inverses, the
-//!   r-factors of this `W`, workspace reset), given the warm start;
-//! * [`Method::step`]: **one iteration**, what the book shows: a sweep, a Newton step, a
-//!   pivot.
-//!
-//! [`solve`] and [`solve_prepared`] own everything else: the warm start, stopping on the
-//! error of [`Params::measure`], the observer, the history, the finiteness guard and the
-//! timing. No method writes its own loop.
+//! The one shape of every method: prepare once, iterate, and one loop around it (see
+//! [`Method`]).
 
 use std::ops::ControlFlow;
 
@@ -32,9 +18,13 @@ pub enum Step {
     /// `x` is unchanged: the iteration was rejected (a PROX sweep rolled back). It counts
     /// against [`Params::max_iter`] but is neither measured nor shown to the observer.
     Rejected,
-    /// The method ended on its own terms (Lemke's method found its complementary basis, a
-    /// PROX step test fired). The loop measures `x`: a `Converged` claim is granted only if
-    /// the error meets the tolerance, and otherwise reported as not converged.
+    /// `x` holds a new iterate, and the method ends there on its own terms (Lemke's method
+    /// found its complementary basis, a PROX step test fired). The loop first treats the
+    /// iterate as after [`Step::Moved`] (measure, observer, tolerance, cap: if one of them
+    /// ends the solve, its status is reported). Otherwise the claim is reported, with the
+    /// error measured on `x`: `Stopped` and `MaxIterations` as they are, `Converged` only if
+    /// the error meets the tolerance (else the solve did not converge,
+    /// [`SolveError::NoConvergence`]).
     Finished(Status),
 }
 
@@ -45,7 +35,31 @@ pub trait Dim {
 }
 
 // ANCHOR: method_trait
-/// One method of the crate. See the [module docs](self).
+/// One method of the crate: prepare once, iterate, and one loop around it.
+///
+/// A method is a type implementing [`Method`]. It says what problem it works on, its options
+/// (`<Method>Options`), its statistics, and three things:
+///
+/// * [`Method::prepare`]: the symbolic and layout work (block storage, factorisation
+///   patterns, r-factor strategies), done once and reusable across solves of problems with
+///   the same structure (the contact problems of consecutive time steps);
+/// * [`Method::start`]: the numeric work for one problem (diagonal block inverses, the
+///   r-factors of this `W`, workspace reset), given the warm start;
+/// * [`Method::step`]: **one iteration**, what the book shows: a sweep, a Newton step, a
+///   pivot.
+///
+/// [`solve`] and [`solve_prepared`] own everything else: the warm start, stopping on the
+/// error of [`Params::measure`], the observer, the history, the finiteness guard and the
+/// timing. No method writes its own loop.
+///
+/// # How a solve ends
+/// After each step the loop, in this order: measures `x` (every [`Params::check_every`]
+/// iterations and at the cap), returns [`SolveError::Diverged`] on a non-finite error, shows
+/// the iterate to the observer (which may stop the solve, [`Status::Stopped`]), ends with
+/// [`Status::Converged`] when the error meets the tolerance (unless the method asks not to,
+/// [`Method::stops_at_tolerance`]) and with [`Status::MaxIterations`] at the cap. Only then
+/// does a method's own end ([`Step::Finished`]) take effect. Whoever ended it, the loop
+/// tells the method ([`Method::ended`]) so that its statistics can say why.
 pub trait Method {
     /// The problem the method works on.
     type Problem: Dim + ?Sized;
@@ -83,6 +97,27 @@ pub trait Method {
 
     /// The error of `x` in every measure (what [`Params::measure`] picks from).
     fn error(prepared: &Self::Prepared, problem: &Self::Problem, x: &DVector<f64>) -> Residual;
+
+    /// Whether the loop may end the solve because the measured error meets the tolerance, at
+    /// the warm start and after a step. Default `true`. A method whose path must not be cut
+    /// short answers `false` (Lemke's method while it pivots: its intermediate bases are
+    /// compared pivot for pivot with other implementations, and its answer is the one its
+    /// last pivot makes). The loop then still measures, records and shows every iterate, and
+    /// still reports `Converged` when the error meets the tolerance at the iteration cap or
+    /// on a [`Step::Finished`] claim.
+    fn stops_at_tolerance(prepared: &Self::Prepared) -> bool {
+        let _ = prepared;
+        true
+    }
+
+    /// Called once when the loop ends the solve with a report ([`Solved`], also inside
+    /// [`SolveError::NoConvergence`]), with the reported status and `claimed = true` when the
+    /// method's own [`Step::Finished`] ended it (`false`: the warm start, the tolerance, the
+    /// cap or the observer). Lets the statistics say why it stopped (PROX's
+    /// [`crate::prox::StopReason`]). Default: nothing.
+    fn ended(prepared: &Self::Prepared, stats: &mut Self::Stats, status: Status, claimed: bool) {
+        let _ = (prepared, stats, status, claimed);
+    }
 }
 // ANCHOR_END: method_trait
 
@@ -131,7 +166,8 @@ pub fn solve_started<M: Method>(
     let mut stats = M::Stats::default();
     let mut driver = Driver::new(params);
     let e0 = M::error(prepared, problem, x);
-    if let Next::Finish(status) = driver.start(x, e0) {
+    if let Next::Finish(status) = driver.start_with(x, e0, M::stops_at_tolerance(prepared)) {
+        M::ended(prepared, &mut stats, status, false);
         return driver.finish_with(status, 0, e0, stats);
     }
     // ANCHOR: the_loop
@@ -139,7 +175,7 @@ pub fn solve_started<M: Method>(
     loop {
         let step = M::step(prepared, problem, x, &mut stats);
         k += 1;
-        match step {
+        let claim = match step {
             Err(e) => {
                 // keep the last finite iterate
                 driver.restore(x);
@@ -148,24 +184,17 @@ pub fn solve_started<M: Method>(
             Ok(Step::Rejected) => {
                 if k >= params.max_iter {
                     let e = M::error(prepared, problem, x);
+                    M::ended(prepared, &mut stats, Status::MaxIterations, false);
                     return driver.finish_with(Status::MaxIterations, k, e, stats);
                 }
                 continue;
             }
-            Ok(Step::Finished(claimed)) => {
-                let e = M::error(prepared, problem, x);
-                let status = match claimed {
-                    Status::Converged if !e.meets(params.tol, params.measure) => {
-                        Status::MaxIterations
-                    }
-                    s => s,
-                };
-                return driver.finish_with(status, k, e, stats);
-            }
-            Ok(Step::Moved) => {}
-        }
+            Ok(Step::Moved) => None,
+            Ok(Step::Finished(claimed)) => Some(claimed),
+        };
+        let may_stop = M::stops_at_tolerance(prepared);
         let measure = |x: &DVector<f64>| M::error(prepared, problem, x);
-        match driver.after_iteration(k, x, measure, observer) {
+        match driver.after_iteration_with(k, x, measure, observer, may_stop) {
             Err(e) => return Err(e.lift()),
             Ok(Next::Continue) => {}
             Ok(Next::Finish(status)) => {
@@ -173,8 +202,20 @@ pub fn solve_started<M: Method>(
                     (Status::Stopped, _) | (_, None) => M::error(prepared, problem, x),
                     (_, Some(e)) => e,
                 };
+                M::ended(prepared, &mut stats, status, false);
                 return driver.finish_with(status, k, e, stats);
             }
+        }
+        if let Some(claimed) = claim {
+            let e = M::error(prepared, problem, x);
+            let status = match claimed {
+                Status::Converged if !e.meets(params.tol, params.measure) => {
+                    Status::MaxIterations
+                }
+                s => s,
+            };
+            M::ended(prepared, &mut stats, status, true);
+            return driver.finish_with(status, k, e, stats);
         }
     }
     // ANCHOR_END: the_loop

@@ -228,6 +228,14 @@ impl<S> SolveError<S> {
         }
     }
 
+    /// The method's statistics, which only [`SolveError::NoConvergence`] carries.
+    pub fn stats(&self) -> Option<&S> {
+        match self {
+            SolveError::NoConvergence(info) => Some(&info.stats),
+            _ => None,
+        }
+    }
+
     /// The short status name used in tables and JSON.
     pub fn status_name(&self) -> &'static str {
         match self {
@@ -305,9 +313,15 @@ impl<'p> Driver<'p> {
     /// Records the starting point and its error (so that a warm start that already solves
     /// the problem costs no iteration). Returns `Finish(Converged)` if it does.
     pub(crate) fn start(&mut self, x: &DVector<f64>, error: Residual) -> Next {
+        self.start_with(x, error, true)
+    }
+
+    /// [`Driver::start`]; `may_stop = false` records the error without ending the solve
+    /// when it meets the tolerance (see [`Method::stops_at_tolerance`]).
+    pub(crate) fn start_with(&mut self, x: &DVector<f64>, error: Residual, may_stop: bool) -> Next {
         self.backup = x.clone();
         self.record(0, error);
-        if error.meets(self.params.tol, self.params.measure) {
+        if may_stop && error.meets(self.params.tol, self.params.measure) {
             Next::Finish(Status::Converged)
         } else {
             Next::Continue
@@ -333,6 +347,20 @@ impl<'p> Driver<'p> {
         x: &mut DVector<f64>,
         measure: impl FnOnce(&DVector<f64>) -> Residual,
         observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
+    ) -> Result<Next, SolveError> {
+        self.after_iteration_with(iteration, x, measure, observer, true)
+    }
+
+    /// [`Driver::after_iteration`]; with `may_stop = false` an error that meets the
+    /// tolerance ends the solve only at the iteration cap (see
+    /// [`Method::stops_at_tolerance`]): it is still measured, recorded and observed.
+    pub(crate) fn after_iteration_with(
+        &mut self,
+        iteration: usize,
+        x: &mut DVector<f64>,
+        measure: impl FnOnce(&DVector<f64>) -> Residual,
+        observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
+        may_stop: bool,
     ) -> Result<Next, SolveError> {
         let every = self.params.check_every.max(1);
         let last_iteration = iteration >= self.params.max_iter;
@@ -365,7 +393,7 @@ impl<'p> Driver<'p> {
             return Ok(Next::Finish(Status::Stopped));
         }
         if let Some(e) = error {
-            if e.meets(self.params.tol, self.params.measure) {
+            if (may_stop || last_iteration) && e.meets(self.params.tol, self.params.measure) {
                 return Ok(Next::Finish(Status::Converged));
             }
         }

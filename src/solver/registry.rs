@@ -44,9 +44,9 @@ use crate::newton::{
     ConeNewtonOptions, FischerNewton, MinMapNewton, Nncg, ProxStart, cone_newton,
     cone_newton_prox_start, fischer_newton, min_map_newton, nncg,
 };
-use crate::pivoting::lemke;
+use crate::pivoting::{LemkeOptions, lemke};
 use crate::problem::{BoxedLcp, FrictionKind, Lcp, ProblemError, check_len};
-use crate::prox::{Prox, ProxOptions, ProxProblem, RFactor, Scheme};
+use crate::prox::{ProxOptions, ProxProblem, Scheme, prox_solve};
 use crate::splitting::{
     Nsgs, NsgsOptions, PgsOptions, PjOptions, ProjectedSplitting, PsorOptions,
     SplittingOptions, Vgs, VgsOptions,
@@ -206,8 +206,8 @@ pub static METHODS: &[MethodSpec] = &[
         summary: "Lemke's complementary pivoting, lexicographic (Cottle, Pang, Stone 1992 §4.4)",
         applies_to: &[L],
         default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<NoOptions>,
-        check: check::<NoOptions>,
+        defaults: defaults::<LemkeOptions>,
+        check: check::<LemkeOptions>,
         run: run_lemke,
     },
     MethodSpec {
@@ -297,9 +297,9 @@ pub static METHODS: &[MethodSpec] = &[
         summary: "PROX Gauss-Seidel with adaptive r-factors (Erleben 2017 Algorithm 2)",
         applies_to: &[L, B, F, G],
         default_max_iter: PROX_DEFAULT_MAX_ITER,
-        defaults: defaults::<ProxGsSettings>,
-        check: check::<ProxGsSettings>,
-        run: run_prox::<ProxGsSettings>,
+        defaults: prox_defaults::<GS>,
+        check: prox_check::<GS>,
+        run: run_prox::<GS>,
     },
     MethodSpec {
         name: "prox-jacobi",
@@ -307,9 +307,9 @@ pub static METHODS: &[MethodSpec] = &[
         summary: "PROX Jacobi with adaptive r-factors (Erleben 2017 Algorithm 1)",
         applies_to: &[L, B, F, G],
         default_max_iter: PROX_DEFAULT_MAX_ITER,
-        defaults: defaults::<ProxJacobiSettings>,
-        check: check::<ProxJacobiSettings>,
-        run: run_prox::<ProxJacobiSettings>,
+        defaults: prox_defaults::<JACOBI>,
+        check: prox_check::<JACOBI>,
+        run: run_prox::<JACOBI>,
     },
     MethodSpec {
         name: "nsn",
@@ -692,11 +692,26 @@ fn no_options(m: &Map<String, Value>) -> Result<(), (String, String)> {
     }
 }
 
-fn read<O: MethodOptions>(m: &Map<String, Value>) -> Result<O, (String, String)> {
-    let o: O = serde_json::from_value(Value::Object(m.clone()))
+/// The options `O` from `base` (all fields, as JSON) with the settings `m` over it.
+fn read_over<O: MethodOptions>(
+    base: Value,
+    m: &Map<String, Value>,
+) -> Result<O, (String, String)> {
+    let mut all = match base {
+        Value::Object(b) => b,
+        _ => Map::new(),
+    };
+    for (k, v) in m {
+        all.insert(k.clone(), v.clone());
+    }
+    let o: O = serde_json::from_value(Value::Object(all))
         .map_err(|e| (String::new(), e.to_string()))?;
     o.validate()?;
     Ok(o)
+}
+
+fn read<O: MethodOptions>(m: &Map<String, Value>) -> Result<O, (String, String)> {
+    read_over::<O>(defaults::<O>(), m)
 }
 
 fn check<O: MethodOptions>(m: &Map<String, Value>) -> Result<(), (String, String)> {
@@ -771,11 +786,12 @@ fn run_lemke(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    _: &Map<String, Value>,
-    _: &mut Observer<'_>,
+    m: &Map<String, Value>,
+    obs: &mut Observer<'_>,
 ) -> Result<Solved<Stats>, SolveError<Stats>> {
+    let o = options::<LemkeOptions>("lemke", m)?;
     match p {
-        AnyProblem::Lcp(p) => erase(lemke(p, x, params)),
+        AnyProblem::Lcp(p) => erase(lemke(p, x, params, &o, obs)),
         _ => unsupported("lemke", p),
     }
 }
@@ -910,125 +926,68 @@ fn run_prox_nsn(
     erase(r.map(|(info, _)| info).map_err(SolveError::lift::<()>))
 }
 
-/// prox-gs's settable options (until PROX takes its options from serde directly).
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct ProxGsSettings {
-    r_factor: String,
-    window: usize,
-}
+const GS: bool = true;
+const JACOBI: bool = false;
 
-/// prox-jacobi's settable options.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct ProxJacobiSettings {
-    r_factor: String,
-    window: usize,
-}
-
-trait ProxSettings: MethodOptions {
-    const SCHEME: Scheme;
-    fn parts(&self) -> (&str, usize);
-}
-
-fn prox_validate(r: &str, window: usize) -> Result<(), (String, String)> {
-    r.parse::<RFactor>().map_err(|e| ("r_factor".to_string(), e))?;
-    range(
-        "window",
-        window >= 1,
-        "must be at least 1 (1 is the paper's divergence test)".into(),
-    )
-}
-
-impl Default for ProxGsSettings {
-    fn default() -> Self {
-        let o = ProxOptions::recommended(Scheme::GaussSeidel);
-        ProxGsSettings {
-            r_factor: o.r_factor.name().to_string(),
-            window: o.window,
-        }
+fn scheme(gauss_seidel: bool) -> Scheme {
+    if gauss_seidel {
+        Scheme::GaussSeidel
+    } else {
+        Scheme::Jacobi
     }
 }
 
-impl Default for ProxJacobiSettings {
-    fn default() -> Self {
-        let o = ProxOptions::recommended(Scheme::Jacobi);
-        ProxJacobiSettings {
-            r_factor: o.r_factor.name().to_string(),
-            window: o.window,
-        }
+/// The options of prox-gs (`SEIDEL = true`) or prox-jacobi: [`ProxOptions::recommended`] for
+/// the scheme, without `scheme` (the method's name fixes it).
+fn prox_defaults<const SEIDEL: bool>() -> Value {
+    let mut v = serde_json::to_value(ProxOptions::recommended(scheme(SEIDEL))).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        m.remove("scheme");
     }
+    v
 }
 
-impl MethodOptions for ProxGsSettings {
+fn prox_read<const SEIDEL: bool>(m: &Map<String, Value>) -> Result<ProxOptions, (String, String)> {
+    let mut o: ProxOptions = read_over(prox_defaults::<SEIDEL>(), m)?;
+    o.scheme = scheme(SEIDEL);
+    Ok(o)
+}
+
+fn prox_check<const SEIDEL: bool>(m: &Map<String, Value>) -> Result<(), (String, String)> {
+    prox_read::<SEIDEL>(m).map(|_| ())
+}
+
+impl MethodOptions for ProxOptions {
     fn validate(&self) -> Result<(), (String, String)> {
-        prox_validate(&self.r_factor, self.window)
+        self.check().map_err(|e| match e {
+            ProblemError::InvalidOption { option, reason, .. } => (option, reason),
+            e => (String::new(), e.to_string()),
+        })
     }
 }
 
-impl MethodOptions for ProxJacobiSettings {
-    fn validate(&self) -> Result<(), (String, String)> {
-        prox_validate(&self.r_factor, self.window)
-    }
-}
+impl MethodOptions for LemkeOptions {}
 
-impl ProxSettings for ProxGsSettings {
-    const SCHEME: Scheme = Scheme::GaussSeidel;
-    fn parts(&self) -> (&str, usize) {
-        (&self.r_factor, self.window)
-    }
-}
-
-impl ProxSettings for ProxJacobiSettings {
-    const SCHEME: Scheme = Scheme::Jacobi;
-    fn parts(&self) -> (&str, usize) {
-        (&self.r_factor, self.window)
-    }
-}
-
-fn run_prox<O: ProxSettings>(
+fn run_prox<const SEIDEL: bool>(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
     m: &Map<String, Value>,
     obs: &mut Observer<'_>,
 ) -> Result<Solved<Stats>, SolveError<Stats>> {
-    let name = match O::SCHEME {
-        Scheme::GaussSeidel => "prox-gs",
-        Scheme::Jacobi => "prox-jacobi",
-    };
-    let o = options::<O>(name, m)?;
-    let (r, window) = o.parts();
-    let r_factor: RFactor = r.parse().map_err(|e: String| {
+    let name = if SEIDEL { "prox-gs" } else { "prox-jacobi" };
+    let options = prox_read::<SEIDEL>(m).map_err(|(option, reason)| {
         SolveError::Problem(ProblemError::InvalidOption {
             method: name.into(),
-            option: "r_factor".into(),
-            reason: e,
+            option,
+            reason,
         })
     })?;
-    let options = ProxOptions {
-        scheme: O::SCHEME,
-        r_factor,
-        window,
-        ..ProxOptions::recommended(O::SCHEME)
-    };
     let pp = match p {
         AnyProblem::Lcp(p) => ProxProblem::from_lcp(p),
         AnyProblem::Boxed(p) => ProxProblem::from_boxed(p)?,
         AnyProblem::Friction(p) => ProxProblem::from_friction_contact_as(p, p.kind()),
         AnyProblem::Global(g) => ProxProblem::from_global(g, g.kind())?,
     };
-    // The local and blocked r-factors divide by A_ii (eq. 39-40); a constant one does not,
-    // so say which option gets around a zero diagonal (an LCP row, never a contact of
-    // `J M^-1 J^T` with a nonzero Jacobian row).
-    let prox = Prox::new(&pp, options).map_err(|e| match e {
-        ProblemError::NonPositiveDiagonal { .. } => ProblemError::Unsupported {
-            reason: format!(
-                "{e} (the {} r-factors of {name}; --set r_factor=global=R does not divide)",
-                r_factor.name(),
-            ),
-        },
-        e => e,
-    })?;
-    erase(prox.solve(x, params, obs).map_err(SolveError::lift).map(|s| s.map_stats(|()| ())))
+    erase(prox_solve(&pp, x, params, &options, obs))
 }
