@@ -102,12 +102,11 @@ fn mask_times(line: &str) -> String {
             &line[end..]
         );
     }
-    if line.contains(",nsgs,") || line.contains(",vgs,") || line.contains(",pgs,") {
+    let cells: Vec<String> = line.split(',').map(String::from).collect();
+    if cells.len() == 7 && cells[2].parse::<usize>().is_ok() {
         // history CSV: file,method,iteration,seconds,...
-        let mut cells: Vec<String> = line.split(',').map(String::from).collect();
-        if cells.len() == 7 {
-            cells[3] = mask(&cells[3]);
-        }
+        let mut cells = cells;
+        cells[3] = mask(&cells[3]);
         return cells.join(",");
     }
     if line.starts_with('|') && !line.contains("---") && !line.contains("seconds") {
@@ -288,11 +287,11 @@ fn solve() {
         "cli_solve_options",
         &[
             step(
-                "solve --kind ccp --tol 1e-10 data/box_stack_5.json data/heavy_on_light_1000.json",
+                "solve --kind ccp --tol 1e-10 --method nsgs data/box_stack_5.json data/heavy_on_light_1000.json",
             ),
             step("solve --method nsgs --format markdown data/pyramid_3_global.json"),
             step("solve --json --measure rel-q data/pyramid_3.json"),
-            step("solve --max-iter 1000 data/heavy_on_light_1000.json").with_status(),
+            step("solve --method nsgs --max-iter 1000 data/heavy_on_light_1000.json").with_status(),
         ],
         None,
     );
@@ -467,8 +466,9 @@ fn shared_data_sessions() {
         "cli_solve_shared",
         &[
             step("solve --method psor --omega 1.3 ../shared/data/opentissue/dlm/72"),
-            step("solve ../shared/data/siconos/lcp/lcp_CPS_3.dat ../shared/data/siconos/lcp/lcp_ortiz.dat")
+            step("solve --method lemke ../shared/data/siconos/lcp/lcp_CPS_3.dat ../shared/data/siconos/lcp/lcp_ortiz.dat")
                 .with_status(),
+            step("solve ../shared/data/siconos/lcp/lcp_CPS_3.dat"),
         ],
         Some(&shared),
     );
