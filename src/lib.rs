@@ -20,6 +20,32 @@
 //! | [`io`] | Siconos `.dat`, FCLIB HDF5, OpenTissue `.dlm`, MuJoCo JSON, the project's JSON | *Reading real problems and judging an answer* | `../shared/data/README.md` |
 //! | [`solver`] | the one interface: the `Method` trait (prepare, start, one iteration), the loop `solve`, `Params`, `Solved`, `SolveError`, observers; the `registry` of every method by name with its options | *The solver interface*; *The command line* | — |
 //!
+//! ## Calling a solver
+//! Every method implements [`solver::Method`] (prepare, start, one iteration) and runs in
+//! one loop, [`solver::solve`]; the [`solver::registry`] calls any of them by name, the
+//! same way for every method and problem type (what the command line does):
+//!
+//! ```
+//! use nalgebra::{DMatrix, DVector};
+//! use nonsmooth::io::AnyProblem;
+//! use nonsmooth::problem::{FrictionContact, FrictionKind};
+//! use nonsmooth::solver::registry::{Choice, solve};
+//! use nonsmooth::solver::{Params, no_observer};
+//! // One contact pressed into the ground and pushed sideways: it sticks, r = -W⁻¹ q.
+//! let w = DMatrix::from_row_slice(3, 3, &[2.0, 0.1, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0, 1.0]);
+//! let q = DVector::from_vec(vec![-1.0, 0.2, 0.0]);
+//! let mu = DVector::from_vec(vec![0.5]);
+//! let problem = AnyProblem::Friction(
+//!     FrictionContact::new(w.into(), q, mu, FrictionKind::Coulomb).unwrap());
+//! let params = Params { tol: 1e-10, ..Default::default() };
+//! for method in ["nsgs", "prox-gs", "nsn"] {
+//!     let choice: Choice = method.parse().unwrap();
+//!     let out = solve(&problem, &choice, DVector::zeros(3), &params, &mut no_observer());
+//!     assert_eq!(out.status(), "converged");
+//!     assert!((out.x[0] - 1.02 / 1.99).abs() < 1e-8);
+//! }
+//! ```
+//!
 //! ## Conventions
 //! Rows `[n, t1, t2]` per contact; a positive normal velocity separates; units and signs
 //! are stated once in [`problem`].
@@ -49,6 +75,9 @@ pub mod splitting;
 // `cargo test` (GUIDE section 4). Tag non-Rust fences (`text`, `toml`, `console`); show
 // listings from compiled examples with `{{#include}}` inside `rust,ignore` blocks.
 // `tests/book.rs` fails if a chapter with a runnable Rust block is missing here.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct Readme;
 #[cfg(doctest)]
 #[doc = include_str!("../book/src/introduction.md")]
 pub struct BookIntroduction;
