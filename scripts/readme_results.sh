@@ -36,8 +36,12 @@ PY
 "$bin" solve data/ --format markdown --quiet | splice data || true
 if [ -d "$shared" ]; then
     "$bin" solve "$shared" --format markdown --quiet | splice shared || true
-    "$bin" bench "$shared/siconos/fc3d" --siconos --format markdown 2>/dev/null | splice bench-siconos
-    "$bin" bench "$shared/siconos/fc3d" --method nsn --siconos --repeat 3 --format markdown 2>/dev/null | splice bench-newton
+    "$bin" bench "$shared/siconos/fc3d" --method nsgs --siconos --format markdown 2>/dev/null | splice bench-siconos
+    "$bin" bench "$shared/siconos/fc3d" --method nsn --solve --siconos --repeat 3 --format markdown 2>/dev/null | splice bench-newton
+    small=("$shared"/siconos/fc3d/Rover*.dat "$shared"/siconos/fc3d/FrictionContact3D_*.dat "$shared"/siconos/fc3d/FC3D_Example1*.dat)
+    for m in nsgs auto; do
+        "$bin" bench "${small[@]}" --method $m --solve --siconos --siconos-solver NSGS,PROX,NSN_AC,NSN_FB --repeat 20 --format markdown 2>/dev/null | splice bench-small-$m
+    done
 fi
 "$bin" bench --scene box-stack --format markdown | splice bench-box-stack
 "$bin" bench --scene pyramid --contacts 100,1000,10000 --format markdown | splice bench-pyramid

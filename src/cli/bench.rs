@@ -67,9 +67,10 @@ pub struct BenchArgs {
     /// PROX methods, NSGS otherwise.
     #[arg(long, value_delimiter = ',')]
     siconos_solver: Vec<String>,
-    /// Method: any method of `nonsmooth solve` (default auto).
-    #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Choice>().map_err(|e| e.to_string()))]
-    method: Choice,
+    /// Method: any method of `nonsmooth solve`. Default: auto on files; with --scene, the
+    /// Gauss-Seidel sweeps (nsgs on the local form, vgs on the global one).
+    #[arg(long, short, value_parser = |s: &str| s.parse::<Choice>().map_err(|e| e.to_string()))]
+    method: Option<Choice>,
     /// Set an option of the method: key=value (repeatable), as for `nonsmooth solve`.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
@@ -129,7 +130,10 @@ fn time_ours(problem: &AnyProblem, choice: &Choice, params: &Params, repeat: usi
 }
 
 fn choice(a: &BenchArgs) -> Result<Choice, Failure> {
-    let mut c = a.method.clone();
+    let mut c = match &a.method {
+        Some(m) => m.clone(),
+        None => Choice::new("auto").expect("registered"),
+    };
     if let Some(r) = &a.r_factor {
         c = c.set_text("r_factor", r).map_err(usage)?;
     }
@@ -144,7 +148,7 @@ fn usage(e: OptionError) -> Failure {
 }
 
 fn whole_solve(a: &BenchArgs) -> bool {
-    a.solve || matches!(a.method.name(), "nsn" | "prox-nsn")
+    a.solve || a.method.as_ref().is_some_and(|m| matches!(m.name(), "nsn" | "prox-nsn"))
 }
 
 /// Times generated scenes of growing size: one row per size and form.
@@ -176,7 +180,11 @@ fn run_scenes(a: &BenchArgs, kind: SceneKind, method: &Choice) -> Result<ExitCod
         let local = AnyProblem::Friction(scene.local_problem().map_err(|e| e.to_string())?);
         let global = AnyProblem::Global(scene.global_problem().map_err(|e| e.to_string())?);
         for problem in [&local, &global] {
-            let m = method.resolve(problem);
+            let m = match (&a.method, problem) {
+                (None, AnyProblem::Friction(_)) => Choice::new("nsgs").expect("registered"),
+                (None, _) => Choice::new("vgs").expect("registered"),
+                (Some(_), p) => method.resolve(p),
+            };
             if !m.spec().applies_to(crate::solver::registry::ProblemType::of(problem)) {
                 continue;
             }
