@@ -6,7 +6,7 @@
 mod common;
 
 use nalgebra::DVector;
-use nonsmooth::newton::{ConeNewtonOptions, ProxStart, cone_newton, cone_newton_prox_start};
+use nonsmooth::newton::{ConeNewtonOptions, ProxNsnOptions, cone_newton, cone_newton_prox_start};
 use nonsmooth::solver::{Params, no_observer};
 
 #[test]
@@ -53,7 +53,8 @@ fn newton_converges_where_siconos_newton_does() {
             None => "-".into(),
         };
         match &result {
-            Ok((info, stats)) => {
+            Ok(info) => {
+                let stats = &info.stats;
                 converged += 1;
                 eprintln!(
                     "{file:36} AC {:>12} FB {:>12}  ours {:4} iterations (+{} GS sweeps), error {:.1e}",
@@ -72,7 +73,7 @@ fn newton_converges_where_siconos_newton_does() {
         }
         if siconos_ok {
             required += 1;
-            let (info, _) = result.unwrap_or_else(|e| {
+            let info = result.unwrap_or_else(|e| {
                 panic!("{file}: Siconos's Newton converged, ours did not: {e}")
             });
             assert!(info.error.rel <= 1e-8);
@@ -105,14 +106,15 @@ fn prox_started_newton_converges_on_every_file() {
             max_iter: 1000,
             ..Default::default()
         };
-        let (info, stats) = cone_newton_prox_start(
+        let info = cone_newton_prox_start(
             p,
             &mut r,
             &params,
-            &ProxStart::default(),
+            &ProxNsnOptions::default(),
             &mut no_observer(),
         )
         .unwrap_or_else(|e| panic!("{name}: PROX-started Newton failed: {e}"));
+        let stats = &info.stats;
         // measured independently of the solver
         let e = nonsmooth::merit::friction_error(p, &r).rel;
         assert!(e <= 1e-8, "{name}: error {e:e}");

@@ -43,12 +43,17 @@ use nalgebra::{DVector, Matrix3};
 
 use crate::friction::project_on_cone;
 use crate::merit::friction_error_with_velocity;
-use crate::problem::{FrictionContact, FrictionKind, ProblemError, check_len};
-use crate::solver::{Driver, Iterate, Next, Params, SolveError, SolveInfo, Status};
-use crate::splitting::BlockRows;
+use crate::problem::{FrictionContact, FrictionKind, ProblemError};
+use serde::{Deserialize, Serialize};
 
-/// Options of [`cone_newton`]. `ConeNewtonOptions { line_search: false, ..Default::default() }`.
-#[derive(Debug, Clone, PartialEq)]
+use crate::solver::{Iterate, Method, NonExhaustive, Params, SolveError, Solved, Step, solve};
+use crate::splitting::{BlockRows, NsgsPrepared};
+
+/// Options of [`cone_newton`] ([`ConeNewton`], `nsn` in the registry). Build with
+/// `ConeNewtonOptions { line_search: false, ..Default::default() }`; serialised with the
+/// field names (the keys of `--set`), every field optional, unknown ones refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct ConeNewtonOptions {
     /// Backtrack on the merit (default `true`); `false` takes full Newton steps.
     pub line_search: bool,
@@ -68,6 +73,39 @@ pub struct ConeNewtonOptions {
     /// Blocked Gauss-Seidel sweeps taken when the line search finds no acceptable Newton
     /// step (the hybrid globalisation; default 10; 0 falls back to the gradient direction).
     pub gs_sweeps: usize,
+    #[doc(hidden)]
+    #[serde(skip)]
+    pub non_exhaustive: NonExhaustive,
+}
+
+impl ConeNewtonOptions {
+    /// Checks every value against its range: `armijo` in `(0, 1/2)`, `shrink` in `(0, 1)`,
+    /// `rho_scale` positive and finite, `window >= 1`.
+    ///
+    /// # Errors
+    /// [`ProblemError::InvalidOption`] naming the first value out of range.
+    pub fn check(&self) -> Result<(), ProblemError> {
+        let bad = |option: &str, reason: String| {
+            Err(ProblemError::InvalidOption {
+                method: "nsn".into(),
+                option: option.into(),
+                reason,
+            })
+        };
+        if !(self.armijo > 0.0 && self.armijo < 0.5) {
+            return bad("armijo", format!("{} is outside (0, 1/2)", self.armijo));
+        }
+        if !(self.shrink > 0.0 && self.shrink < 1.0) {
+            return bad("shrink", format!("{} is outside (0, 1)", self.shrink));
+        }
+        if !(self.rho_scale > 0.0 && self.rho_scale.is_finite()) {
+            return bad("rho_scale", format!("{} is not positive and finite", self.rho_scale));
+        }
+        if self.window == 0 {
+            return bad("window", "it must be at least 1".into());
+        }
+        Ok(())
+    }
 }
 
 impl Default for ConeNewtonOptions {
@@ -80,12 +118,14 @@ impl Default for ConeNewtonOptions {
             rho_scale: 1.0,
             window: 1,
             gs_sweeps: 10,
+            non_exhaustive: NonExhaustive::default(),
         }
     }
 }
 
-/// What happened inside a [`cone_newton`] solve, beyond [`SolveInfo`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// What a [`cone_newton`] solve counted, in [`Solved::stats`] (and in the report of
+/// [`SolveError::NoConvergence`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConeNewtonStats {
     /// Newton matrices that had to be regularised.
     pub regularised: usize,
@@ -195,18 +235,34 @@ impl<'a> ConeReformulation<'a> {
         r: &DVector<f64>,
         u: &DVector<f64>,
         phi: &mut DVector<f64>,
-        mut blocks: Option<&mut Vec<Matrix3<f64>>>,
+        blocks: Option<&mut Vec<Matrix3<f64>>>,
     ) {
-        let mu = self.fc.mu();
-        for c in 0..self.rho.len() {
+        eval(self.fc, self.kind, &self.rho, r, u, phi, blocks);
+    }
+}
+
+/// `Φ(r)` of `fc` for the law `kind` and the `ρ` of each contact, given `u = W r + q`; with
+/// `blocks`, also the 3x3 derivative of each contact's projection with respect to `x`.
+fn eval(
+    fc: &FrictionContact,
+    kind: FrictionKind,
+    rho: &[[f64; 2]],
+    r: &DVector<f64>,
+    u: &DVector<f64>,
+    phi: &mut DVector<f64>,
+    mut blocks: Option<&mut Vec<Matrix3<f64>>>,
+) {
+    {
+        let mu = fc.mu();
+        for c in 0..rho.len() {
             let k = 3 * c;
-            let [rn, rt] = self.rho[c];
+            let [rn, rt] = rho[c];
             let x = [
                 r[k] - rn * u[k],
                 r[k + 1] - rt * u[k + 1],
                 r[k + 2] - rt * u[k + 2],
             ];
-            let (p, d) = match self.kind {
+            let (p, d) = match kind {
                 FrictionKind::Coulomb => alart_curnier_projection(x, mu[c]),
                 FrictionKind::Ccp => cone_projection_derivative(x, mu[c]),
             };
@@ -396,7 +452,7 @@ impl NewtonMatrix {
 /// the cone natural map for CCP (see the [module docs](self)).
 ///
 /// `r` is the warm start (for example a few PROX or NSGS sweeps) and receives the answer.
-/// Returns the usual [`SolveInfo`] and the method's own statistics.
+/// Returns [`Solved`] with the method's statistics ([`ConeNewtonStats`]).
 ///
 /// # Errors
 /// [`SolveError::Problem`] for a wrong `r` length or a non-positive `W_nn` (used for `ρ`);
@@ -412,54 +468,122 @@ pub fn cone_newton(
     params: &Params,
     options: &ConeNewtonOptions,
     observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-) -> Result<(SolveInfo, ConeNewtonStats), SolveError> {
-    check_len("r", fc.dim(), r.len())?;
-    let nc = fc.contacts();
-    let kind = fc.kind();
-    let reform = ConeReformulation::new(fc, options.rho_scale)?;
-    let rho = reform.rho.clone();
-    let matrix = NewtonMatrix::new(fc)?;
-    let n = fc.dim();
-    let mut stats = ConeNewtonStats::default();
-    let mut u = fc.velocity(r);
-    let mut phi = DVector::zeros(n);
-    let mut blocks = vec![Matrix3::zeros(); nc];
-    let measure = |r: &DVector<f64>| friction_error_with_velocity(fc, r, &fc.velocity(r), kind);
+) -> Result<Solved<ConeNewtonStats>, SolveError<ConeNewtonStats>> {
+    solve::<ConeNewton>(fc, r, params, options, observer)
+}
 
-    let mut driver = Driver::new(params);
-    if let Next::Finish(status) = driver.start(r, measure(r)) {
-        let e = measure(r);
-        return driver.finish(status, 0, e).map(|i| (i, stats));
+/// The semismooth Newton method on the friction cone as a [`Method`]: one iteration is one
+/// Newton step ([`ConeNewton::step`]: the direction with its regularisation, the line
+/// search, and the hybrid Gauss-Seidel or gradient fallback); see [`cone_newton`].
+#[derive(Debug, Clone, Copy)]
+pub struct ConeNewton;
+
+/// What the cone Newton keeps: its options and, once started on a problem, that problem's
+/// `ρ`, the Newton matrix with its symbolic LU, the Gauss-Seidel fallback and the
+/// workspace.
+pub struct ConeNewtonPrepared {
+    options: ConeNewtonOptions,
+    state: Option<ConeState>,
+}
+
+impl std::fmt::Debug for ConeNewtonPrepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConeNewtonPrepared")
+            .field("options", &self.options)
+            .finish_non_exhaustive()
     }
-    let h_scale =
-        1.0 + fc.w().diagonal().amax() * rho.iter().map(|p| p[0].max(p[1])).fold(0.0, f64::max);
-    // `ρ ∘ q`, a reaction-sized vector: the scale of `r` when `r` is zero.
-    let rho_q_norm = crate::merit::scaled_norm(
-        &(0..n)
-            .map(|i| fc.q()[i] * rho[i / 3][usize::from(i % 3 != 0)])
-            .collect::<Vec<_>>(),
-    );
-    let mut trial = DVector::zeros(n);
-    let mut history: Vec<f64> = Vec::new();
-    let gs = crate::splitting::BlockedGaussSeidel::new(fc)?.with_kind(kind);
-    let mut phi_trial = DVector::zeros(n);
-    let mut k = 0;
-    loop {
-        reform.eval(r, &u, &mut phi, Some(&mut blocks));
-        let psi = 0.5 * phi.norm_squared();
-        history.push(psi);
-        if history.len() > options.window.max(1) {
-            history.remove(0);
+}
+
+struct ConeState {
+    kind: FrictionKind,
+    rho: Vec<[f64; 2]>,
+    matrix: NewtonMatrix,
+    gs: NsgsPrepared,
+    u: DVector<f64>,
+    phi: DVector<f64>,
+    blocks: Vec<Matrix3<f64>>,
+    trial: DVector<f64>,
+    phi_trial: DVector<f64>,
+    /// The last merits, for the non-monotone test.
+    history: Vec<f64>,
+    h_scale: f64,
+    /// `‖ρ ∘ q‖`, a reaction-sized vector: the scale of `r` when `r` is zero.
+    rho_q_norm: f64,
+}
+
+impl Method for ConeNewton {
+    type Problem = FrictionContact;
+    type Options = ConeNewtonOptions;
+    type Prepared = ConeNewtonPrepared;
+    type Stats = ConeNewtonStats;
+
+    fn prepare(
+        _: &FrictionContact,
+        options: &ConeNewtonOptions,
+    ) -> Result<ConeNewtonPrepared, SolveError> {
+        options.check()?;
+        Ok(ConeNewtonPrepared {
+            options: options.clone(),
+            state: None,
+        })
+    }
+
+    fn start(
+        prepared: &mut ConeNewtonPrepared,
+        fc: &FrictionContact,
+        r: &DVector<f64>,
+    ) -> Result<(), SolveError> {
+        let reform = ConeReformulation::new(fc, prepared.options.rho_scale)?;
+        let rho = reform.rho;
+        let n = fc.dim();
+        let h_scale = 1.0
+            + fc.w().diagonal().amax() * rho.iter().map(|p| p[0].max(p[1])).fold(0.0, f64::max);
+        let rho_q_norm = crate::merit::scaled_norm(
+            &(0..n)
+                .map(|i| fc.q()[i] * rho[i / 3][usize::from(i % 3 != 0)])
+                .collect::<Vec<_>>(),
+        );
+        prepared.state = Some(ConeState {
+            kind: fc.kind(),
+            matrix: NewtonMatrix::new(fc)?,
+            gs: NsgsPrepared::new(fc, fc.kind())?,
+            u: fc.velocity(r),
+            phi: DVector::zeros(n),
+            blocks: vec![Matrix3::zeros(); fc.contacts()],
+            trial: DVector::zeros(n),
+            phi_trial: DVector::zeros(n),
+            history: Vec::new(),
+            h_scale,
+            rho_q_norm,
+            rho,
+        });
+        Ok(())
+    }
+
+    fn step(
+        prepared: &mut ConeNewtonPrepared,
+        fc: &FrictionContact,
+        r: &mut DVector<f64>,
+        stats: &mut ConeNewtonStats,
+    ) -> Result<Step, SolveError> {
+        let options = &prepared.options;
+        let st = prepared.state.as_mut().ok_or_else(not_started)?;
+        let (kind, rho) = (st.kind, &st.rho);
+        eval(fc, kind, rho, r, &st.u, &mut st.phi, Some(&mut st.blocks));
+        let psi = 0.5 * st.phi.norm_squared();
+        st.history.push(psi);
+        if st.history.len() > options.window.max(1) {
+            st.history.remove(0);
         }
-        let psi_ref = history.iter().copied().fold(psi, f64::max);
+        let psi_ref = st.history.iter().copied().fold(psi, f64::max);
         // ANCHOR: newton_step
         // Newton direction; when H is singular (a rank-deficient W), Levenberg-Marquardt
         // style regularisation H + eps I with eps tied to the residual, growing on failure.
         let mut dir = None;
         let mut eps = 0.0;
         for _ in 0..8 {
-            let vals = matrix.values(&blocks, &rho, eps);
-            if let Some(d) = matrix.solve(&vals, &(-&phi)) {
+            let vals = st.matrix.values(&st.blocks, rho, eps);
+            if let Some(d) = st.matrix.solve(&vals, &(-&st.phi)) {
                 dir = Some(d);
                 break;
             }
@@ -471,13 +595,14 @@ pub fn cone_newton(
                 // large (heavy bodies, `‖r‖ ~ 1e5`) and the method crawled linearly (2121
                 // iterations on heavy_on_light(1e6), 19 now); the relative term alone
                 // slowed some Capsules files (41 -> 302 iterations).
-                let size = crate::merit::scaled_norm(r.as_slice()).max(rho_q_norm);
+                let h_scale = st.h_scale;
+                let size = crate::merit::scaled_norm(r.as_slice()).max(st.rho_q_norm);
                 let rel = if size > 0.0 {
-                    crate::merit::scaled_norm(phi.as_slice()) / size
+                    crate::merit::scaled_norm(st.phi.as_slice()) / size
                 } else {
                     1.0
                 };
-                eps = (1e-12 * h_scale).max(phi.norm().min(h_scale * rel).min(1e-4 * h_scale));
+                eps = (1e-12 * h_scale).max(st.phi.norm().min(h_scale * rel).min(1e-4 * h_scale));
             } else {
                 eps *= 100.0;
             }
@@ -487,14 +612,14 @@ pub fn cone_newton(
             // Backtracking (non-monotone) line search on psi.
             let mut tau = 1.0;
             for _ in 0..=options.max_backtracks {
-                trial.copy_from(r);
-                trial.axpy(tau, d, 1.0);
-                let ut = fc.velocity(&trial);
-                reform.eval(&trial, &ut, &mut phi_trial, None);
-                let psi_t = 0.5 * phi_trial.norm_squared();
+                st.trial.copy_from(r);
+                st.trial.axpy(tau, d, 1.0);
+                let ut = fc.velocity(&st.trial);
+                eval(fc, kind, rho, &st.trial, &ut, &mut st.phi_trial, None);
+                let psi_t = 0.5 * st.phi_trial.norm_squared();
                 if !options.line_search || psi_t <= (1.0 - 2.0 * options.armijo * tau) * psi_ref {
-                    r.copy_from(&trial);
-                    u = ut;
+                    r.copy_from(&st.trial);
+                    st.u = ut;
                     accepted = true;
                     break;
                 }
@@ -507,26 +632,26 @@ pub fn cone_newton(
             if options.gs_sweeps > 0 {
                 // Hybrid globalisation: a few exact block Gauss-Seidel sweeps.
                 for _ in 0..options.gs_sweeps {
-                    gs.sweep(r);
+                    st.gs.sweep(fc, r);
                 }
                 stats.gs_sweeps += options.gs_sweeps;
-                u = fc.velocity(r);
-                history.clear();
+                st.u = fc.velocity(r);
+                st.history.clear();
             } else {
                 // Gradient fallback: -grad psi = -H^T phi, with the unregularised H.
                 stats.gradient_steps += 1;
-                let g = transpose_times(&matrix, &blocks, &rho, &phi);
+                let g = transpose_times(&st.matrix, &st.blocks, rho, &st.phi);
                 let gn = g.norm_squared();
                 if gn > 0.0 && gn.is_finite() {
                     let mut tau = psi / gn;
                     for _ in 0..=options.max_backtracks {
-                        trial.copy_from(r);
-                        trial.axpy(-tau, &g, 1.0);
-                        let ut = fc.velocity(&trial);
-                        reform.eval(&trial, &ut, &mut phi_trial, None);
-                        if 0.5 * phi_trial.norm_squared() <= psi - options.armijo * tau * gn {
-                            r.copy_from(&trial);
-                            u = ut;
+                        st.trial.copy_from(r);
+                        st.trial.axpy(-tau, &g, 1.0);
+                        let ut = fc.velocity(&st.trial);
+                        eval(fc, kind, rho, &st.trial, &ut, &mut st.phi_trial, None);
+                        if 0.5 * st.phi_trial.norm_squared() <= psi - options.armijo * tau * gn {
+                            r.copy_from(&st.trial);
+                            st.u = ut;
                             break;
                         }
                         tau *= options.shrink;
@@ -535,15 +660,23 @@ pub fn cone_newton(
                 }
             }
         }
-        k += 1;
-        if let Next::Finish(status) = driver.after_iteration(k, r, measure, observer)? {
-            let e = match (status, driver.last_error()) {
-                (Status::Stopped, _) | (_, None) => measure(r),
-                (_, Some(e)) => e,
-            };
-            return driver.finish(status, k, e).map(|i| (i, stats));
-        }
+        Ok(Step::Moved)
     }
+
+    fn error(
+        prepared: &ConeNewtonPrepared,
+        fc: &FrictionContact,
+        r: &DVector<f64>,
+    ) -> crate::merit::Residual {
+        let kind = prepared.state.as_ref().map_or(fc.kind(), |s| s.kind);
+        friction_error_with_velocity(fc, r, &fc.velocity(r), kind)
+    }
+}
+
+fn not_started() -> SolveError {
+    SolveError::Problem(ProblemError::Unsupported {
+        reason: "the cone Newton method stepped before Method::start".into(),
+    })
 }
 
 /// `H^T φ` with `H = I - D + D ρ W` (for the gradient fallback): `φ - D^T φ + W ρ D^T φ`

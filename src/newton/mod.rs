@@ -35,7 +35,7 @@ mod prox_start;
 mod report;
 mod rows;
 
-pub use cone::{ConeNewtonOptions, ConeNewtonStats, ConeReformulation, cone_newton};
+pub use cone::{ConeNewton, ConeNewtonOptions, ConeNewtonPrepared, ConeNewtonStats, ConeReformulation, cone_newton};
 pub use fischer::{
     FischerNewton, FischerNewtonSolver, OnSingular, PAPER_NEWTON_ITERATIONS, Start, fischer_merit,
     fischer_newton, fischer_newton_traced,
@@ -45,6 +45,6 @@ pub use jacobian::{GeneralizedJacobian, JacobianOptions, KinkStrategy};
 pub use line_search::{Armijo, Direction, LineSearch};
 pub use minmap::{MinMapNewton, MinMapNewtonSolver, min_map_newton, min_map_newton_traced};
 pub use nncg::{Nncg, nncg};
-pub use prox_start::{ProxStart, ProxStartStats, cone_newton_prox_start};
+pub use prox_start::{ProxNsnOptions, ProxNsnStats, cone_newton_prox_start};
 pub use report::{NewtonReport, NewtonStep};
 pub use rows::{NewtonProblem, Rows};

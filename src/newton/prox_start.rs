@@ -17,12 +17,16 @@ use nalgebra::DVector;
 use crate::newton::{ConeNewtonOptions, ConeNewtonStats, cone_newton};
 use crate::problem::{FrictionContact, ProblemError, check_len};
 use crate::prox::{ProxOptions, ProxProblem, ProxStats, Scheme, prox_solve};
-use crate::solver::{Iterate, Params, SolveError, SolveInfo};
+use serde::{Deserialize, Serialize};
 
-/// Options of [`cone_newton_prox_start`]. Build with
-/// `ProxStart { switch_tol: 1e-3, ..Default::default() }`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ProxStart {
+use crate::solver::{Iterate, NonExhaustive, Params, SolveError, Solved};
+
+/// Options of [`cone_newton_prox_start`] (`prox-nsn` in the registry). Build with
+/// `ProxNsnOptions { switch_tol: 1e-3, ..Default::default() }`; serialised with the field
+/// names, every field optional (`prox` and `newton` as nested objects).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ProxNsnOptions {
     /// PROX stops, and Newton takes over, when the error (Siconos 4.4 normalisation) is at
     /// most this. Default `1e-2`: on the shared Siconos problems, switching later (at
     /// `1e-3` to `1e-6`) made Newton slower or stall on `BoxesStack1` and `Capsules` files
@@ -38,22 +42,26 @@ pub struct ProxStart {
     pub prox: ProxOptions,
     /// The Newton options. Default [`ConeNewtonOptions::default`].
     pub newton: ConeNewtonOptions,
+    #[doc(hidden)]
+    #[serde(skip)]
+    pub non_exhaustive: NonExhaustive,
 }
 
-impl Default for ProxStart {
+impl Default for ProxNsnOptions {
     fn default() -> Self {
-        ProxStart {
+        ProxNsnOptions {
             switch_tol: 1e-2,
             max_sweeps: 1000,
             prox: ProxOptions::recommended(Scheme::GaussSeidel),
             newton: ConeNewtonOptions::default(),
+            non_exhaustive: NonExhaustive::default(),
         }
     }
 }
 
 /// What [`cone_newton_prox_start`] did in each phase.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ProxStartStats {
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProxNsnStats {
     /// The PROX phase.
     pub prox: ProxStats,
     /// The error when Newton took over.
@@ -66,8 +74,8 @@ pub struct ProxStartStats {
 /// `[n, t1, t2]` layout) by PROX Gauss-Seidel down to `options.switch_tol`, then the
 /// semismooth Newton method ([`cone_newton`]) down to `params.tol`.
 ///
-/// `r` is the start and receives the answer. The returned [`SolveInfo`] is Newton's: its
-/// `iterations` are Newton iterations (the PROX sweeps are in [`ProxStartStats`]), its
+/// `r` is the start and receives the answer. The returned [`Solved`] is Newton's: its
+/// `iterations` are Newton iterations (the PROX sweeps are in [`ProxNsnStats`]), its
 /// `error` is measured on the returned `r`, and its `seconds` cover both phases. The
 /// observer sees the Newton iterations only.
 ///
@@ -81,7 +89,7 @@ pub struct ProxStartStats {
 ///
 /// ```
 /// use nalgebra::{DMatrix, DVector};
-/// use nonsmooth::newton::{ProxStart, cone_newton_prox_start};
+/// use nonsmooth::newton::{ProxNsnOptions, cone_newton_prox_start};
 /// use nonsmooth::problem::{FrictionContact, FrictionKind};
 /// use nonsmooth::solver::{Params, no_observer};
 /// // One contact pushed into the ground, sliding: r_t is on the cone's boundary.
@@ -90,7 +98,7 @@ pub struct ProxStartStats {
 ///     FrictionKind::Coulomb).unwrap();
 /// let mut r = DVector::zeros(3);
 /// let params = Params { tol: 1e-12, ..Default::default() };
-/// let (info, _) = cone_newton_prox_start(&fc, &mut r, &params, &ProxStart::default(),
+/// let info = cone_newton_prox_start(&fc, &mut r, &params, &ProxNsnOptions::default(),
 ///                                        &mut no_observer()).unwrap();
 /// assert!(info.error.rel <= 1e-12);
 /// assert!((r[0] - 1.0).abs() < 1e-10 && (r[1] + 0.5).abs() < 1e-10);
@@ -99,16 +107,15 @@ pub fn cone_newton_prox_start(
     fc: &FrictionContact,
     r: &mut DVector<f64>,
     params: &Params,
-    options: &ProxStart,
+    options: &ProxNsnOptions,
     observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-) -> Result<(SolveInfo, ProxStartStats), SolveError> {
+) -> Result<Solved<ProxNsnStats>, SolveError<ProxNsnStats>> {
     check_len("r", fc.dim(), r.len())?;
     if !(options.switch_tol >= 0.0) {
-        return Err(ProblemError::Unsupported {
-            reason: format!(
-                "PROX start: switch_tol = {} must be non-negative",
-                options.switch_tol
-            ),
+        return Err(ProblemError::InvalidOption {
+            method: "prox-nsn".into(),
+            option: "switch_tol".into(),
+            reason: format!("{} must be non-negative", options.switch_tol),
         }
         .into());
     }
@@ -139,18 +146,21 @@ pub fn cone_newton_prox_start(
             Ok(info) => prox_stats = info.stats,
             Err(SolveError::NoConvergence(info)) => prox_stats = info.stats,
             Err(SolveError::Diverged { .. }) => {}
-            Err(e) => return Err(e.drop_stats()),
+            Err(e) => return Err(e.drop_stats().lift()),
         }
     }
     let switch_error = crate::merit::friction_error(fc, r).rel;
-    let (mut info, newton) = cone_newton(fc, r, params, &options.newton, observer)?;
-    info.seconds = started.elapsed().as_secs_f64();
-    Ok((
-        info,
-        ProxStartStats {
-            prox: prox_stats,
-            switch_error,
-            newton,
-        },
-    ))
+    let stats = |newton: ConeNewtonStats| ProxNsnStats {
+        prox: prox_stats.clone(),
+        switch_error,
+        newton,
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    match cone_newton(fc, r, params, &options.newton, observer) {
+        Ok(info) => Ok(Solved {
+            seconds,
+            ..info.map_stats(stats)
+        }),
+        Err(e) => Err(e.map_stats(stats)),
+    }
 }

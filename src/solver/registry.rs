@@ -41,7 +41,7 @@ use super::{Iterate, Params, SolveError, Solved, solve as solve_with};
 use crate::io::AnyProblem;
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
 use crate::newton::{
-    ConeNewtonOptions, FischerNewton, MinMapNewton, Nncg, ProxStart, cone_newton,
+    ConeNewtonOptions, FischerNewton, MinMapNewton, Nncg, ProxNsnOptions, cone_newton,
     cone_newton_prox_start, fischer_newton, min_map_newton, nncg,
 };
 use crate::pivoting::{LemkeOptions, lemke};
@@ -318,8 +318,8 @@ pub static METHODS: &[MethodSpec] = &[
                   map (CCP); a global problem is reduced to its local form first",
         applies_to: &[F, G],
         default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<NoOptions>,
-        check: check::<NoOptions>,
+        defaults: defaults::<ConeNewtonOptions>,
+        check: check::<ConeNewtonOptions>,
         run: run_nsn,
     },
     MethodSpec {
@@ -328,8 +328,8 @@ pub static METHODS: &[MethodSpec] = &[
         summary: "PROX Gauss-Seidel to 1e-2, then the semismooth Newton method on the cone",
         applies_to: &[F, G],
         default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<NoOptions>,
-        check: check::<NoOptions>,
+        defaults: defaults::<ProxNsnOptions>,
+        check: check::<ProxNsnOptions>,
         run: run_prox_nsn,
     },
 ];
@@ -898,32 +898,51 @@ fn run_nsn(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    _: &Map<String, Value>,
+    m: &Map<String, Value>,
     obs: &mut Observer<'_>,
 ) -> Result<Solved<Stats>, SolveError<Stats>> {
-    let o = ConeNewtonOptions::default();
-    let r = match p {
-        AnyProblem::Friction(p) => cone_newton(p, x, params, &o, obs),
-        AnyProblem::Global(g) => cone_newton(&g.to_local()?, x, params, &o, obs),
-        _ => return unsupported("nsn", p),
-    };
-    erase(r.map(|(info, _)| info).map_err(SolveError::lift::<()>))
+    let o = options::<ConeNewtonOptions>("nsn", m)?;
+    match p {
+        AnyProblem::Friction(p) => erase(cone_newton(p, x, params, &o, obs)),
+        AnyProblem::Global(g) => erase(cone_newton(&g.to_local()?, x, params, &o, obs)),
+        _ => unsupported("nsn", p),
+    }
 }
 
 fn run_prox_nsn(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    _: &Map<String, Value>,
+    m: &Map<String, Value>,
     obs: &mut Observer<'_>,
 ) -> Result<Solved<Stats>, SolveError<Stats>> {
-    let o = ProxStart::default();
-    let r = match p {
-        AnyProblem::Friction(p) => cone_newton_prox_start(p, x, params, &o, obs),
-        AnyProblem::Global(g) => cone_newton_prox_start(&g.to_local()?, x, params, &o, obs),
-        _ => return unsupported("prox-nsn", p),
-    };
-    erase(r.map(|(info, _)| info).map_err(SolveError::lift::<()>))
+    let o = options::<ProxNsnOptions>("prox-nsn", m)?;
+    match p {
+        AnyProblem::Friction(p) => erase(cone_newton_prox_start(p, x, params, &o, obs)),
+        AnyProblem::Global(g) => {
+            erase(cone_newton_prox_start(&g.to_local()?, x, params, &o, obs))
+        }
+        _ => unsupported("prox-nsn", p),
+    }
+}
+
+impl MethodOptions for ConeNewtonOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        self.check().map_err(|e| match e {
+            ProblemError::InvalidOption { option, reason, .. } => (option, reason),
+            e => (String::new(), e.to_string()),
+        })
+    }
+}
+
+impl MethodOptions for ProxNsnOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        if !(self.switch_tol >= 0.0) {
+            return Err(("switch_tol".into(), format!("{} must be >= 0", self.switch_tol)));
+        }
+        self.newton.validate()?;
+        self.prox.validate()
+    }
 }
 
 const GS: bool = true;
