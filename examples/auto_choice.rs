@@ -30,7 +30,14 @@ mod support;
 /// The candidates per problem type.
 fn candidates(t: ProblemType) -> &'static [&'static str] {
     match t {
-        ProblemType::Lcp => &["lemke", "pgs", "fischer-newton", "minmap-newton", "nncg", "prox-gs"],
+        ProblemType::Lcp => &[
+            "lemke",
+            "pgs",
+            "fischer-newton",
+            "minmap-newton",
+            "nncg",
+            "prox-gs",
+        ],
         ProblemType::BoxedLcp => &["pgs", "fischer-newton", "minmap-newton", "nncg", "prox-gs"],
         ProblemType::Fc3d => &["nsgs", "nsn", "prox-nsn", "prox-gs"],
         ProblemType::Gfc3d => &["vgs", "nsgs", "nsn", "prox-nsn", "prox-gs"],
@@ -55,7 +62,13 @@ fn time(p: &AnyProblem, name: &str) -> Run {
     let mut last = None;
     for _ in 0..3 {
         let t = Instant::now();
-        let o = solve(p, &choice, DVector::zeros(p.dim()), &params, &mut no_observer());
+        let o = solve(
+            p,
+            &choice,
+            DVector::zeros(p.dim()),
+            &params,
+            &mut no_observer(),
+        );
         best = best.min(t.elapsed().as_secs_f64());
         let slow = best > 2.0;
         last = Some(o);
@@ -96,8 +109,14 @@ fn main() {
         ("scene heavy-on-light 1e3", scenes::heavy_on_light(1e3)),
     ] {
         let scene = scene.expect("scene");
-        problems.push((format!("{name} (local)"), AnyProblem::Friction(scene.local_problem().expect("local"))));
-        problems.push((format!("{name} (global)"), AnyProblem::Global(scene.global_problem().expect("global"))));
+        problems.push((
+            format!("{name} (local)"),
+            AnyProblem::Friction(scene.local_problem().expect("local")),
+        ));
+        problems.push((
+            format!("{name} (global)"),
+            AnyProblem::Global(scene.global_problem().expect("global")),
+        ));
     }
 
     let mut table = String::from(

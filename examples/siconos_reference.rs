@@ -171,7 +171,13 @@ fn lcp_table(data: &Path, reference: &Path) -> String {
             max_iter: 100_000,
             ..Default::default()
         };
-        let ours = match lemke(p, &mut x, &params, &LemkeOptions::default(), &mut no_observer()) {
+        let ours = match lemke(
+            p,
+            &mut x,
+            &params,
+            &LemkeOptions::default(),
+            &mut no_observer(),
+        ) {
             Ok(info) => format!(
                 "converged | {} | {} |",
                 info.iterations,

@@ -23,7 +23,11 @@ fn auto_is_what_the_generated_summary_picks() {
             (w.next().unwrap().to_string(), w.next().unwrap().to_string())
         })
         .collect();
-    assert_eq!(picked.len(), AUTO.len(), "one pick per problem type: {picked:?}");
+    assert_eq!(
+        picked.len(),
+        AUTO.len(),
+        "one pick per problem type: {picked:?}"
+    );
     for (t, m) in AUTO {
         assert!(
             picked.iter().any(|(pt, pm)| pt == t.name() && pm == m),
@@ -36,7 +40,11 @@ fn auto_is_what_the_generated_summary_picks() {
 #[test]
 fn auto_resolves_through_the_table() {
     let lcp = AnyProblem::Lcp(
-        Lcp::new(DMatrix::<f64>::identity(2, 2).into(), DVector::from_element(2, -1.0)).unwrap(),
+        Lcp::new(
+            DMatrix::<f64>::identity(2, 2).into(),
+            DVector::from_element(2, -1.0),
+        )
+        .unwrap(),
     );
     let auto: Choice = "auto".parse().unwrap();
     let (_, m) = AUTO.iter().find(|(t, _)| *t == ProblemType::Lcp).unwrap();

@@ -100,7 +100,12 @@ fn files() -> Vec<PathBuf> {
 fn written_answers_read_back_to_the_reported_error() {
     let dir = tmp("formats");
     for problem in files() {
-        for (method, ext) in [("auto", "json"), ("auto", "npy"), ("auto", "txt"), ("prox-gs", "json")] {
+        for (method, ext) in [
+            ("auto", "json"),
+            ("auto", "npy"),
+            ("auto", "txt"),
+            ("prox-gs", "json"),
+        ] {
             let out_file = dir.join(format!("answer.{ext}"));
             let _ = std::fs::remove_file(&out_file);
             let out = nonsmooth(&[
@@ -155,10 +160,19 @@ fn a_written_answer_is_a_warm_start() {
     let cold = nonsmooth(&["solve", p, "--json", "--out", answer.to_str().unwrap()]);
     let cold = &rows(&cold)[0];
     assert!(cold["iterations"].as_u64().unwrap() > 10);
-    let warm = nonsmooth(&["solve", p, "--json", "--warm-start", answer.to_str().unwrap()]);
+    let warm = nonsmooth(&[
+        "solve",
+        p,
+        "--json",
+        "--warm-start",
+        answer.to_str().unwrap(),
+    ]);
     assert_eq!(warm.status.code(), Some(0));
     let warm = &rows(&warm)[0];
-    assert_eq!(warm["iterations"], 0, "a converged start costs no iteration");
+    assert_eq!(
+        warm["iterations"], 0,
+        "a converged start costs no iteration"
+    );
     assert_eq!(warm["error"], cold["error"]);
     // a start of the wrong length is refused, not truncated
     let short = dir.join("short.txt");
@@ -179,9 +193,20 @@ fn embedded_answers_are_warm_starts() {
     else {
         return;
     };
-    let out = nonsmooth(&["solve", f.to_str().unwrap(), "--json", "--warm-start", "embedded"]);
+    let out = nonsmooth(&[
+        "solve",
+        f.to_str().unwrap(),
+        "--json",
+        "--warm-start",
+        "embedded",
+    ]);
     let row = &rows(&out)[0];
-    assert_eq!(row["status"], "converged", "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        row["status"],
+        "converged",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -201,16 +226,30 @@ fn out_refuses_what_it_cannot_do() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("takes one problem"));
     // an extension with no format
-    let out = nonsmooth(&["solve", a.to_str().unwrap(), "--out", dir.join("x.csv").to_str().unwrap()]);
+    let out = nonsmooth(&[
+        "solve",
+        a.to_str().unwrap(),
+        "--out",
+        dir.join("x.csv").to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains(".npy"));
     // the input itself
     let copy = dir.join("p.json");
     std::fs::copy(&a, &copy).unwrap();
     let before = std::fs::read(&copy).unwrap();
-    let out = nonsmooth(&["solve", copy.to_str().unwrap(), "--out", copy.to_str().unwrap()]);
+    let out = nonsmooth(&[
+        "solve",
+        copy.to_str().unwrap(),
+        "--out",
+        copy.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(std::fs::read(&copy).unwrap(), before, "the input is untouched");
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        before,
+        "the input is untouched"
+    );
 }
 
 #[test]
@@ -218,16 +257,39 @@ fn options_are_set_and_checked_and_stats_are_reported() {
     let lcp = tmp("set").join("lcp.dat");
     std::fs::write(&lcp, "2 0 2 2 2 2 2 1 1 2 -5 -6\n").unwrap();
     let p = lcp.to_str().unwrap();
-    let out = nonsmooth(&["solve", p, "--method", "psor", "--set", "omega=1.5", "--json"]);
+    let out = nonsmooth(&[
+        "solve",
+        p,
+        "--method",
+        "psor",
+        "--set",
+        "omega=1.5",
+        "--json",
+    ]);
     let row = &rows(&out)[0];
     assert_eq!(row["options"]["omega"], 1.5);
     assert_eq!(row["status"], "converged");
     for (args, message) in [
-        (&["--method", "psor", "--set", "omega=2.5"][..], "outside (0, 2)"),
-        (&["--method", "psor", "--set", "omgea=1.5"][..], "has no option `omgea` (its options: omega)"),
-        (&["--method", "psor", "--set", "omega"][..], "expected key=value"),
-        (&["--method", "psor", "--set", "omega=fast"][..], "option `omega` of method `psor`"),
-        (&["--method", "prox-gs", "--set", "r_factor=nonsense"][..], "unknown r-factor strategy"),
+        (
+            &["--method", "psor", "--set", "omega=2.5"][..],
+            "outside (0, 2)",
+        ),
+        (
+            &["--method", "psor", "--set", "omgea=1.5"][..],
+            "has no option `omgea` (its options: omega)",
+        ),
+        (
+            &["--method", "psor", "--set", "omega"][..],
+            "expected key=value",
+        ),
+        (
+            &["--method", "psor", "--set", "omega=fast"][..],
+            "option `omega` of method `psor`",
+        ),
+        (
+            &["--method", "prox-gs", "--set", "r_factor=nonsense"][..],
+            "unknown r-factor strategy",
+        ),
         (&["--method", "prox-gs", "--set", "window=0"][..], "window"),
     ] {
         let mut a = vec!["solve", p];

@@ -403,8 +403,7 @@ fn methods_and_answers() {
             step("check pyramid_3.json --answer answer.json --worst 2").in_scratch(),
             step("solve pyramid_3.json --out answer.npy").in_scratch(),
             step("solve pyramid_3.json --tol 1e-12").in_scratch(),
-            step("solve pyramid_3.json --tol 1e-12 --warm-start answer.npy")
-                .in_scratch(),
+            step("solve pyramid_3.json --tol 1e-12 --warm-start answer.npy").in_scratch(),
             step("solve pyramid_3.json --method nsgs --set omega=1.2")
                 .in_scratch()
                 .with_status(),

@@ -69,11 +69,28 @@ proptest! {
 /// `b >= 0`: `x = 0` solves it without a pivot; an out-of-range option is named.
 #[test]
 fn trivial_lcp_and_invalid_options() {
-    let lcp = Lcp::new(Matrix::Dense(DMatrix::identity(2, 2)), DVector::from_vec(vec![1.0, 0.0])).unwrap();
+    let lcp = Lcp::new(
+        Matrix::Dense(DMatrix::identity(2, 2)),
+        DVector::from_vec(vec![1.0, 0.0]),
+    )
+    .unwrap();
     let mut x = DVector::from_element(2, 3.0);
-    let info = lemke(&lcp, &mut x, &Params::default(), &LemkeOptions::default(), &mut no_observer()).unwrap();
-    assert_eq!((info.status, info.iterations, x.amax()), (Status::Converged, 0, 0.0));
-    let bad = LemkeOptions { zero_tol: -1.0, ..Default::default() };
+    let info = lemke(
+        &lcp,
+        &mut x,
+        &Params::default(),
+        &LemkeOptions::default(),
+        &mut no_observer(),
+    )
+    .unwrap();
+    assert_eq!(
+        (info.status, info.iterations, x.amax()),
+        (Status::Converged, 0, 0.0)
+    );
+    let bad = LemkeOptions {
+        zero_tol: -1.0,
+        ..Default::default()
+    };
     let r = lemke(&lcp, &mut x, &Params::default(), &bad, &mut no_observer());
     assert!(
         matches!(&r, Err(SolveError::Problem(ProblemError::InvalidOption { method, option, .. }))

@@ -27,7 +27,14 @@ fn params() -> Params {
 fn agree(lcp: &Lcp, bound: f64) -> Result<(), TestCaseError> {
     let n = lcp.dim();
     let mut xl = DVector::zeros(n);
-    lemke(lcp, &mut xl, &params(), &LemkeOptions::default(), &mut no_observer()).unwrap();
+    lemke(
+        lcp,
+        &mut xl,
+        &params(),
+        &LemkeOptions::default(),
+        &mut no_observer(),
+    )
+    .unwrap();
     for inner in [InnerSolver::Lu, InnerSolver::GMRES] {
         let mut x = DVector::zeros(n);
         let options = FischerNewton {

@@ -433,22 +433,59 @@ fn bad_input_is_an_error() {
     // Each invalid option is named: out of range, or a strategy that does not fit (the
     // local r-factors divide by W_nn = 0).
     let invalid = |options: ProxOptions| match Prox::new(&p, options.clone()) {
-        Err(ProblemError::InvalidOption { method, option, reason }) => {
+        Err(ProblemError::InvalidOption {
+            method,
+            option,
+            reason,
+        }) => {
             assert_eq!(method, "prox-gs");
             assert!(!reason.is_empty());
-            let via_solve = prox_solve(&p, &mut DVector::zeros(3), &Params::default(), &options, &mut no_observer());
-            assert!(matches!(via_solve, Err(SolveError::Problem(ProblemError::InvalidOption { .. }))));
+            let via_solve = prox_solve(
+                &p,
+                &mut DVector::zeros(3),
+                &Params::default(),
+                &options,
+                &mut no_observer(),
+            );
+            assert!(matches!(
+                via_solve,
+                Err(SolveError::Problem(ProblemError::InvalidOption { .. }))
+            ));
             option
         }
         other => panic!("{options:?}: {other:?}"),
     };
-    let local = ProxOptions { r_factor: RFactor::Local, ..Default::default() };
+    let local = ProxOptions {
+        r_factor: RFactor::Local,
+        ..Default::default()
+    };
     assert_eq!(invalid(local), "r_factor");
-    assert_eq!(invalid(ProxOptions { nu: Some(1.5), ..Default::default() }), "nu");
-    assert_eq!(invalid(ProxOptions { window: 0, ..Default::default() }), "window");
-    let zero_r = ProxOptions { r_factor: RFactor::Global { r: 0.0 }, ..Default::default() };
+    assert_eq!(
+        invalid(ProxOptions {
+            nu: Some(1.5),
+            ..Default::default()
+        }),
+        "nu"
+    );
+    assert_eq!(
+        invalid(ProxOptions {
+            window: 0,
+            ..Default::default()
+        }),
+        "window"
+    );
+    let zero_r = ProxOptions {
+        r_factor: RFactor::Global { r: 0.0 },
+        ..Default::default()
+    };
     assert_eq!(invalid(zero_r), "r_factor");
-    assert_eq!(invalid(ProxOptions { omega: -1.0, ..Default::default() }), "omega");
+    assert_eq!(
+        invalid(ProxOptions {
+            omega: -1.0,
+            ..Default::default()
+        }),
+        "omega"
+    );
     let prox = Prox::new(&p, ProxOptions::default()).unwrap();
     let mut wrong = DVector::zeros(4);
     assert!(
@@ -515,10 +552,15 @@ fn a_preparation_serves_the_next_problem() {
         let mut prepared = ProxMethod::prepare(&diagonal, &options).unwrap();
         for p in [&diagonal, &first, &scaled, &diagonal] {
             let (mut x, mut y) = (DVector::zeros(6), DVector::zeros(6));
-            let reused = solve_prepared::<ProxMethod>(&mut prepared, p, &mut x, &params, &mut no_observer());
+            let reused =
+                solve_prepared::<ProxMethod>(&mut prepared, p, &mut x, &params, &mut no_observer());
             let fresh = prox_solve(p, &mut y, &params, &options, &mut no_observer());
             let (a, b) = (reused.unwrap(), fresh.unwrap());
-            assert_eq!((a.iterations, &a.stats), (b.iterations, &b.stats), "{options:?}");
+            assert_eq!(
+                (a.iterations, &a.stats),
+                (b.iterations, &b.stats),
+                "{options:?}"
+            );
             assert_eq!(x, y, "{options:?}");
         }
     }

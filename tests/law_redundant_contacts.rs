@@ -25,7 +25,14 @@ fn lemke_in_order(w: &DMatrix<f64>, q: &DVector<f64>, order: &[usize]) -> DVecto
         tol: 1e-10,
         ..Default::default()
     };
-    lemke(&lcp, &mut xp, &params, &LemkeOptions::default(), &mut no_observer()).expect("a feasible LCP with a PSD matrix");
+    lemke(
+        &lcp,
+        &mut xp,
+        &params,
+        &LemkeOptions::default(),
+        &mut no_observer(),
+    )
+    .expect("a feasible LCP with a PSD matrix");
     let mut x = DVector::zeros(n);
     for (i, &o) in order.iter().enumerate() {
         x[o] = xp[i];

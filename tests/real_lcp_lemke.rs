@@ -52,7 +52,13 @@ fn lemke_solves_what_siconos_lemke_solves() {
             panic!("{} is not an LCP", r.file)
         };
         let mut x = DVector::zeros(p.dim());
-        let result = lemke(p, &mut x, &params, &LemkeOptions::default(), &mut no_observer());
+        let result = lemke(
+            p,
+            &mut x,
+            &params,
+            &LemkeOptions::default(),
+            &mut no_observer(),
+        );
         let exact = lemke_exact(&p.a().to_dense(), p.b(), Rule::Lexicographic, 100_000);
         let siconos_ok = r.info == Some(0);
         siconos_solved += siconos_ok as usize;

@@ -11,8 +11,8 @@ use std::process::{Command, Output};
 use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::{AnyProblem, npy};
 use nonsmooth::matrix::Matrix;
-use nonsmooth::solver::registry::{Choice, measure, solve};
 use nonsmooth::problem::{BoxedLcp, FrictionKind, Lcp, RowBound};
+use nonsmooth::solver::registry::{Choice, measure, solve};
 use nonsmooth::solver::{Params, no_observer};
 
 fn tmp(tag: &str) -> PathBuf {
@@ -159,17 +159,25 @@ fn kind_in_a_folder_refuses_only_the_problems_without_friction() {
 /// ([`AnyProblem::with_kind`]) is an error, and the LCP is then solved as an LCP.
 #[test]
 fn library_refuses_a_law_for_an_lcp() {
-    let make = || AnyProblem::Lcp(
-        Lcp::new(
-            Matrix::Dense(DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0])),
-            DVector::from_vec(vec![-5.0, -6.0]),
+    let make = || {
+        AnyProblem::Lcp(
+            Lcp::new(
+                Matrix::Dense(DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0])),
+                DVector::from_vec(vec![-5.0, -6.0]),
+            )
+            .unwrap(),
         )
-        .unwrap(),
-    );
+    };
     let lcp = make();
     for method in ["auto", "lemke", "pgs"] {
         let method: Choice = method.parse().unwrap();
-        let o = solve(&lcp, &method, DVector::zeros(2), &Params::default(), &mut no_observer());
+        let o = solve(
+            &lcp,
+            &method,
+            DVector::zeros(2),
+            &Params::default(),
+            &mut no_observer(),
+        );
         assert_eq!(o.status(), "converged");
     }
     let x = DVector::zeros(2);
@@ -177,7 +185,10 @@ fn library_refuses_a_law_for_an_lcp() {
     for kind in [FrictionKind::Coulomb, FrictionKind::Ccp] {
         let e = make().with_kind(Some(kind)).unwrap_err().to_string();
         assert!(
-            e.contains(&format!("friction law `{}` asked for a problem of type lcp", kind.name())),
+            e.contains(&format!(
+                "friction law `{}` asked for a problem of type lcp",
+                kind.name()
+            )),
             "{e}"
         );
     }

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use nalgebra::DVector;
 use nonsmooth::io::AnyProblem;
 use nonsmooth::matrix::Matrix;
-use nonsmooth::solver::registry::{Choice, names, solve};
 use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp, ProblemError};
+use nonsmooth::solver::registry::{Choice, names, solve};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 
 /// `A = 0` (no stored entries), `b = (-1, 0, ..., 0)`: infeasible (`w_0 = -1` whatever `x`).
@@ -74,7 +74,13 @@ fn check(p: &AnyProblem, solvable: bool) {
     for name in names() {
         let method: Choice = name.parse().unwrap();
         let start = Instant::now();
-        let o = solve(&p, &method, DVector::zeros(p.dim()), &params, &mut no_observer());
+        let o = solve(
+            &p,
+            &method,
+            DVector::zeros(p.dim()),
+            &params,
+            &mut no_observer(),
+        );
         let took = start.elapsed();
         println!(
             "{name}: {} in {took:.2?}: {:?}",

@@ -7,8 +7,8 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::AnyProblem;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::{Measure, fc3d_error, lcp_error, mu_beyond_resolution};
-use nonsmooth::solver::registry::{Choice, measure, names, solve};
 use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp};
+use nonsmooth::solver::registry::{Choice, measure, names, solve};
 use nonsmooth::solver::{Params, no_observer};
 
 fn problem(mu: f64, kind: FrictionKind) -> FrictionContact {
@@ -54,7 +54,13 @@ fn every_friction_method_sticks_or_says_it_did_not_converge() {
         let p = AnyProblem::Friction(problem(1e300, kind));
         for name in names() {
             let m: Choice = name.parse().unwrap();
-            let o = solve(&p, &m, DVector::zeros(p.dim()), &Params::default(), &mut no_observer());
+            let o = solve(
+                &p,
+                &m,
+                DVector::zeros(p.dim()),
+                &Params::default(),
+                &mut no_observer(),
+            );
             if matches!(o.result, Err(nonsmooth::solver::SolveError::Problem(_))) {
                 continue; // not a friction method
             }

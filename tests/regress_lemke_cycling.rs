@@ -37,10 +37,19 @@ fn params() -> Params {
 fn ours(
     m: &DMatrix<f64>,
     q: &DVector<f64>,
-) -> (Result<Solved<LemkeStats>, SolveError<LemkeStats>>, DVector<f64>) {
+) -> (
+    Result<Solved<LemkeStats>, SolveError<LemkeStats>>,
+    DVector<f64>,
+) {
     let lcp = Lcp::new(Matrix::Dense(m.clone()), q.clone()).unwrap();
     let mut x = DVector::zeros(q.len());
-    let r = lemke(&lcp, &mut x, &params(), &LemkeOptions::default(), &mut no_observer());
+    let r = lemke(
+        &lcp,
+        &mut x,
+        &params(),
+        &LemkeOptions::default(),
+        &mut no_observer(),
+    );
     (r, x)
 }
 

@@ -12,9 +12,9 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::AnyProblem;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::Measure;
-use nonsmooth::solver::registry::{Choice, Outcome, names, solve};
 use nonsmooth::multibody::scenes;
 use nonsmooth::problem::{FrictionContact, FrictionKind, GlobalFrictionContact, Lcp};
+use nonsmooth::solver::registry::{Choice, Outcome, names, solve};
 use nonsmooth::solver::{Params, SolveError};
 
 fn fc(w: DMatrix<f64>, q: &[f64], mu: &[f64]) -> AnyProblem {
@@ -164,9 +164,13 @@ fn run_method(problem: &AnyProblem, method: Choice) -> Outcome {
         max_iter: 10_000,
         ..Default::default()
     };
-    solve(problem, &method, DVector::zeros(problem.dim()), &params, &mut |_| {
-        ControlFlow::Continue(())
-    })
+    solve(
+        problem,
+        &method,
+        DVector::zeros(problem.dim()),
+        &params,
+        &mut |_| ControlFlow::Continue(()),
+    )
 }
 
 fn cell(o: &Outcome) -> String {

@@ -27,10 +27,10 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::lcp_error;
-use nonsmooth::solver::registry::{Choice, solve};
 use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::problem::Lcp;
 use nonsmooth::prox::{ProxOptions, ProxProblem, Scheme, prox_solve};
+use nonsmooth::solver::registry::{Choice, solve};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 use proptest::prelude::*;
 use strategies::{lcp_planted, spd};
@@ -70,7 +70,9 @@ fn prox(lcp: &Lcp, options: ProxOptions, params: &Params) -> (DVector<f64>, usiz
 fn registry(lcp: &Lcp, method: &str, params: &Params) -> DVector<f64> {
     let m: Choice = method.parse().unwrap();
     let p = AnyProblem::Lcp(lcp.clone());
-    let o = solve(&p, &m, DVector::zeros(p.dim()), params, &mut |_| ControlFlow::Continue(()));
+    let o = solve(&p, &m, DVector::zeros(p.dim()), params, &mut |_| {
+        ControlFlow::Continue(())
+    });
     assert_eq!(o.status(), "converged", "{method}: {:?}", o.result);
     let e = lcp_error(lcp, &o.x);
     assert!(

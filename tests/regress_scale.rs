@@ -15,8 +15,8 @@ use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::{
     Measure, boxed_error, fc3d_error, friction_error, lcp_error, natural_map_abs, scaled_norm,
 };
-use nonsmooth::solver::registry::{Choice, measure, solve};
 use nonsmooth::problem::{BoxedLcp, FrictionContact, FrictionKind, Lcp, RowBound};
+use nonsmooth::solver::registry::{Choice, measure, solve};
 use nonsmooth::solver::{Params, no_observer};
 
 fn lcp(a: &[f64], b: &[f64]) -> Lcp {
@@ -215,11 +215,7 @@ fn the_default_methods_solve_problems_at_any_scale() {
             assert!(close(&o.x, &(&x1 * s), 1e-7), "LCP scale {s} {m}: {}", o.x);
             let e = o.info().unwrap().error;
             assert!(e.rel <= 1e-8 && e.is_finite(), "{m}: {e:?}");
-            assert_eq!(
-                measure(&p, &o.x).unwrap(),
-                e,
-                "{m}: the original's error"
-            );
+            assert_eq!(measure(&p, &o.x).unwrap(), e, "{m}: the original's error");
         }
         let p = at(s);
         for m in ["auto", "nsgs", "nsn", "prox-nsn", "prox-gs"] {

@@ -148,7 +148,10 @@ fn usage(e: OptionError) -> Failure {
 }
 
 fn whole_solve(a: &BenchArgs) -> bool {
-    a.solve || a.method.as_ref().is_some_and(|m| matches!(m.name(), "nsn" | "prox-nsn"))
+    a.solve
+        || a.method
+            .as_ref()
+            .is_some_and(|m| matches!(m.name(), "nsn" | "prox-nsn"))
 }
 
 /// Times generated scenes of growing size: one row per size and form.
@@ -161,11 +164,17 @@ fn run_scenes(a: &BenchArgs, kind: SceneKind, method: &Choice) -> Result<ExitCod
         SceneKind::Pyramid => "pyramid",
     };
     let params = params(a);
-    let unit = if whole_solve(a) { "ms/solve" } else { "µs/iteration" };
+    let unit = if whole_solve(a) {
+        "ms/solve"
+    } else {
+        "µs/iteration"
+    };
     if a.format == Style::Markdown {
         emit(
             &mut out,
-            &format!("| scene | contacts | method | {unit} | status | ns per contact and iteration |"),
+            &format!(
+                "| scene | contacts | method | {unit} | status | ns per contact and iteration |"
+            ),
         )?;
         emit(&mut out, "|---|---:|---|---:|---|---:|")?;
     } else if a.format == Style::Table {
@@ -185,7 +194,10 @@ fn run_scenes(a: &BenchArgs, kind: SceneKind, method: &Choice) -> Result<ExitCod
                 (None, _) => Choice::new("vgs").expect("registered"),
                 (Some(_), p) => method.resolve(p),
             };
-            if !m.spec().applies_to(crate::solver::registry::ProblemType::of(problem)) {
+            if !m
+                .spec()
+                .applies_to(crate::solver::registry::ProblemType::of(problem))
+            {
                 continue;
             }
             let t = time_ours(problem, &m, &params, a.repeat);
@@ -193,9 +205,17 @@ fn run_scenes(a: &BenchArgs, kind: SceneKind, method: &Choice) -> Result<ExitCod
                 all_ok = false;
             }
             let nc = problem.contacts();
-            let iters = if whole_solve(a) { t.iterations.unwrap_or(1).max(1) } else { 1 };
+            let iters = if whole_solve(a) {
+                t.iterations.unwrap_or(1).max(1)
+            } else {
+                1
+            };
             let per = t.seconds / iters as f64 / nc.max(1) as f64 * 1e9;
-            let shown = if whole_solve(a) { t.seconds * 1e3 } else { t.seconds * 1e6 };
+            let shown = if whole_solve(a) {
+                t.seconds * 1e3
+            } else {
+                t.seconds * 1e6
+            };
             let method = m.name();
             let line = match a.format {
                 Style::Markdown => format!(
@@ -216,7 +236,11 @@ fn run_scenes(a: &BenchArgs, kind: SceneKind, method: &Choice) -> Result<ExitCod
             emit(&mut out, &line)?;
         }
     }
-    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn params(a: &BenchArgs) -> Params {
@@ -270,7 +294,11 @@ fn siconos_per_iteration(
     let mut out = Vec::new();
     for f in files {
         let (command, options, solver) = if prox {
-            ("bench-prox", vec!["--repeat".into(), repeat.to_string()], "PROX")
+            (
+                "bench-prox",
+                vec!["--repeat".into(), repeat.to_string()],
+                "PROX",
+            )
         } else {
             let o = vec![
                 "--sweeps".into(),
@@ -322,11 +350,18 @@ fn siconos_whole(
                 Err(_) => None,
             };
             let Some(v) = v else { continue };
-            let Some(seconds) = v["seconds"].as_f64() else { continue };
+            let Some(seconds) = v["seconds"].as_f64() else {
+                continue;
+            };
             let t = Theirs {
                 seconds,
                 solver: s.clone(),
-                status: if v["info"].as_i64() == Some(0) { "converged" } else { "failed" }.into(),
+                status: if v["info"].as_i64() == Some(0) {
+                    "converged"
+                } else {
+                    "failed"
+                }
+                .into(),
                 iterations: v["iterations"].as_u64().map(|i| i as usize),
             };
             let better = match &best {
@@ -434,7 +469,14 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
         let siconos_ok = a.siconos
             && lp.format == Format::Siconos
             && matches!(lp.problem, AnyProblem::Friction(_));
-        rows.push((path.clone(), lp.problem.contacts(), lp.problem.dim(), m, t, siconos_ok));
+        rows.push((
+            path.clone(),
+            lp.problem.contacts(),
+            lp.problem.dim(),
+            m,
+            t,
+            siconos_ok,
+        ));
     }
     let sic_files: Vec<&Path> = rows.iter().filter(|r| r.5).map(|r| r.0.as_path()).collect();
     let sic = if whole_solve(&a) {
@@ -447,7 +489,11 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let whole = whole_solve(&a);
-    let (unit, scale) = if whole { ("µs/solve", 1e6) } else { ("µs/iteration", 1e6) };
+    let (unit, scale) = if whole {
+        ("µs/solve", 1e6)
+    } else {
+        ("µs/iteration", 1e6)
+    };
     let t = Table::new(&[
         ("file", 34, Align::Left),
         ("contacts", 8, Align::Right),
@@ -473,7 +519,11 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
         Style::Json => {}
     }
     for (path, nc, n, m, ours, has_sic) in rows {
-        let theirs = if has_sic { sic_iter.next().flatten() } else { None };
+        let theirs = if has_sic {
+            sic_iter.next().flatten()
+        } else {
+            None
+        };
         // a whole-solve ratio means something only when both reached the tolerance
         let ratio = theirs
             .as_ref()

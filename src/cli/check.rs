@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use super::Failure;
 use crate::io::AnyProblem;
-use crate::merit::{ContactCheck, check_contacts, friction_error};
 use crate::merit::Residual;
+use crate::merit::{ContactCheck, check_contacts, friction_error};
 use crate::problem::{FrictionContact, FrictionKind};
 use clap::Args;
 use nalgebra::DVector;

@@ -15,12 +15,12 @@
 
 mod args;
 mod bench;
-mod methods;
 mod check;
 mod convert;
 mod generate;
 mod info;
 mod isolated;
+mod methods;
 mod output;
 mod solve;
 mod table;

@@ -10,9 +10,9 @@ use crate::problem::FrictionKind;
 use crate::prox::RFactor;
 use crate::solver::registry::{Choice, OptionError, solve};
 use crate::solver::{Params, no_observer};
-use nalgebra::DVector;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use nalgebra::DVector;
 use serde_json::json;
 
 use super::output::{Streamed, refuse_inputs};
@@ -344,10 +344,9 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                                 )));
                             }
                         },
-                        Some(w) => DVector::from_vec(super::check::read_answer(
-                            w,
-                            lp.problem.dim(),
-                        )?),
+                        Some(w) => {
+                            DVector::from_vec(super::check::read_answer(w, lp.problem.dim())?)
+                        }
                     };
                     let outcome = solve(&lp.problem, &method, x, &params, &mut no_observer());
                     let info = outcome.info();

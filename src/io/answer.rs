@@ -55,7 +55,10 @@ impl Answer {
     ///
     /// # Errors
     /// A global problem whose local form cannot be made.
-    pub fn new(problem: &AnyProblem, r: &DVector<f64>) -> Result<Answer, crate::problem::ProblemError> {
+    pub fn new(
+        problem: &AnyProblem,
+        r: &DVector<f64>,
+    ) -> Result<Answer, crate::problem::ProblemError> {
         let (u, contacts) = match problem {
             AnyProblem::Lcp(p) => (affine(p.a(), r, p.b()), Vec::new()),
             AnyProblem::Boxed(p) => (affine(p.a(), r, p.b()), Vec::new()),
@@ -149,7 +152,7 @@ pub fn to_bytes(answer: &Answer, format: AnswerFormat) -> Vec<u8> {
 /// # Errors
 /// An extension that is not `.json`, `.npy`, `.txt` or `.dat`; any I/O error.
 pub fn write(path: &Path, answer: &Answer) -> Result<(), IoError> {
-    let format = AnswerFormat::of(path)
-        .map_err(|m| IoError::new(path, super::IoErrorKind::Refused(m)))?;
+    let format =
+        AnswerFormat::of(path).map_err(|m| IoError::new(path, super::IoErrorKind::Refused(m)))?;
     super::write_atomic(path, &to_bytes(answer, format))
 }

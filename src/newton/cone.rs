@@ -99,7 +99,10 @@ impl ConeNewtonOptions {
             return bad("shrink", format!("{} is outside (0, 1)", self.shrink));
         }
         if !(self.rho_scale > 0.0 && self.rho_scale.is_finite()) {
-            return bad("rho_scale", format!("{} is not positive and finite", self.rho_scale));
+            return bad(
+                "rho_scale",
+                format!("{} is not positive and finite", self.rho_scale),
+            );
         }
         if self.window == 0 {
             return bad("window", "it must be at least 1".into());
@@ -536,8 +539,8 @@ impl Method for ConeNewton {
         let reform = ConeReformulation::new(fc, prepared.options.rho_scale)?;
         let rho = reform.rho;
         let n = fc.dim();
-        let h_scale = 1.0
-            + fc.w().diagonal().amax() * rho.iter().map(|p| p[0].max(p[1])).fold(0.0, f64::max);
+        let h_scale =
+            1.0 + fc.w().diagonal().amax() * rho.iter().map(|p| p[0].max(p[1])).fold(0.0, f64::max);
         let rho_q_norm = crate::merit::scaled_norm(
             &(0..n)
                 .map(|i| fc.q()[i] * rho[i / 3][usize::from(i % 3 != 0)])

@@ -35,7 +35,10 @@ mod prox_start;
 mod report;
 mod rows;
 
-pub use cone::{ConeNewton, ConeNewtonOptions, ConeNewtonPrepared, ConeNewtonStats, ConeReformulation, cone_newton};
+pub use cone::{
+    ConeNewton, ConeNewtonOptions, ConeNewtonPrepared, ConeNewtonStats, ConeReformulation,
+    cone_newton,
+};
 pub use fischer::{
     FischerNewton, FischerNewtonSolver, OnSingular, PAPER_NEWTON_ITERATIONS, Start, fischer_merit,
     fischer_newton, fischer_newton_traced,

@@ -250,7 +250,14 @@ impl Method for Lemke {
             }
             Next::Enter(leaving) => {
                 // The complement of the leaving variable enters.
-                t.enter(if leaving < n { leaving + n } else { leaving - n }, &run.a);
+                t.enter(
+                    if leaving < n {
+                        leaving + n
+                    } else {
+                        leaving - n
+                    },
+                    &run.a,
+                );
                 if !t.d.iter().all(|v| v.is_finite()) {
                     return Err(overflow(lcp, x, stats.pivots));
                 }

@@ -107,14 +107,8 @@ impl ProxPrepared {
             }
             _ => 0.0,
         };
-        let mut r0 = initial_blocks(
-            &problem.laws,
-            &problem.offsets,
-            &blocks,
-            strategy,
-            global_r,
-        )
-        .map_err(|e| self.strategy_error(e))?;
+        let mut r0 = initial_blocks(&problem.laws, &problem.offsets, &blocks, strategy, global_r)
+            .map_err(|e| self.strategy_error(e))?;
         for r in &mut r0 {
             r.scale(self.options.omega);
         }
@@ -161,7 +155,9 @@ impl ProxPrepared {
     }
 
     fn op(&self) -> &Op {
-        self.op.as_ref().expect("a problem is loaded (Method::start)")
+        self.op
+            .as_ref()
+            .expect("a problem is loaded (Method::start)")
     }
 
     /// The options in effect.
@@ -296,7 +292,15 @@ impl Method for ProxMethod {
         run.trial_st.v.copy_from_slice(&run.st.v);
         let (scheme, blocks) = (options.scheme, options.blocks);
         let trial = run.trial.as_mut_slice();
-        sweep(op, problem, scheme, blocks, trial, &mut run.trial_st, &mut run.scratch);
+        sweep(
+            op,
+            problem,
+            scheme,
+            blocks,
+            trial,
+            &mut run.trial_st,
+            &mut run.scratch,
+        );
         stats.sweeps += 1;
         let new_step = (&run.trial - &*x).amax();
         // The largest of the last `window` accepted steps: `r^k` for the paper's window 1.

@@ -209,9 +209,7 @@ pub fn solve_started<M: Method>(
         if let Some(claimed) = claim {
             let e = M::error(prepared, problem, x);
             let status = match claimed {
-                Status::Converged if !e.meets(params.tol, params.measure) => {
-                    Status::MaxIterations
-                }
+                Status::Converged if !e.meets(params.tol, params.measure) => Status::MaxIterations,
                 s => s,
             };
             M::ended(prepared, &mut stats, status, true);

@@ -45,11 +45,11 @@ use crate::newton::{
     cone_newton_prox_start, fischer_newton, min_map_newton, nncg,
 };
 use crate::pivoting::{LemkeOptions, lemke};
-use crate::problem::{BoxedLcp, FrictionKind, Lcp, ProblemError, check_len};
+use crate::problem::{BoxedLcp, FrictionContact, FrictionKind, Lcp, ProblemError, check_len};
 use crate::prox::{ProxOptions, ProxProblem, Scheme, prox_solve};
 use crate::splitting::{
-    Nsgs, NsgsOptions, PgsOptions, PjOptions, ProjectedSplitting, PsorOptions,
-    SplittingOptions, Vgs, VgsOptions,
+    Nsgs, NsgsOptions, PgsOptions, PjOptions, ProjectedSplitting, PsorOptions, SplittingOptions,
+    Vgs, VgsOptions,
 };
 
 /// The problem types of the crate, as the registry names them.
@@ -107,6 +107,9 @@ pub type Stats = Value;
 /// The observer every solve takes.
 pub type Observer<'a> = dyn FnMut(&Iterate) -> ControlFlow<()> + 'a;
 
+/// A range check of a method's settings: `(option, reason)` for the first one refused.
+type CheckFn = fn(&Map<String, Value>) -> Result<(), (String, String)>;
+
 type RunFn = fn(
     &AnyProblem,
     &mut DVector<f64>,
@@ -128,7 +131,7 @@ pub struct MethodSpec {
     /// The iteration cap the command line uses when none is given.
     pub default_max_iter: usize,
     defaults: fn() -> Value,
-    check: fn(&Map<String, Value>) -> Result<(), (String, String)>,
+    check: CheckFn,
     run: RunFn,
 }
 
@@ -693,10 +696,7 @@ fn no_options(m: &Map<String, Value>) -> Result<(), (String, String)> {
 }
 
 /// The options `O` from `base` (all fields, as JSON) with the settings `m` over it.
-fn read_over<O: MethodOptions>(
-    base: Value,
-    m: &Map<String, Value>,
-) -> Result<O, (String, String)> {
+fn read_over<O: MethodOptions>(base: Value, m: &Map<String, Value>) -> Result<O, (String, String)> {
     let mut all = match base {
         Value::Object(b) => b,
         _ => Map::new(),
@@ -704,8 +704,8 @@ fn read_over<O: MethodOptions>(
     for (k, v) in m {
         all.insert(k.clone(), v.clone());
     }
-    let o: O = serde_json::from_value(Value::Object(all))
-        .map_err(|e| (String::new(), e.to_string()))?;
+    let o: O =
+        serde_json::from_value(Value::Object(all)).map_err(|e| (String::new(), e.to_string()))?;
     o.validate()?;
     Ok(o)
 }
@@ -718,10 +718,7 @@ fn check<O: MethodOptions>(m: &Map<String, Value>) -> Result<(), (String, String
     read::<O>(m).map(|_| ())
 }
 
-fn options<O: MethodOptions>(
-    method: &str,
-    m: &Map<String, Value>,
-) -> Result<O, SolveError<Stats>> {
+fn options<O: MethodOptions>(method: &str, m: &Map<String, Value>) -> Result<O, SolveError<Stats>> {
     read::<O>(m).map_err(|(option, reason)| {
         SolveError::Problem(ProblemError::InvalidOption {
             method: method.into(),
@@ -732,7 +729,9 @@ fn options<O: MethodOptions>(
 }
 
 /// Statistics to JSON.
-fn erase<S: Serialize>(r: Result<Solved<S>, SolveError<S>>) -> Result<Solved<Stats>, SolveError<Stats>> {
+fn erase<S: Serialize>(
+    r: Result<Solved<S>, SolveError<S>>,
+) -> Result<Solved<Stats>, SolveError<Stats>> {
     let json = |s: S| serde_json::to_value(s).unwrap_or(Value::Null);
     match r {
         Ok(s) => Ok(s.map_stats(json)),
@@ -747,13 +746,21 @@ fn unsupported<T>(method: &str, problem: &AnyProblem) -> Result<T, SolveError<St
 }
 
 fn range(option: &str, ok: bool, reason: String) -> Result<(), (String, String)> {
-    if ok { Ok(()) } else { Err((option.into(), reason)) }
+    if ok {
+        Ok(())
+    } else {
+        Err((option.into(), reason))
+    }
 }
 
 impl MethodOptions for PjOptions {
     fn validate(&self) -> Result<(), (String, String)> {
         let w = self.omega;
-        range("omega", w > 0.0 && w < 2.0, format!("{w} is outside (0, 2)"))
+        range(
+            "omega",
+            w > 0.0 && w < 2.0,
+            format!("{w} is outside (0, 2)"),
+        )
     }
 }
 
@@ -762,7 +769,11 @@ impl MethodOptions for PgsOptions {}
 impl MethodOptions for PsorOptions {
     fn validate(&self) -> Result<(), (String, String)> {
         let w = self.omega;
-        range("omega", w > 0.0 && w < 2.0, format!("{w} is outside (0, 2)"))
+        range(
+            "omega",
+            w > 0.0 && w < 2.0,
+            format!("{w} is outside (0, 2)"),
+        )
     }
 }
 
@@ -810,9 +821,9 @@ where
     let o = SplittingOptions::from(&options::<O>("pj, pgs or psor", m)?);
     match p {
         AnyProblem::Lcp(p) => erase(solve_with::<ProjectedSplitting<Lcp>>(p, x, params, &o, obs)),
-        AnyProblem::Boxed(p) => {
-            erase(solve_with::<ProjectedSplitting<BoxedLcp>>(p, x, params, &o, obs))
-        }
+        AnyProblem::Boxed(p) => erase(solve_with::<ProjectedSplitting<BoxedLcp>>(
+            p, x, params, &o, obs,
+        )),
         _ => unsupported(o.splitting.name(), p),
     }
 }
@@ -825,14 +836,7 @@ fn run_nsgs(
     obs: &mut Observer<'_>,
 ) -> Result<Solved<Stats>, SolveError<Stats>> {
     let o = options::<NsgsOptions>("nsgs", m)?;
-    match p {
-        AnyProblem::Friction(p) => erase(solve_with::<Nsgs>(p, x, params, &o, obs)),
-        AnyProblem::Global(g) => {
-            let local = g.to_local()?;
-            erase(solve_with::<Nsgs>(&local, x, params, &o, obs))
-        }
-        _ => unsupported("nsgs", p),
-    }
+    on_local("nsgs", p, |fc| solve_with::<Nsgs>(fc, x, params, &o, obs))
 }
 
 fn run_vgs(
@@ -902,11 +906,7 @@ fn run_nsn(
     obs: &mut Observer<'_>,
 ) -> Result<Solved<Stats>, SolveError<Stats>> {
     let o = options::<ConeNewtonOptions>("nsn", m)?;
-    match p {
-        AnyProblem::Friction(p) => erase(cone_newton(p, x, params, &o, obs)),
-        AnyProblem::Global(g) => erase(cone_newton(&g.to_local()?, x, params, &o, obs)),
-        _ => unsupported("nsn", p),
-    }
+    on_local("nsn", p, |fc| cone_newton(fc, x, params, &o, obs))
 }
 
 fn run_prox_nsn(
@@ -917,12 +917,22 @@ fn run_prox_nsn(
     obs: &mut Observer<'_>,
 ) -> Result<Solved<Stats>, SolveError<Stats>> {
     let o = options::<ProxNsnOptions>("prox-nsn", m)?;
+    on_local("prox-nsn", p, |fc| {
+        cone_newton_prox_start(fc, x, params, &o, obs)
+    })
+}
+
+/// Runs `solve` on a local friction problem, or on the local form of a global one (`W`
+/// formed); refuses the other problem types.
+fn on_local<S: Serialize>(
+    method: &str,
+    p: &AnyProblem,
+    solve: impl FnOnce(&FrictionContact) -> Result<Solved<S>, SolveError<S>>,
+) -> Result<Solved<Stats>, SolveError<Stats>> {
     match p {
-        AnyProblem::Friction(p) => erase(cone_newton_prox_start(p, x, params, &o, obs)),
-        AnyProblem::Global(g) => {
-            erase(cone_newton_prox_start(&g.to_local()?, x, params, &o, obs))
-        }
-        _ => unsupported("prox-nsn", p),
+        AnyProblem::Friction(fc) => erase(solve(fc)),
+        AnyProblem::Global(g) => erase(solve(&g.to_local()?)),
+        _ => unsupported(method, p),
     }
 }
 
@@ -938,7 +948,10 @@ impl MethodOptions for ConeNewtonOptions {
 impl MethodOptions for ProxNsnOptions {
     fn validate(&self) -> Result<(), (String, String)> {
         if !(self.switch_tol >= 0.0) {
-            return Err(("switch_tol".into(), format!("{} must be >= 0", self.switch_tol)));
+            return Err((
+                "switch_tol".into(),
+                format!("{} must be >= 0", self.switch_tol),
+            ));
         }
         self.newton.validate()?;
         self.prox.validate()
@@ -959,7 +972,8 @@ fn scheme(gauss_seidel: bool) -> Scheme {
 /// The options of prox-gs (`SEIDEL = true`) or prox-jacobi: [`ProxOptions::recommended`] for
 /// the scheme, without `scheme` (the method's name fixes it).
 fn prox_defaults<const SEIDEL: bool>() -> Value {
-    let mut v = serde_json::to_value(ProxOptions::recommended(scheme(SEIDEL))).unwrap_or(Value::Null);
+    let mut v =
+        serde_json::to_value(ProxOptions::recommended(scheme(SEIDEL))).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut v {
         m.remove("scheme");
     }

@@ -9,7 +9,9 @@ use super::{Iterate, Params, SolveError, Solved, Status};
 use crate::io::AnyProblem;
 use crate::matrix::Matrix;
 use crate::merit::{Measure, Residual};
-use crate::problem::{BoxedLcp, FrictionContact, GlobalFrictionContact, Lcp, ProblemError, RowBound};
+use crate::problem::{
+    BoxedLcp, FrictionContact, GlobalFrictionContact, Lcp, ProblemError, RowBound,
+};
 
 /// Data within `2^-SCALE_WINDOW ..= 2^SCALE_WINDOW` (about `1e-30 ..= 1e30`) are solved as
 /// given; see [`solve`].
@@ -177,7 +179,6 @@ fn scaled_problem(problem: &AnyProblem, s: Scaling) -> Result<AnyProblem, Proble
     })
 }
 
-
 /// Runs `run` on `problem` from the warm start `x` (answer out), rescaled when its data is
 /// far from order one.
 ///
@@ -197,18 +198,25 @@ fn scaled_problem(problem: &AnyProblem, s: Scaling) -> Result<AnyProblem, Proble
 /// errors reported (result, history, observer) are the original's, the observer sees the
 /// answer in the original units, and "converged" is granted only if the answer meets the
 /// tolerance on the original problem. Problems within the window are solved as given.
+/// The error measure of the original problem.
+pub(crate) type MeasureFn<'a> =
+    &'a dyn Fn(&AnyProblem, &DVector<f64>) -> Result<Residual, SolveError>;
+
+/// One solve of a (possibly rescaled) problem.
+pub(crate) type RunFn<'a, S> = &'a mut dyn FnMut(
+    &AnyProblem,
+    &mut DVector<f64>,
+    &Params,
+    &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
+) -> Result<Solved<S>, SolveError<S>>;
+
 pub(crate) fn solve_scaled<S>(
     problem: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
     observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-    measure: &dyn Fn(&AnyProblem, &DVector<f64>) -> Result<Residual, SolveError>,
-    run: &mut dyn FnMut(
-        &AnyProblem,
-        &mut DVector<f64>,
-        &Params,
-        &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-    ) -> Result<Solved<S>, SolveError<S>>,
+    measure: MeasureFn<'_>,
+    run: RunFn<'_, S>,
 ) -> Result<Solved<S>, SolveError<S>> {
     let s = scaling(problem);
     if s.none() {

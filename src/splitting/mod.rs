@@ -36,8 +36,8 @@ pub(crate) use blocked::BlockRows;
 pub use blocked::{BlockedGaussSeidel, Nsgs, NsgsOptions, NsgsPrepared, blocked_gauss_seidel};
 pub use contact::{ContactCase, ContactSolution, solve_contact};
 pub use lcp::{
-    PgsOptions, PjOptions, ProjectedSplitting, PsorOptions, Splitting, SplittingOptions, SplittingPrepared, solve_boxed, solve_lcp,
-    splitting_matrices, sweep_boxed, sweep_lcp,
+    PgsOptions, PjOptions, ProjectedSplitting, PsorOptions, Splitting, SplittingOptions,
+    SplittingPrepared, solve_boxed, solve_lcp, splitting_matrices, sweep_boxed, sweep_lcp,
 };
 pub use velocity::{
     VelocityGaussSeidel, Vgs, VgsOptions, VgsPrepared, VgsState, velocity_gauss_seidel,

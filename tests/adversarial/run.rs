@@ -619,8 +619,8 @@ fn finish(sink: &mut Sink, dir: &Path, before: &BTreeMap<PathBuf, Vec<u8>>) {
 
 /// Solves the case with every method in process and judges each "converged" answer.
 fn in_process(env: &Env, case: &Case, input: &Path, sink: &mut Sink) -> Vec<Solved> {
-    use nonsmooth::solver::registry::{Choice, solve};
     use nonsmooth::solver::Params;
+    use nonsmooth::solver::registry::{Choice, solve};
     let mut solved = Vec::new();
     let Ok(lp) = nonsmooth::io::load(input) else {
         return solved;
@@ -645,7 +645,13 @@ fn in_process(env: &Env, case: &Case, input: &Path, sink: &mut Sink) -> Vec<Solv
             }
         };
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            solve(&lp.problem, &method, nalgebra::DVector::zeros(lp.problem.dim()), &params, &mut stop)
+            solve(
+                &lp.problem,
+                &method,
+                nalgebra::DVector::zeros(lp.problem.dim()),
+                &params,
+                &mut stop,
+            )
         }));
         let command = format!("(library) solve {} with {m}", case.input);
         let Ok(outcome) = outcome else {
