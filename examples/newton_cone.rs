@@ -23,7 +23,7 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::{AnyProblem, discover, load};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::Measure;
-use nonsmooth::newton::{ConeNewtonOptions, ProxStart, cone_newton, cone_newton_prox_start};
+use nonsmooth::newton::{ConeNewtonOptions, ProxNsnOptions, cone_newton, cone_newton_prox_start};
 use nonsmooth::problem::{FrictionContact, FrictionKind};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 use plotters::prelude::SeriesLabelPosition;
@@ -52,10 +52,10 @@ fn errors(fc: &FrictionContact, measure: Measure, tol: f64) -> (Vec<(usize, f64)
         },
     );
     let status = match result {
-        Ok((info, stats)) => {
+        Ok(info) => {
             format!(
                 "{} iterations, {} Gauss-Seidel sweeps",
-                info.iterations, stats.gs_sweeps
+                info.iterations, info.stats.gs_sweeps
             )
         }
         Err(e) => e.to_string(),
@@ -94,12 +94,12 @@ fn quadratic_table() -> String {
 /// PROX Gauss-Seidel to `1e-2`, then Newton to `1e-8` ([`cone_newton_prox_start`] with
 /// its defaults): what it did, and the error it reached.
 fn prox_start(fc: &FrictionContact) -> (String, String) {
-    prox_start_at(fc, ProxStart::default().switch_tol)
+    prox_start_at(fc, ProxNsnOptions::default().switch_tol)
 }
 
 /// The same with PROX stopped at `switch_tol`.
 fn prox_start_at(fc: &FrictionContact, switch_tol: f64) -> (String, String) {
-    let options = ProxStart {
+    let options = ProxNsnOptions {
         switch_tol,
         ..Default::default()
     };
@@ -110,10 +110,10 @@ fn prox_start_at(fc: &FrictionContact, switch_tol: f64) -> (String, String) {
         ..Default::default()
     };
     match cone_newton_prox_start(fc, &mut r, &params, &options, &mut no_observer()) {
-        Ok((info, stats)) => (
+        Ok(info) => (
             format!(
                 "{} PROX sweeps, {} iterations, {} Gauss-Seidel sweeps",
-                stats.prox.sweeps, info.iterations, stats.newton.gs_sweeps
+                info.stats.prox.sweeps, info.iterations, info.stats.newton.gs_sweeps
             ),
             support::sci(info.error.rel),
         ),

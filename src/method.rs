@@ -16,15 +16,15 @@ use crate::merit::Measure;
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
 use crate::newton::{ConeNewtonOptions, cone_newton};
 use crate::newton::{
-    FischerNewton, MinMapNewton, Nncg, ProxStart, cone_newton_prox_start, fischer_newton,
-    min_map_newton, nncg,
+    FischerNewtonOptions, MinMapNewtonOptions, NncgOptions, ProxNsnOptions, cone_newton_prox_start,
+    fischer_newton, min_map_newton, nncg,
 };
 use crate::pivoting::lemke;
 use crate::problem::{
     BoxedLcp, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp, ProblemError, RowBound,
 };
 use crate::prox::{Prox, ProxOptions, ProxProblem, RFactor, Scheme};
-use crate::solver::{Iterate, Params, SolveError, SolveInfo, Status};
+use crate::solver::{Iterate, Params, SolveError, SolveInfo, Solved, Status};
 use crate::splitting::{
     BlockedGaussSeidel, Splitting, VelocityGaussSeidel, solve_boxed, solve_lcp,
 };
@@ -646,6 +646,13 @@ pub fn solve(
 }
 
 /// [`solve`] without the scaling.
+/// A solve's result without the method's statistics.
+fn without_stats<S>(result: Result<Solved<S>, SolveError<S>>) -> Result<SolveInfo, SolveError> {
+    result
+        .map(|info| info.map_stats(|_| ()))
+        .map_err(SolveError::drop_stats)
+}
+
 fn solve_as_given(
     problem: &AnyProblem,
     method: Method,
@@ -719,13 +726,23 @@ fn solve_as_given(
             Method::Psor { omega } => {
                 solve_lcp(p, &mut x, Splitting::Sor { omega }, params, observer)
             }
-            Method::FischerNewton => {
-                fischer_newton(p, &mut x, params, &FischerNewton::default(), observer)
+            Method::FischerNewton => without_stats(fischer_newton(
+                p,
+                &mut x,
+                params,
+                &FischerNewtonOptions::default(),
+                observer,
+            )),
+            Method::MinMapNewton => without_stats(min_map_newton(
+                p,
+                &mut x,
+                params,
+                &MinMapNewtonOptions::default(),
+                observer,
+            )),
+            Method::Nncg => {
+                without_stats(nncg(p, &mut x, params, &NncgOptions::default(), observer))
             }
-            Method::MinMapNewton => {
-                min_map_newton(p, &mut x, params, &MinMapNewton::default(), observer)
-            }
-            Method::Nncg => nncg(p, &mut x, params, &Nncg::default(), observer),
             _ => unsupported("LCP"),
         },
         AnyProblem::Boxed(p) => match method {
@@ -736,13 +753,23 @@ fn solve_as_given(
             Method::Psor { omega } => {
                 solve_boxed(p, &mut x, Splitting::Sor { omega }, params, observer)
             }
-            Method::FischerNewton => {
-                fischer_newton(p, &mut x, params, &FischerNewton::default(), observer)
+            Method::FischerNewton => without_stats(fischer_newton(
+                p,
+                &mut x,
+                params,
+                &FischerNewtonOptions::default(),
+                observer,
+            )),
+            Method::MinMapNewton => without_stats(min_map_newton(
+                p,
+                &mut x,
+                params,
+                &MinMapNewtonOptions::default(),
+                observer,
+            )),
+            Method::Nncg => {
+                without_stats(nncg(p, &mut x, params, &NncgOptions::default(), observer))
             }
-            Method::MinMapNewton => {
-                min_map_newton(p, &mut x, params, &MinMapNewton::default(), observer)
-            }
-            Method::Nncg => nncg(p, &mut x, params, &Nncg::default(), observer),
             _ => unsupported("boxed LCP"),
         },
         AnyProblem::Friction(p) => {
@@ -754,13 +781,23 @@ fn solve_as_given(
                     .and_then(|s| s.with_kind(k).solve(&mut x, params, observer)),
                 Method::Nsn => {
                     let p = p.clone().with_kind(k);
-                    cone_newton(&p, &mut x, params, &ConeNewtonOptions::default(), observer)
-                        .map(|(info, _)| info)
+                    without_stats(cone_newton(
+                        &p,
+                        &mut x,
+                        params,
+                        &ConeNewtonOptions::default(),
+                        observer,
+                    ))
                 }
                 Method::ProxNsn => {
                     let p = p.clone().with_kind(k);
-                    cone_newton_prox_start(&p, &mut x, params, &ProxStart::default(), observer)
-                        .map(|(info, _)| info)
+                    without_stats(cone_newton_prox_start(
+                        &p,
+                        &mut x,
+                        params,
+                        &ProxNsnOptions::default(),
+                        observer,
+                    ))
                 }
                 _ => unsupported("local friction"),
             }
@@ -783,19 +820,23 @@ fn solve_as_given(
                 }),
                 Method::Nsn => p.to_local().map_err(SolveError::from).and_then(|local| {
                     let local = local.with_kind(k);
-                    cone_newton(
+                    without_stats(cone_newton(
                         &local,
                         &mut x,
                         params,
                         &ConeNewtonOptions::default(),
                         observer,
-                    )
-                    .map(|(info, _)| info)
+                    ))
                 }),
                 Method::ProxNsn => p.to_local().map_err(SolveError::from).and_then(|local| {
                     let local = local.with_kind(k);
-                    cone_newton_prox_start(&local, &mut x, params, &ProxStart::default(), observer)
-                        .map(|(info, _)| info)
+                    without_stats(cone_newton_prox_start(
+                        &local,
+                        &mut x,
+                        params,
+                        &ProxNsnOptions::default(),
+                        observer,
+                    ))
                 }),
                 _ => unsupported("global friction"),
             }

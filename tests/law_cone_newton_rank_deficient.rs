@@ -35,7 +35,7 @@ proptest! {
         let result = cone_newton(&fc, &mut r, &params, &ConeNewtonOptions::default(), &mut no_observer());
         prop_assert!(r.iter().all(|v| v.is_finite()), "{:?}", r);
         match result {
-            Ok((info, _)) => {
+            Ok(info) => {
                 prop_assert!(info.error.rel <= 1e-8);
                 prop_assert_eq!(info.error, friction_error(&fc, &r));
             }

@@ -6,7 +6,7 @@
 mod common;
 
 use nalgebra::DVector;
-use nonsmooth::newton::{ConeNewtonOptions, ProxStart, cone_newton, cone_newton_prox_start};
+use nonsmooth::newton::{ConeNewtonOptions, ProxNsnOptions, cone_newton, cone_newton_prox_start};
 use nonsmooth::solver::{Params, no_observer};
 
 #[test]
@@ -53,14 +53,14 @@ fn newton_converges_where_siconos_newton_does() {
             None => "-".into(),
         };
         match &result {
-            Ok((info, stats)) => {
+            Ok(info) => {
                 converged += 1;
                 eprintln!(
                     "{file:36} AC {:>12} FB {:>12}  ours {:4} iterations (+{} GS sweeps), error {:.1e}",
                     show(&ac),
                     show(&fb),
                     info.iterations,
-                    stats.gs_sweeps,
+                    info.stats.gs_sweeps,
                     info.error.rel
                 );
             }
@@ -72,7 +72,7 @@ fn newton_converges_where_siconos_newton_does() {
         }
         if siconos_ok {
             required += 1;
-            let (info, _) = result.unwrap_or_else(|e| {
+            let info = result.unwrap_or_else(|e| {
                 panic!("{file}: Siconos's Newton converged, ours did not: {e}")
             });
             assert!(info.error.rel <= 1e-8);
@@ -105,11 +105,11 @@ fn prox_started_newton_converges_on_every_file() {
             max_iter: 1000,
             ..Default::default()
         };
-        let (info, stats) = cone_newton_prox_start(
+        let info = cone_newton_prox_start(
             p,
             &mut r,
             &params,
-            &ProxStart::default(),
+            &ProxNsnOptions::default(),
             &mut no_observer(),
         )
         .unwrap_or_else(|e| panic!("{name}: PROX-started Newton failed: {e}"));
@@ -120,7 +120,11 @@ fn prox_started_newton_converges_on_every_file() {
         solved += 1;
         eprintln!(
             "{name:36} PROX {:4} sweeps -> {:.1e}, Newton {:4} iterations (+{} GS sweeps), error {:.1e}",
-            stats.prox.sweeps, stats.switch_error, info.iterations, stats.newton.gs_sweeps, e
+            info.stats.prox.sweeps,
+            info.stats.switch_error,
+            info.iterations,
+            info.stats.newton.gs_sweeps,
+            e
         );
     }
     eprintln!("PROX-started Newton converged on {solved} of {files} files");

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use crate::io::{AnyProblem, Format};
 use crate::method::Method;
-use crate::newton::{ConeNewtonOptions, ProxStart, cone_newton, cone_newton_prox_start};
+use crate::newton::{ConeNewtonOptions, ProxNsnOptions, cone_newton, cone_newton_prox_start};
 use crate::problem::FrictionContact;
 use crate::solver::{Params, SolveError, no_observer};
 use nalgebra::DVector;
@@ -42,10 +42,11 @@ fn time_ours(fc: &FrictionContact, method: Method, tol: f64, repeat: usize) -> T
                 fc,
                 &mut r,
                 &params,
-                &ProxStart::default(),
+                &ProxNsnOptions::default(),
                 &mut no_observer(),
             )
-            .map(|(info, _)| info),
+            .map(|info| info.map_stats(|_| ()))
+            .map_err(SolveError::drop_stats),
             _ => cone_newton(
                 fc,
                 &mut r,
@@ -53,7 +54,8 @@ fn time_ours(fc: &FrictionContact, method: Method, tol: f64, repeat: usize) -> T
                 &ConeNewtonOptions::default(),
                 &mut no_observer(),
             )
-            .map(|(info, _)| info),
+            .map(|info| info.map_stats(|_| ()))
+            .map_err(SolveError::drop_stats),
         };
         best = best.min(t.elapsed().as_secs_f64());
         last = Some(result);

@@ -29,10 +29,17 @@
 //! reused, the pattern is that of `W` plus the diagonal), then backtracks on the merit
 //! `ψ = 1/2 ‖Φ‖²` until the Armijo condition `ψ(r + τ Δ) <= (1 - 2 σ τ) ψ(r)` holds
 //! (Silcowitz et al. 2009 eq. 38). When `H` is singular — more contacts than degrees of
-//! freedom make `W` rank deficient — it is regularised (`H + ε I`, `ε` growing) and, if
-//! that does not give descent, the step falls back to the gradient direction `-H^T Φ`.
+//! freedom make `W` rank deficient — it is regularised (`H + ε I`, `ε` growing). When no
+//! step along the direction passes the test, the iteration falls back to a few blocked
+//! Gauss-Seidel sweeps (the hybrid globalisation, the default) or, with
+//! [`ConeNewtonOptions::gs_sweeps`] `= 0`, to the gradient direction `-H^T Φ`.
 //! The loop stops on the natural-map error of [`crate::merit`] (Siconos 4.4 normalisation
 //! by default), like every other friction solver here.
+//!
+//! [`ConeNewton`] is the method ([`crate::solver::Method`]): `prepare` analyses the pattern
+//! of `H` (that of `W` by blocks) once, `start` computes `ρ` and the Gauss-Seidel fallback
+//! of the problem at hand, and one `step` is one Newton iteration; [`cone_newton`] runs it
+//! in the crate's loop.
 
 use std::ops::ControlFlow;
 
@@ -40,34 +47,78 @@ use faer::linalg::solvers::Solve;
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
 use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat};
 use nalgebra::{DVector, Matrix3};
+use serde::{Deserialize, Serialize};
 
+use super::invalid_option;
 use crate::friction::project_on_cone;
-use crate::merit::friction_error_with_velocity;
-use crate::problem::{FrictionContact, FrictionKind, ProblemError, check_len};
-use crate::solver::{Driver, Iterate, Next, Params, SolveError, SolveInfo, Status};
-use crate::splitting::BlockRows;
+use crate::merit::{Residual, friction_error_with_velocity};
+use crate::problem::{FrictionContact, FrictionKind, ProblemError};
+use crate::solver::{Iterate, Method, NonExhaustive, Params, SolveError, Solved, Step, solve};
+use crate::splitting::{BlockRows, NsgsPrepared};
 
-/// Options of [`cone_newton`]. `ConeNewtonOptions { line_search: false, ..Default::default() }`.
-#[derive(Debug, Clone, PartialEq)]
+/// Options of the semismooth Newton method on the friction cone ([`ConeNewton`],
+/// [`cone_newton`]; `nsn` on the command line). Build with
+/// `ConeNewtonOptions { line_search: false, ..Default::default() }`. Serialised with the
+/// field names (the keys of `key=value` settings), every field optional, unknown ones
+/// refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct ConeNewtonOptions {
-    /// Backtrack on the merit (default `true`); `false` takes full Newton steps.
+    /// Backtrack on the merit `ψ = 1/2 ‖Φ‖²` (default `true`); `false` takes full Newton
+    /// steps (the fallbacks still apply when the Newton system cannot be solved).
     pub line_search: bool,
-    /// Armijo constant `σ` (default `1e-4`).
+    /// Armijo constant `σ` of the test `ψ(r + τ Δ) <= (1 - 2 σ τ) ψ_ref` (Silcowitz,
+    /// Niebe, Erleben 2009 eq. 38), also the sufficient decrease of the gradient fallback.
+    /// Default `1e-4`; in `(0, 1/2)`, dimensionless.
     pub armijo: f64,
-    /// Step shrink factor per backtrack (default `0.5`).
+    /// Step shrink factor `τ <- shrink τ` per backtrack. Default `0.5`; in `(0, 1)`.
     pub shrink: f64,
-    /// Backtracks per iteration before falling back to the gradient (default 20).
+    /// Backtracks per iteration before the fallback (default 20; any count, 0 tries the
+    /// full step only).
     pub max_backtracks: usize,
-    /// Scale of `ρ`: `ρ_n = scale / W_nn`, `ρ_t = scale / max(W_t1t1, W_t2t2)` (default 1).
+    /// Scale of `ρ`: `ρ_n = scale / W_nn`, `ρ_t = scale / max(W_t1t1, W_t2t2)` (Alart and
+    /// Curnier 1991 leave `ρ > 0` free; Acary, Bremond, Huber 2018 take `1 / W_ii`).
+    /// Default 1; positive and finite, dimensionless (`ρ` itself is in the units of
+    /// `1 / W`).
     pub rho_scale: f64,
     /// Non-monotone window: a step is accepted when the merit decreases relative to the
     /// largest of the last `window` merits (Grippo, Lampariello, Lucidi 1986). Default 1,
     /// the monotone Armijo rule (on the shared Siconos problems a window of 5 stalled on
-    /// `BoxesStack1`).
+    /// `BoxesStack1`); `>= 1`.
     pub window: usize,
     /// Blocked Gauss-Seidel sweeps taken when the line search finds no acceptable Newton
-    /// step (the hybrid globalisation; default 10; 0 falls back to the gradient direction).
+    /// step (the hybrid globalisation of Acary, Bremond, Huber 2018; default 10; 0 falls
+    /// back to the gradient direction `-H^T Φ` instead).
     pub gs_sweeps: usize,
+    #[doc(hidden)]
+    #[serde(skip)]
+    pub non_exhaustive: NonExhaustive,
+}
+
+impl ConeNewtonOptions {
+    /// Checks every value against its range (see the fields).
+    ///
+    /// # Errors
+    /// [`ProblemError::InvalidOption`] naming the first value out of range.
+    pub fn check(&self) -> Result<(), ProblemError> {
+        let bad = |option: &str, reason: String| Err(invalid_option("nsn", option, reason));
+        if !(self.armijo > 0.0 && self.armijo < 0.5) {
+            return bad("armijo", format!("{} is outside (0, 1/2)", self.armijo));
+        }
+        if !(self.shrink > 0.0 && self.shrink < 1.0) {
+            return bad("shrink", format!("{} is outside (0, 1)", self.shrink));
+        }
+        if !(self.rho_scale > 0.0 && self.rho_scale.is_finite()) {
+            return bad(
+                "rho_scale",
+                format!("{} is not positive and finite", self.rho_scale),
+            );
+        }
+        if self.window == 0 {
+            return bad("window", "0 is out of range (it must be at least 1)".into());
+        }
+        Ok(())
+    }
 }
 
 impl Default for ConeNewtonOptions {
@@ -80,12 +131,14 @@ impl Default for ConeNewtonOptions {
             rho_scale: 1.0,
             window: 1,
             gs_sweeps: 10,
+            non_exhaustive: NonExhaustive::default(),
         }
     }
 }
 
-/// What happened inside a [`cone_newton`] solve, beyond [`SolveInfo`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// What a [`cone_newton`] solve counted, in [`Solved::stats`] (and in the report of
+/// [`SolveError::NoConvergence`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConeNewtonStats {
     /// Newton matrices that had to be regularised.
     pub regularised: usize,
@@ -114,44 +167,25 @@ impl<'a> ConeReformulation<'a> {
     /// # Errors
     /// [`ProblemError::NonPositiveDiagonal`] if a contact's `W_nn <= 0`.
     pub fn new(fc: &'a FrictionContact, rho_scale: f64) -> Result<Self, ProblemError> {
-        let nc = fc.contacts();
-        let mut rho = Vec::with_capacity(nc);
-        for c in 0..nc {
-            let k = 3 * c;
-            let wnn = fc.w().get(k, k);
-            if !(wnn > 0.0) {
-                return Err(ProblemError::NonPositiveDiagonal {
-                    what: "W",
-                    row: k,
-                    value: wnn,
-                });
-            }
-            let wtt = fc.w().get(k + 1, k + 1).max(fc.w().get(k + 2, k + 2));
-            let rt = if wtt > 0.0 {
-                rho_scale / wtt
-            } else {
-                rho_scale / wnn
-            };
-            rho.push([rho_scale / wnn, rt]);
-        }
-        if fc.kind() == FrictionKind::Ccp {
-            // the cone projection needs one scalar per contact
-            for p in &mut rho {
-                let m = p[0].min(p[1]);
-                *p = [m, m];
-            }
-        }
         Ok(ConeReformulation {
             fc,
             kind: fc.kind(),
-            rho,
+            rho: rho_of(fc, rho_scale)?,
         })
     }
 
     /// `Φ(r)` (`3nc`).
     pub fn phi(&self, r: &DVector<f64>) -> DVector<f64> {
         let mut phi = DVector::zeros(r.len());
-        self.eval(r, &self.fc.velocity(r), &mut phi, None);
+        eval(
+            self.fc,
+            self.kind,
+            &self.rho,
+            r,
+            &self.fc.velocity(r),
+            &mut phi,
+            None,
+        );
         phi
     }
 
@@ -167,7 +201,16 @@ impl<'a> ConeReformulation<'a> {
         }
         let mut phi = DVector::zeros(n);
         let mut blocks = vec![Matrix3::zeros(); self.rho.len()];
-        self.eval(r, &self.fc.velocity(r), &mut phi, Some(&mut blocks));
+        let u = self.fc.velocity(r);
+        eval(
+            self.fc,
+            self.kind,
+            &self.rho,
+            r,
+            &u,
+            &mut phi,
+            Some(&mut blocks),
+        );
         let w = self.fc.w().to_dense();
         let mut h = nalgebra::DMatrix::identity(n, n);
         for (c, d) in blocks.iter().enumerate() {
@@ -187,35 +230,75 @@ impl<'a> ConeReformulation<'a> {
         }
         h
     }
+}
 
-    /// `Φ(r)` given `u = W r + q`; with `blocks`, also the 3x3 derivative of each
-    /// contact's projection with respect to `x`.
-    fn eval(
-        &self,
-        r: &DVector<f64>,
-        u: &DVector<f64>,
-        phi: &mut DVector<f64>,
-        mut blocks: Option<&mut Vec<Matrix3<f64>>>,
-    ) {
-        let mu = self.fc.mu();
-        for c in 0..self.rho.len() {
-            let k = 3 * c;
-            let [rn, rt] = self.rho[c];
-            let x = [
-                r[k] - rn * u[k],
-                r[k + 1] - rt * u[k + 1],
-                r[k + 2] - rt * u[k + 2],
-            ];
-            let (p, d) = match self.kind {
-                FrictionKind::Coulomb => alart_curnier_projection(x, mu[c]),
-                FrictionKind::Ccp => cone_projection_derivative(x, mu[c]),
-            };
-            for i in 0..3 {
-                phi[k + i] = r[k + i] - p[i];
-            }
-            if let Some(b) = blocks.as_deref_mut() {
-                b[c] = d;
-            }
+/// The `ρ` of every contact, `[ρ_n, ρ_t]`: `ρ_n = scale / W_nn`,
+/// `ρ_t = scale / max(W_t1t1, W_t2t2)` (`scale / W_nn` when both tangent entries are zero),
+/// one scalar `min(ρ_n, ρ_t)` for CCP.
+///
+/// # Errors
+/// [`ProblemError::NonPositiveDiagonal`] if a contact's `W_nn <= 0`.
+fn rho_of(fc: &FrictionContact, rho_scale: f64) -> Result<Vec<[f64; 2]>, ProblemError> {
+    let nc = fc.contacts();
+    let mut rho = Vec::with_capacity(nc);
+    for c in 0..nc {
+        let k = 3 * c;
+        let wnn = fc.w().get(k, k);
+        if !(wnn > 0.0) {
+            return Err(ProblemError::NonPositiveDiagonal {
+                what: "W",
+                row: k,
+                value: wnn,
+            });
+        }
+        let wtt = fc.w().get(k + 1, k + 1).max(fc.w().get(k + 2, k + 2));
+        let rt = if wtt > 0.0 {
+            rho_scale / wtt
+        } else {
+            rho_scale / wnn
+        };
+        rho.push([rho_scale / wnn, rt]);
+    }
+    if fc.kind() == FrictionKind::Ccp {
+        // the cone projection needs one scalar per contact
+        for p in &mut rho {
+            let m = p[0].min(p[1]);
+            *p = [m, m];
+        }
+    }
+    Ok(rho)
+}
+
+/// `Φ(r)` of `fc` for the law `kind` and the `ρ` of each contact, given `u = W r + q`;
+/// with `blocks`, also the 3x3 derivative of each contact's projection with respect to
+/// `x = r - ρ ∘ u`.
+fn eval(
+    fc: &FrictionContact,
+    kind: FrictionKind,
+    rho: &[[f64; 2]],
+    r: &DVector<f64>,
+    u: &DVector<f64>,
+    phi: &mut DVector<f64>,
+    mut blocks: Option<&mut Vec<Matrix3<f64>>>,
+) {
+    let mu = fc.mu();
+    for c in 0..rho.len() {
+        let k = 3 * c;
+        let [rn, rt] = rho[c];
+        let x = [
+            r[k] - rn * u[k],
+            r[k + 1] - rt * u[k + 1],
+            r[k + 2] - rt * u[k + 2],
+        ];
+        let (p, d) = match kind {
+            FrictionKind::Coulomb => alart_curnier_projection(x, mu[c]),
+            FrictionKind::Ccp => cone_projection_derivative(x, mu[c]),
+        };
+        for i in 0..3 {
+            phi[k + i] = r[k + i] - p[i];
+        }
+        if let Some(b) = blocks.as_deref_mut() {
+            b[c] = d;
         }
     }
 }
@@ -301,6 +384,7 @@ fn cone_projection_derivative(x: [f64; 3], mu: f64) -> ([f64; 3], Matrix3<f64>) 
 
 /// The Newton matrix `H = I - D + D ρ W` with a fixed sparsity pattern (that of `W` by
 /// blocks, plus the diagonal) so that faer's symbolic LU is computed once.
+#[derive(Debug)]
 struct NewtonMatrix {
     n: usize,
     /// For each stored entry (in `pairs` order): its (row, col).
@@ -345,6 +429,21 @@ impl NewtonMatrix {
             lu,
             rows,
         })
+    }
+
+    /// Takes `fc`'s `W` (the values of `D ρ W` are read from it); the symbolic analysis is
+    /// redone only if its block pattern differs from the one analysed.
+    fn refresh(&mut self, fc: &FrictionContact) -> Result<(), SolveError> {
+        let rows = BlockRows::new(fc.w());
+        let nc = fc.contacts();
+        let same = fc.dim() == self.n
+            && (0..nc).all(|c| rows.block_columns(c).eq(self.rows.block_columns(c)));
+        if same {
+            self.rows = rows;
+        } else {
+            *self = NewtonMatrix::new(fc)?;
+        }
+        Ok(())
     }
 
     /// Values of `H + eps I` in `pairs` order.
@@ -393,73 +492,178 @@ impl NewtonMatrix {
 }
 
 /// Solves a [`FrictionContact`] problem by semismooth Newton: Alart-Curnier for Coulomb,
-/// the cone natural map for CCP (see the [module docs](self)).
+/// the cone natural map for CCP (see the [module docs](self)):
+/// [`solve`]`::<`[`ConeNewton`]`>`.
 ///
-/// `r` is the warm start (for example a few PROX or NSGS sweeps) and receives the answer.
-/// Returns the usual [`SolveInfo`] and the method's own statistics.
+/// `r` (`3nc` entries, the crate's `[n, t1, t2]` layout) is the warm start (for example a
+/// few PROX or NSGS sweeps) and receives the answer. The loop stops when the natural-map
+/// error of the problem's law ([`crate::merit::friction_error`], in `params.measure`)
+/// meets `params.tol`. Returns [`Solved`] with the method's statistics
+/// ([`ConeNewtonStats`]).
+///
+/// # Requirements
+/// Every contact's `W_nn > 0` (checked; it sets `ρ`). Local superlinear convergence at a
+/// solution where the generalised Jacobian is nonsingular (Qi, Sun 1993); no global
+/// guarantee, which is why the hybrid Gauss-Seidel fallback exists.
 ///
 /// # Errors
-/// [`SolveError::Problem`] for a wrong `r` length or a non-positive `W_nn` (used for `ρ`);
-/// [`SolveError::NoConvergence`] at the iteration cap; [`SolveError::Singular`] when no
-/// regularisation of the Newton matrix can be factorised.
+/// [`SolveError::Problem`] for a wrong `r` length, an option out of range
+/// ([`ProblemError::InvalidOption`]) or a non-positive `W_nn` (used for `ρ`);
+/// [`SolveError::NoConvergence`] at the iteration cap (with the statistics);
+/// [`SolveError::Singular`] if the symbolic analysis of the Newton matrix's pattern fails;
+/// [`SolveError::Diverged`] if an iterate overflows. A singular Newton matrix is not an
+/// error: it is regularised, and the step falls back to Gauss-Seidel sweeps or the
+/// gradient.
 ///
 /// # Reference
 /// Alart, Curnier 1991; Acary, Bremond, Huber 2018 (NSN_AC); Qi, Sun 1993 (local
 /// superlinear convergence of semismooth Newton).
+///
+/// # Example
+/// ```
+/// use nalgebra::{DMatrix, DVector};
+/// use nonsmooth::newton::{ConeNewtonOptions, cone_newton};
+/// use nonsmooth::problem::{FrictionContact, FrictionKind};
+/// use nonsmooth::solver::{Params, no_observer};
+/// // One contact pushed into the ground, sliding: r_t is on the cone's boundary.
+/// let fc = FrictionContact::new(DMatrix::<f64>::identity(3, 3).into(),
+///     DVector::from_vec(vec![-1.0, 2.0, 0.0]), DVector::from_vec(vec![0.5]),
+///     FrictionKind::Coulomb).unwrap();
+/// let mut r = DVector::zeros(3);
+/// let params = Params { tol: 1e-12, ..Default::default() };
+/// let info = cone_newton(&fc, &mut r, &params, &ConeNewtonOptions::default(),
+///                        &mut no_observer()).unwrap();
+/// assert!(info.error.rel <= 1e-12 && info.stats.gs_sweeps == 0);
+/// assert!((r[0] - 1.0).abs() < 1e-10 && (r[1] + 0.5).abs() < 1e-10);
+/// ```
 pub fn cone_newton(
     fc: &FrictionContact,
     r: &mut DVector<f64>,
     params: &Params,
     options: &ConeNewtonOptions,
     observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-) -> Result<(SolveInfo, ConeNewtonStats), SolveError> {
-    check_len("r", fc.dim(), r.len())?;
-    let nc = fc.contacts();
-    let kind = fc.kind();
-    let reform = ConeReformulation::new(fc, options.rho_scale)?;
-    let rho = reform.rho.clone();
-    let matrix = NewtonMatrix::new(fc)?;
-    let n = fc.dim();
-    let mut stats = ConeNewtonStats::default();
-    let mut u = fc.velocity(r);
-    let mut phi = DVector::zeros(n);
-    let mut blocks = vec![Matrix3::zeros(); nc];
-    let measure = |r: &DVector<f64>| friction_error_with_velocity(fc, r, &fc.velocity(r), kind);
+) -> Result<Solved<ConeNewtonStats>, SolveError<ConeNewtonStats>> {
+    solve::<ConeNewton>(fc, r, params, options, observer)
+}
 
-    let mut driver = Driver::new(params);
-    if let Next::Finish(status) = driver.start(r, measure(r)) {
-        let e = measure(r);
-        return driver.finish(status, 0, e).map(|i| (i, stats));
+/// The semismooth Newton method on the friction cone as a [`Method`] on a
+/// [`FrictionContact`]: one iteration is one Newton step (the direction with its
+/// Levenberg-Marquardt regularisation, the non-monotone line search, and the hybrid
+/// Gauss-Seidel or gradient fallback; the `newton_step` listing of the book). See
+/// [`cone_newton`].
+#[derive(Debug, Clone, Copy)]
+pub struct ConeNewton;
+
+/// What the cone Newton method keeps: its options, the Newton matrix's pattern with its
+/// symbolic LU (from [`Method::prepare`], reused by problems with the same block pattern
+/// of `W`) and, once started on a problem, that problem's `ρ`, the Gauss-Seidel fallback,
+/// the non-monotone window and the workspace.
+#[derive(Debug)]
+pub struct ConeNewtonPrepared {
+    options: ConeNewtonOptions,
+    matrix: NewtonMatrix,
+    state: Option<ConeState>,
+}
+
+/// The numeric state of one solve (from [`Method::start`]).
+#[derive(Debug)]
+struct ConeState {
+    kind: FrictionKind,
+    rho: Vec<[f64; 2]>,
+    /// The blocked Gauss-Seidel of the hybrid fallback.
+    gs: NsgsPrepared,
+    /// `u = W r + q` at the current `r`.
+    u: DVector<f64>,
+    phi: DVector<f64>,
+    blocks: Vec<Matrix3<f64>>,
+    trial: DVector<f64>,
+    phi_trial: DVector<f64>,
+    /// The last merits, at most `window`, for the non-monotone test.
+    history: Vec<f64>,
+    /// `1 + max W_ii max ρ`, the scale of `H`.
+    h_scale: f64,
+    /// `‖ρ ∘ q‖`, a reaction-sized vector: the scale of `r` when `r` is zero.
+    rho_q_norm: f64,
+}
+
+impl Method for ConeNewton {
+    type Problem = FrictionContact;
+    type Options = ConeNewtonOptions;
+    type Prepared = ConeNewtonPrepared;
+    type Stats = ConeNewtonStats;
+
+    /// Checks the options; the block pattern of `W` and the symbolic LU of the Newton
+    /// matrix.
+    fn prepare(
+        fc: &FrictionContact,
+        options: &ConeNewtonOptions,
+    ) -> Result<ConeNewtonPrepared, SolveError> {
+        options.check()?;
+        Ok(ConeNewtonPrepared {
+            options: options.clone(),
+            matrix: NewtonMatrix::new(fc)?,
+            state: None,
+        })
     }
-    let h_scale =
-        1.0 + fc.w().diagonal().amax() * rho.iter().map(|p| p[0].max(p[1])).fold(0.0, f64::max);
-    // `ρ ∘ q`, a reaction-sized vector: the scale of `r` when `r` is zero.
-    let rho_q_norm = crate::merit::scaled_norm(
-        &(0..n)
-            .map(|i| fc.q()[i] * rho[i / 3][usize::from(i % 3 != 0)])
-            .collect::<Vec<_>>(),
-    );
-    let mut trial = DVector::zeros(n);
-    let mut history: Vec<f64> = Vec::new();
-    let gs = crate::splitting::BlockedGaussSeidel::new(fc)?.with_kind(kind);
-    let mut phi_trial = DVector::zeros(n);
-    let mut k = 0;
-    loop {
-        reform.eval(r, &u, &mut phi, Some(&mut blocks));
-        let psi = 0.5 * phi.norm_squared();
-        history.push(psi);
-        if history.len() > options.window.max(1) {
-            history.remove(0);
+
+    /// `ρ` and the scales of this problem, its `W` in the Newton matrix, the Gauss-Seidel
+    /// fallback, `u` at the warm start, an empty non-monotone window.
+    fn start(
+        prepared: &mut ConeNewtonPrepared,
+        fc: &FrictionContact,
+        r: &DVector<f64>,
+    ) -> Result<(), SolveError> {
+        let rho = rho_of(fc, prepared.options.rho_scale)?;
+        prepared.matrix.refresh(fc)?;
+        let n = fc.dim();
+        let h_scale =
+            1.0 + fc.w().diagonal().amax() * rho.iter().map(|p| p[0].max(p[1])).fold(0.0, f64::max);
+        let rho_q_norm = crate::merit::scaled_norm(
+            &(0..n)
+                .map(|i| fc.q()[i] * rho[i / 3][usize::from(i % 3 != 0)])
+                .collect::<Vec<_>>(),
+        );
+        prepared.state = Some(ConeState {
+            kind: fc.kind(),
+            gs: NsgsPrepared::new(fc, fc.kind())?,
+            u: fc.velocity(r),
+            phi: DVector::zeros(n),
+            blocks: vec![Matrix3::zeros(); fc.contacts()],
+            trial: DVector::zeros(n),
+            phi_trial: DVector::zeros(n),
+            history: Vec::new(),
+            h_scale,
+            rho_q_norm,
+            rho,
+        });
+        Ok(())
+    }
+
+    fn step(
+        prepared: &mut ConeNewtonPrepared,
+        fc: &FrictionContact,
+        r: &mut DVector<f64>,
+        stats: &mut ConeNewtonStats,
+    ) -> Result<Step, SolveError> {
+        let options = &prepared.options;
+        let matrix = &prepared.matrix;
+        let st = prepared.state.as_mut().ok_or_else(not_started)?;
+        let (kind, rho, h_scale, rho_q_norm) = (st.kind, &st.rho, st.h_scale, st.rho_q_norm);
+        eval(fc, kind, rho, r, &st.u, &mut st.phi, Some(&mut st.blocks));
+        let psi = 0.5 * st.phi.norm_squared();
+        st.history.push(psi);
+        if st.history.len() > options.window.max(1) {
+            st.history.remove(0);
         }
-        let psi_ref = history.iter().copied().fold(psi, f64::max);
+        let psi_ref = st.history.iter().copied().fold(psi, f64::max);
         // ANCHOR: newton_step
         // Newton direction; when H is singular (a rank-deficient W), Levenberg-Marquardt
         // style regularisation H + eps I with eps tied to the residual, growing on failure.
         let mut dir = None;
         let mut eps = 0.0;
         for _ in 0..8 {
-            let vals = matrix.values(&blocks, &rho, eps);
-            if let Some(d) = matrix.solve(&vals, &(-&phi)) {
+            let vals = matrix.values(&st.blocks, rho, eps);
+            if let Some(d) = matrix.solve(&vals, &(-&st.phi)) {
                 dir = Some(d);
                 break;
             }
@@ -473,11 +677,11 @@ pub fn cone_newton(
                 // slowed some Capsules files (41 -> 302 iterations).
                 let size = crate::merit::scaled_norm(r.as_slice()).max(rho_q_norm);
                 let rel = if size > 0.0 {
-                    crate::merit::scaled_norm(phi.as_slice()) / size
+                    crate::merit::scaled_norm(st.phi.as_slice()) / size
                 } else {
                     1.0
                 };
-                eps = (1e-12 * h_scale).max(phi.norm().min(h_scale * rel).min(1e-4 * h_scale));
+                eps = (1e-12 * h_scale).max(st.phi.norm().min(h_scale * rel).min(1e-4 * h_scale));
             } else {
                 eps *= 100.0;
             }
@@ -487,14 +691,14 @@ pub fn cone_newton(
             // Backtracking (non-monotone) line search on psi.
             let mut tau = 1.0;
             for _ in 0..=options.max_backtracks {
-                trial.copy_from(r);
-                trial.axpy(tau, d, 1.0);
-                let ut = fc.velocity(&trial);
-                reform.eval(&trial, &ut, &mut phi_trial, None);
-                let psi_t = 0.5 * phi_trial.norm_squared();
+                st.trial.copy_from(r);
+                st.trial.axpy(tau, d, 1.0);
+                let ut = fc.velocity(&st.trial);
+                eval(fc, kind, rho, &st.trial, &ut, &mut st.phi_trial, None);
+                let psi_t = 0.5 * st.phi_trial.norm_squared();
                 if !options.line_search || psi_t <= (1.0 - 2.0 * options.armijo * tau) * psi_ref {
-                    r.copy_from(&trial);
-                    u = ut;
+                    r.copy_from(&st.trial);
+                    st.u = ut;
                     accepted = true;
                     break;
                 }
@@ -507,26 +711,26 @@ pub fn cone_newton(
             if options.gs_sweeps > 0 {
                 // Hybrid globalisation: a few exact block Gauss-Seidel sweeps.
                 for _ in 0..options.gs_sweeps {
-                    gs.sweep(r);
+                    st.gs.sweep(fc, r);
                 }
                 stats.gs_sweeps += options.gs_sweeps;
-                u = fc.velocity(r);
-                history.clear();
+                st.u = fc.velocity(r);
+                st.history.clear();
             } else {
                 // Gradient fallback: -grad psi = -H^T phi, with the unregularised H.
                 stats.gradient_steps += 1;
-                let g = transpose_times(&matrix, &blocks, &rho, &phi);
+                let g = transpose_times(matrix, &st.blocks, rho, &st.phi);
                 let gn = g.norm_squared();
                 if gn > 0.0 && gn.is_finite() {
                     let mut tau = psi / gn;
                     for _ in 0..=options.max_backtracks {
-                        trial.copy_from(r);
-                        trial.axpy(-tau, &g, 1.0);
-                        let ut = fc.velocity(&trial);
-                        reform.eval(&trial, &ut, &mut phi_trial, None);
-                        if 0.5 * phi_trial.norm_squared() <= psi - options.armijo * tau * gn {
-                            r.copy_from(&trial);
-                            u = ut;
+                        st.trial.copy_from(r);
+                        st.trial.axpy(-tau, &g, 1.0);
+                        let ut = fc.velocity(&st.trial);
+                        eval(fc, kind, rho, &st.trial, &ut, &mut st.phi_trial, None);
+                        if 0.5 * st.phi_trial.norm_squared() <= psi - options.armijo * tau * gn {
+                            r.copy_from(&st.trial);
+                            st.u = ut;
                             break;
                         }
                         tau *= options.shrink;
@@ -535,15 +739,20 @@ pub fn cone_newton(
                 }
             }
         }
-        k += 1;
-        if let Next::Finish(status) = driver.after_iteration(k, r, measure, observer)? {
-            let e = match (status, driver.last_error()) {
-                (Status::Stopped, _) | (_, None) => measure(r),
-                (_, Some(e)) => e,
-            };
-            return driver.finish(status, k, e).map(|i| (i, stats));
-        }
+        Ok(Step::Moved)
     }
+
+    /// The natural-map error of the problem's law, `u` computed anew.
+    fn error(prepared: &ConeNewtonPrepared, fc: &FrictionContact, r: &DVector<f64>) -> Residual {
+        let kind = prepared.state.as_ref().map_or(fc.kind(), |s| s.kind);
+        friction_error_with_velocity(fc, r, &fc.velocity(r), kind)
+    }
+}
+
+fn not_started() -> SolveError {
+    SolveError::Problem(ProblemError::Unsupported {
+        reason: "the cone Newton method stepped before Method::start".into(),
+    })
 }
 
 /// `H^T φ` with `H = I - D + D ρ W` (for the gradient fallback): `φ - D^T φ + W ρ D^T φ`

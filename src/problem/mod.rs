@@ -132,6 +132,17 @@ pub enum ProblemError {
         /// Why.
         reason: String,
     },
+    /// A method's option is out of its range, or does not fit this problem (PROX's local
+    /// r-factors divide by a diagonal entry that is zero).
+    InvalidOption {
+        /// The method (`"prox-gs"`, `"lemke"`).
+        method: String,
+        /// The option, as named in the options struct's field name (snake_case, as in `--set`)
+        /// (`"window"`, `"r_factor"`).
+        option: String,
+        /// Why, with the value found.
+        reason: String,
+    },
     /// A dense `rows x cols` copy of a matrix would exceed
     /// [`MAX_DENSE_ENTRIES`](crate::matrix::MAX_DENSE_ENTRIES): a method or a writer that
     /// needs one refuses instead of allocating.
@@ -239,12 +250,17 @@ impl fmt::Display for ProblemError {
                 "{what} has size {size}, which is not a multiple of the contact dimension 3"
             ),
             Unsupported { reason } => write!(f, "unsupported problem: {reason}"),
+            InvalidOption {
+                method,
+                option,
+                reason,
+            } => write!(f, "invalid option `{option}` of {method}: {reason}"),
             TooLarge { what, rows, cols } => write!(
                 f,
                 "{what} needs a dense {rows} x {cols} matrix, more than the {} entries \
                  ({} GiB) allowed for dense copies",
                 crate::matrix::MAX_DENSE_ENTRIES,
-                crate::matrix::MAX_DENSE_ENTRIES * 8 >> 30
+                (crate::matrix::MAX_DENSE_ENTRIES * 8) >> 30
             ),
         }
     }
@@ -326,6 +342,30 @@ pub(crate) fn check_positive_diagonal(
     }
 }
 
+impl crate::solver::Dim for Lcp {
+    fn dim(&self) -> usize {
+        Lcp::dim(self)
+    }
+}
+
+impl crate::solver::Dim for BoxedLcp {
+    fn dim(&self) -> usize {
+        BoxedLcp::dim(self)
+    }
+}
+
+impl crate::solver::Dim for FrictionContact {
+    fn dim(&self) -> usize {
+        FrictionContact::dim(self)
+    }
+}
+
+impl crate::solver::Dim for GlobalFrictionContact {
+    fn dim(&self) -> usize {
+        GlobalFrictionContact::dim(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,29 +394,14 @@ mod tests {
         assert_eq!(fmt_num(-3.0), "-3");
         assert_eq!(fmt_num(1e-300), "1e-300");
         assert_eq!(fmt_num(f64::NAN), "NaN");
-    }
-}
-
-impl crate::solver::Dim for Lcp {
-    fn dim(&self) -> usize {
-        Lcp::dim(self)
-    }
-}
-
-impl crate::solver::Dim for BoxedLcp {
-    fn dim(&self) -> usize {
-        BoxedLcp::dim(self)
-    }
-}
-
-impl crate::solver::Dim for FrictionContact {
-    fn dim(&self) -> usize {
-        FrictionContact::dim(self)
-    }
-}
-
-impl crate::solver::Dim for GlobalFrictionContact {
-    fn dim(&self) -> usize {
-        GlobalFrictionContact::dim(self)
+        let e = ProblemError::InvalidOption {
+            method: "prox-gs".into(),
+            option: "window".into(),
+            reason: "0 is out of range (it must be at least 1)".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "invalid option `window` of prox-gs: 0 is out of range (it must be at least 1)"
+        );
     }
 }
