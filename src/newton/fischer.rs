@@ -13,7 +13,6 @@ use super::jacobian::{
     GeneralizedJacobian, JacobianOptions, KinkStrategy, SplitMix64, newton_pattern,
 };
 use super::line_search::{Armijo, LineSearch, MeritPath, globalised_step};
-use super::named::named_or_tagged;
 use super::report::{Direction, NewtonReport, NewtonStep};
 use super::rows::{NewtonProblem, Rows};
 use crate::merit::Residual;
@@ -30,8 +29,7 @@ pub const PAPER_NEWTON_ITERATIONS: usize = 10;
 /// In options files and `key=value` settings: `"given"`, or
 /// `{"semi-staggered": {"threshold": 1e-6, "max_iter": 30}}` (both fields required: the
 /// threshold is absolute and has no scale-free default).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(remote = "Self", rename_all = "kebab-case", deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Start {
     /// From the `x` passed in: zeros for a cold start, a previous solution (the last time
     /// step's) for a warm start. The default.
@@ -50,8 +48,6 @@ pub enum Start {
         max_iter: usize,
     },
 }
-
-named_or_tagged!(Start);
 
 impl std::str::FromStr for Start {
     type Err = String;

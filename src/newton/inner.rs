@@ -5,17 +5,13 @@ use faer::linalg::solvers::Solve;
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
 use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat};
 use nalgebra::{DMatrix, DVector};
-use serde::{Deserialize, Serialize};
-
-use super::named::named_or_tagged;
 
 /// How the Newton equation `H d = -Phi` is solved.
 ///
 /// In options files and `key=value` settings: `"lu"`, `"gmres"` or `"qncg"` (the variant
 /// with its defaults), or an object such as `{"gmres": {"restart": 20}}` (fields not given
 /// take their defaults).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(remote = "Self", rename_all = "kebab-case", deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum InnerSolver {
     /// Exact: sparse LU with partial pivoting (faer, fill-reducing column ordering). The
     /// symbolic analysis is done once per solve and reused by every iteration, since the
@@ -29,13 +25,10 @@ pub enum InnerSolver {
     /// (Dembo, Eisenstat, Steihaug 1982), or after `max_iter` products.
     Gmres {
         /// Krylov vectors kept before a restart (`>= 1`). Default 30.
-        #[serde(default = "defaults::restart")]
         restart: usize,
         /// Matrix-vector products per Newton iteration (`>= 1`). Default 100.
-        #[serde(default = "defaults::gmres_max_iter")]
         max_iter: usize,
         /// Upper bound on the forcing term `eta` (`> 0`, dimensionless). Default `1e-2`.
-        #[serde(default = "defaults::rel_tol")]
         rel_tol: f64,
     },
     /// Inexact and Jacobian-free: Silcowitz, Niebe, Erleben 2009 §3 (eq. 33-34). Conjugate
@@ -47,40 +40,15 @@ pub enum InnerSolver {
     /// it stops at `max_iter`, at `‖H d + Phi‖ <= min(rel_tol, ‖Phi‖) ‖Phi‖`, or when a
     /// direction has no positive curvature; the outer descent test and line search catch a
     /// poor direction.
-    #[serde(rename = "qncg", alias = "quasi-ncg")]
     QuasiNcg {
         /// Iterations per Newton iteration (`>= 1`). Default 15 (the paper's limit).
-        #[serde(default = "defaults::qncg_max_iter")]
         max_iter: usize,
         /// Upper bound on the forcing term (`> 0`, dimensionless). Default `1e-2`.
-        #[serde(default = "defaults::rel_tol")]
         rel_tol: f64,
         /// Relative finite-difference step (`> 0`, finite, dimensionless: the step is
         /// `fd_step max(1, ‖x‖) / ‖p‖`). Default `1e-7` (num4lcp).
-        #[serde(default = "defaults::fd_step")]
         fd_step: f64,
     },
-}
-
-named_or_tagged!(InnerSolver);
-
-/// The defaults of the inner solvers' fields, for serde.
-mod defaults {
-    pub(super) fn restart() -> usize {
-        30
-    }
-    pub(super) fn gmres_max_iter() -> usize {
-        100
-    }
-    pub(super) fn qncg_max_iter() -> usize {
-        15
-    }
-    pub(super) fn rel_tol() -> f64 {
-        1e-2
-    }
-    pub(super) fn fd_step() -> f64 {
-        1e-7
-    }
 }
 
 impl std::str::FromStr for InnerSolver {

@@ -4,7 +4,6 @@
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
-use super::named::named_or_tagged;
 use super::rows::Rows;
 use crate::ncp::{FischerBurmeister, NcpFunction};
 
@@ -17,8 +16,7 @@ use crate::ncp::{FischerBurmeister, NcpFunction};
 ///
 /// In options files and `key=value` settings: `"fixed"`, `"random"` (seed 0),
 /// `"perturbation"`, `"zero"`, or `{"random": {"seed": 7}}`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(remote = "Self", rename_all = "kebab-case", deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum KinkStrategy {
     /// The crate's element `(1, 0)` ([`FischerBurmeister::grad`] at the origin): the row
     /// is treated as inactive. The default.
@@ -27,7 +25,6 @@ pub enum KinkStrategy {
     /// from a generator seeded with `seed` (the same seed gives the same run).
     Random {
         /// Seed of the generator (SplitMix64). Default 0.
-        #[serde(default)]
         seed: u64,
     },
     /// Move the first argument off the kink, `a <- sign(a) kink_tol` (`sign(0) = +1`),
@@ -41,8 +38,6 @@ pub enum KinkStrategy {
     /// are set to zero.
     Zero,
 }
-
-named_or_tagged!(KinkStrategy);
 
 impl std::str::FromStr for KinkStrategy {
     type Err = String;

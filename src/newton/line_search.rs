@@ -4,7 +4,6 @@
 use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
 
-use super::named::named_or_tagged;
 use super::report::{Direction, NewtonStep};
 
 /// Armijo backtracking: starting from a step `alpha_0`, accept the first
@@ -77,8 +76,7 @@ impl Armijo {
 ///
 /// In options files and `key=value` settings: `"none"`, `"armijo"` (the default
 /// [`Armijo`]), or `{"armijo": {"max_iter": 7}}` (fields not given take their defaults).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(remote = "Self", rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LineSearch {
     /// Take the full step `alpha = 1` (the undamped generalised Newton method,
     /// Silcowitz et al. 2009 eq. 32). A gradient step, taken when the Newton direction
@@ -93,8 +91,6 @@ impl Default for LineSearch {
         LineSearch::Armijo(Armijo::default())
     }
 }
-
-named_or_tagged!(LineSearch);
 
 impl std::str::FromStr for LineSearch {
     type Err = String;
