@@ -34,11 +34,11 @@ use nonsmooth::io::mujoco;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::multibody::scenes;
 use nonsmooth::newton::{
-    FischerNewton, InnerSolver, LineSearch, MinMapNewton, NewtonReport, Rows, Start,
-    fischer_newton_traced, min_map_newton_traced,
+    FischerNewtonOptions, InnerSolver, LineSearch, MinMapNewtonOptions, NewtonReport, Rows, Start,
+    fischer_newton, min_map_newton,
 };
 use nonsmooth::problem::{BoxedLcp, Lcp};
-use nonsmooth::solver::{Iterate, Params, SolveError, SolveInfo};
+use nonsmooth::solver::{Iterate, Params, SolveError, SolveInfo, Solved};
 use nonsmooth::splitting::{Splitting, solve_boxed, solve_lcp};
 use plotters::prelude::SeriesLabelPosition;
 use support::panels::{Curve, Figure, Panel};
@@ -74,6 +74,22 @@ impl Run {
     }
 }
 
+/// A Newton solve's result and its report (the statistics of the solve; empty when it
+/// failed otherwise than by not converging).
+fn split(
+    result: Result<Solved<NewtonReport>, SolveError<NewtonReport>>,
+) -> (Result<SolveInfo, SolveError>, NewtonReport) {
+    let report = match &result {
+        Ok(info) => info.stats.clone(),
+        Err(SolveError::NoConvergence(info)) => info.stats.clone(),
+        Err(_) => NewtonReport::default(),
+    };
+    let result = result
+        .map(|info| info.map_stats(|_| ()))
+        .map_err(SolveError::drop_stats);
+    (result, report)
+}
+
 /// Runs a solver with an observer that keeps every iterate.
 fn record(
     x0: &DVector<f64>,
@@ -89,6 +105,11 @@ fn record(
     };
     let mut x = x0.clone();
     let (result, report) = solve(&mut x, &mut observer);
+    // A step that finds no descent direction ends the solve without being shown to the
+    // observer; it costs passes and leaves `x` where it was.
+    while iterates.len() < report.steps.len() + 1 {
+        iterates.push(x.clone());
+    }
     Run {
         iterates,
         result,
@@ -151,12 +172,12 @@ fn quadratic() {
         ("Fischer-Newton, GMRES", InnerSolver::GMRES),
         ("Fischer-Newton, quasi-NCG", InnerSolver::QUASI_NCG),
     ] {
-        let options = FischerNewton {
+        let options = FischerNewtonOptions {
             inner,
             ..Default::default()
         };
         let run = record(&x0, |x, obs| {
-            fischer_newton_traced(&lcp, x, &params, &options, obs)
+            split(fischer_newton(&lcp, x, &params, &options, obs))
         });
         let pts = run
             .iterates
@@ -170,7 +191,13 @@ fn quadratic() {
         }
     }
     let run = record(&x0, |x, obs| {
-        min_map_newton_traced(&lcp, x, &params, &MinMapNewton::default(), obs)
+        split(min_map_newton(
+            &lcp,
+            x,
+            &params,
+            &MinMapNewtonOptions::default(),
+            obs,
+        ))
     });
     curves.push(Curve::new(
         "minimum-map Newton",
@@ -258,10 +285,10 @@ fn mass_ratio_figure(name: &str, what: &str, p: &BoxedLcp, table: &mut String) {
     let mut runs: Vec<(String, Run)> = Vec::new();
     let threshold = 1e-6 * p.b().norm();
     let variants = [
-        ("Fischer-Newton", FischerNewton::default()),
+        ("Fischer-Newton", FischerNewtonOptions::default()),
         (
             "Fischer-Newton, semi-staggered",
-            FischerNewton {
+            FischerNewtonOptions {
                 start: Start::SemiStaggered {
                     threshold,
                     max_iter: 30,
@@ -269,11 +296,14 @@ fn mass_ratio_figure(name: &str, what: &str, p: &BoxedLcp, table: &mut String) {
                 ..Default::default()
             },
         ),
-        ("Fischer-Newton, paper preset", FischerNewton::paper()),
+        (
+            "Fischer-Newton, paper preset",
+            FischerNewtonOptions::paper(),
+        ),
     ];
     for (label, options) in variants {
         let run = record(&x0, |x, obs| {
-            fischer_newton_traced(p, x, &params, &options, obs)
+            split(fischer_newton(p, x, &params, &options, obs))
         });
         runs.push((label.to_string(), run));
     }
@@ -410,16 +440,16 @@ fn line_search() {
     );
     let rows = Rows::boxed(&p);
     for (inner_label, base) in [
-        ("GMRES", FischerNewton::default()),
-        ("quasi-NCG (paper preset)", FischerNewton::paper()),
+        ("GMRES", FischerNewtonOptions::default()),
+        ("quasi-NCG (paper preset)", FischerNewtonOptions::paper()),
     ] {
         for (ls_label, line_search) in [("Armijo", base.line_search), ("none", LineSearch::None)] {
-            let options = FischerNewton {
+            let options = FischerNewtonOptions {
                 line_search,
                 ..base.clone()
             };
             let run = record(&x0, |x, obs| {
-                fischer_newton_traced(&p, x, &params, &options, obs)
+                split(fischer_newton(&p, x, &params, &options, obs))
             });
             let label = format!("{inner_label}, {ls_label}");
             let m: Vec<(f64, f64)> = run.iterates.iter().map(|x| split_merit(&p, x)).collect();

@@ -20,10 +20,10 @@ use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::merit::{Measure, boxed_fischer_merit, boxed_minmap_merit};
 use nonsmooth::newton::{
-    FischerNewton, InnerSolver, MinMapNewton, Nncg, fischer_newton, fischer_newton_traced,
-    min_map_newton, min_map_newton_traced, nncg,
+    FischerNewtonOptions, InnerSolver, MinMapNewtonOptions, NewtonReport, NncgOptions,
+    fischer_newton, min_map_newton, nncg,
 };
-use nonsmooth::solver::{Params, SolveError, SolveInfo, no_observer};
+use nonsmooth::solver::{Params, SolveError, SolveInfo, Solved, no_observer};
 use nonsmooth::splitting::{Splitting, solve_boxed};
 
 /// One row of `../shared/reference/siconos-4.4-lcp.tsv`: `(info, iterations, error)`.
@@ -64,7 +64,7 @@ fn siconos_cell(r: Option<(i64, usize, f64)>) -> String {
     }
 }
 
-fn ours_cell(r: &Result<SolveInfo, SolveError>) -> String {
+fn ours_cell<S>(r: &Result<Solved<S>, SolveError<S>>) -> String {
     match r {
         Ok(i) => format!("{} / {:.1e}", i.iterations, i.error.rel),
         Err(SolveError::NoConvergence(i)) => {
@@ -104,7 +104,7 @@ fn siconos_lcps(dir: &Path) {
             p,
             &mut x,
             &params,
-            &FischerNewton::default(),
+            &FischerNewtonOptions::default(),
             &mut no_observer(),
         );
         let mut x = DVector::zeros(p.dim());
@@ -112,7 +112,7 @@ fn siconos_lcps(dir: &Path) {
             p,
             &mut x,
             &params,
-            &MinMapNewton::default(),
+            &MinMapNewtonOptions::default(),
             &mut no_observer(),
         );
         // ANCHOR_END: siconos_lcp
@@ -169,6 +169,23 @@ fn siconos_lcps(dir: &Path) {
     support::publish("generated/newton_siconos_lcp.txt", &t);
 }
 
+/// A solve's result without its statistics.
+fn plain<S>(r: Result<Solved<S>, SolveError<S>>) -> Result<SolveInfo, SolveError> {
+    r.map(|i| i.map_stats(|_| ()))
+        .map_err(SolveError::drop_stats)
+}
+
+/// Passes over `A` of a Newton solve, from its report (`None` if it failed otherwise than by
+/// not converging, which leaves no report).
+fn passes(r: &Result<Solved<NewtonReport>, SolveError<NewtonReport>>) -> Option<usize> {
+    let report = match r {
+        Ok(i) => &i.stats,
+        Err(SolveError::NoConvergence(i)) => &i.stats,
+        Err(_) => return None,
+    };
+    Some(report.steps.iter().map(|s| s.passes).sum())
+}
+
 fn dlm72(dir: &Path) {
     let lp = load(dir.join("opentissue/dlm/72")).expect("the shared problem reads");
     let AnyProblem::Boxed(p) = &lp.problem else {
@@ -203,44 +220,46 @@ fn dlm72(dir: &Path) {
         };
     let start = DVector::from_vec(lp.warm_start.clone().unwrap_or_else(|| vec![0.0; p.dim()]));
     for (label, options) in [
-        ("Fischer-Newton, GMRES (default)", FischerNewton::default()),
+        (
+            "Fischer-Newton, GMRES (default)",
+            FischerNewtonOptions::default(),
+        ),
         (
             "Fischer-Newton, LU",
-            FischerNewton {
+            FischerNewtonOptions {
                 inner: InnerSolver::Lu,
                 ..Default::default()
             },
         ),
-        ("Fischer-Newton, paper preset", FischerNewton::paper()),
+        (
+            "Fischer-Newton, paper preset",
+            FischerNewtonOptions::paper(),
+        ),
     ] {
         let mut x = start.clone();
-        let (r, rep) = fischer_newton_traced(p, &mut x, &params(100), &options, &mut no_observer());
-        let passes = rep.steps.iter().map(|s| s.passes).sum();
-        row(label, &x, r, Some(passes));
+        let r = fischer_newton(p, &mut x, &params(100), &options, &mut no_observer());
+        let passes = passes(&r);
+        row(label, &x, plain(r), passes);
     }
     let mut x = start.clone();
-    let (r, rep) = min_map_newton_traced(
+    let r = min_map_newton(
         p,
         &mut x,
         &params(100),
-        &MinMapNewton::default(),
+        &MinMapNewtonOptions::default(),
         &mut no_observer(),
     );
-    row(
-        "minimum-map Newton",
-        &x,
-        r,
-        Some(rep.steps.iter().map(|s| s.passes).sum()),
-    );
+    let passes = passes(&r);
+    row("minimum-map Newton", &x, plain(r), passes);
     let mut x = start.clone();
     let r = nncg(
         p,
         &mut x,
         &params(10_000),
-        &Nncg::default(),
+        &NncgOptions::default(),
         &mut no_observer(),
     );
-    row("NNCG", &x, r, None);
+    row("NNCG", &x, plain(r), None);
     let mut x = start.clone();
     let r = solve_boxed(
         p,

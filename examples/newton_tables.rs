@@ -25,11 +25,11 @@ use std::fmt::Write;
 use nalgebra::{DVector, Vector3};
 use nonsmooth::multibody::{Scene, scenes};
 use nonsmooth::newton::{
-    FischerNewton, InnerSolver, JacobianOptions, KinkStrategy, MinMapNewton, NewtonReport, Nncg,
-    Start, fischer_newton_traced, min_map_newton_traced, nncg,
+    FischerNewtonOptions, InnerSolver, JacobianOptions, KinkStrategy, MinMapNewtonOptions,
+    NewtonReport, NncgOptions, Start, fischer_newton, min_map_newton, nncg,
 };
 use nonsmooth::problem::BoxedLcp;
-use nonsmooth::solver::{Params, SolveError, SolveInfo, no_observer};
+use nonsmooth::solver::{Params, SolveError, Solved, no_observer};
 use nonsmooth::splitting::{Splitting, solve_boxed};
 
 const TOL: f64 = 1e-10;
@@ -43,7 +43,7 @@ fn params(max_iter: usize) -> Params {
 }
 
 /// `iterations | passes | error | status` cells of a run.
-fn cells(r: &Result<SolveInfo, SolveError>, passes: Option<usize>) -> String {
+fn cells<S>(r: &Result<Solved<S>, SolveError<S>>, passes: Option<usize>) -> String {
     let (it, err, status) = match r {
         Ok(i) => (i.iterations, i.error.rel, "converged".to_string()),
         Err(SolveError::NoConvergence(i)) => (i.iterations, i.error.rel, "not converged".into()),
@@ -57,6 +57,16 @@ fn cells(r: &Result<SolveInfo, SolveError>, passes: Option<usize>) -> String {
 
 fn passes(report: &NewtonReport) -> Option<usize> {
     Some(report.steps.iter().map(|s| s.passes).sum())
+}
+
+/// The report of a Newton solve: its statistics (empty when it failed otherwise than by not
+/// converging, which leaves none).
+fn report(r: &Result<Solved<NewtonReport>, SolveError<NewtonReport>>) -> NewtonReport {
+    match r {
+        Ok(i) => i.stats.clone(),
+        Err(SolveError::NoConvergence(i)) => i.stats.clone(),
+        Err(_) => NewtonReport::default(),
+    }
 }
 
 fn box_model(scene: &Scene) -> BoxedLcp {
@@ -93,12 +103,12 @@ fn inner_solvers() {
         let n = p.dim();
         for inner in [InnerSolver::Lu, InnerSolver::GMRES, InnerSolver::QUASI_NCG] {
             let mut x = DVector::zeros(n);
-            let options = FischerNewton {
+            let options = FischerNewtonOptions {
                 inner,
                 ..Default::default()
             };
-            let (r, rep) =
-                fischer_newton_traced(&p, &mut x, &params(100), &options, &mut no_observer());
+            let r = fischer_newton(&p, &mut x, &params(100), &options, &mut no_observer());
+            let rep = report(&r);
             writeln!(
                 t,
                 "| {name} | {n} | Fischer-Newton, {} | {} |",
@@ -108,13 +118,14 @@ fn inner_solvers() {
             .unwrap();
         }
         let mut x = DVector::zeros(n);
-        let (r, rep) = min_map_newton_traced(
+        let r = min_map_newton(
             &p,
             &mut x,
             &params(100),
-            &MinMapNewton::default(),
+            &MinMapNewtonOptions::default(),
             &mut no_observer(),
         );
+        let rep = report(&r);
         writeln!(
             t,
             "| {name} | {n} | minimum-map Newton | {} |",
@@ -126,7 +137,7 @@ fn inner_solvers() {
             &p,
             &mut x,
             &params(20_000),
-            &Nncg::default(),
+            &NncgOptions::default(),
             &mut no_observer(),
         );
         writeln!(t, "| {name} | {n} | NNCG | {} |", cells(&r, None)).unwrap();
@@ -171,7 +182,7 @@ fn kink_strategies() {
         for inner in [InnerSolver::Lu, InnerSolver::GMRES] {
             for (label, kink) in strategies {
                 let mut x = DVector::zeros(p.dim());
-                let options = FischerNewton {
+                let options = FischerNewtonOptions {
                     inner,
                     jacobian: JacobianOptions {
                         kink,
@@ -179,8 +190,8 @@ fn kink_strategies() {
                     },
                     ..Default::default()
                 };
-                let (r, rep) =
-                    fischer_newton_traced(&p, &mut x, &params(100), &options, &mut no_observer());
+                let r = fischer_newton(&p, &mut x, &params(100), &options, &mut no_observer());
+                let rep = report(&r);
                 let kinks = rep.steps.first().map(|s| s.kinks).unwrap_or(0);
                 writeln!(
                     t,
@@ -250,12 +261,11 @@ fn warm_start() {
         // ANCHOR: warm_start
         // Step 1 from zero; step 2 from zero and from step 1's answer.
         let mut r1 = DVector::zeros(p1.dim());
-        let options = FischerNewton::default();
-        let (first, _) =
-            fischer_newton_traced(&p1, &mut r1, &params(100), &options, &mut no_observer());
-        first.expect("step 1 converges");
+        let options = FischerNewtonOptions::default();
+        fischer_newton(&p1, &mut r1, &params(100), &options, &mut no_observer())
+            .expect("step 1 converges");
         let p2 = box_model(&next_step(&scene, &r1));
-        let semi = FischerNewton {
+        let semi = FischerNewtonOptions {
             start: Start::SemiStaggered {
                 threshold: 1e-6 * p2.b().norm(),
                 max_iter: 30,
@@ -269,8 +279,8 @@ fn warm_start() {
             ("step 1's answer, semi-staggered", r1.clone(), &semi),
         ] {
             let mut x = x0;
-            let (r, rep) =
-                fischer_newton_traced(&p2, &mut x, &params(100), options, &mut no_observer());
+            let r = fischer_newton(&p2, &mut x, &params(100), options, &mut no_observer());
+            let rep = report(&r);
             // ANCHOR_END: warm_start
             writeln!(t, "| {name} | {label} | {} |", cells(&r, passes(&rep))).unwrap();
         }
@@ -293,13 +303,13 @@ fn descent_test() {
         for inner in [InnerSolver::Lu, InnerSolver::GMRES] {
             for (label, rho) in [("0", 0.0), ("2.2e-16 (ε)", f64::EPSILON), ("1e-8", 1e-8)] {
                 let mut x = DVector::zeros(p.dim());
-                let options = FischerNewton {
+                let options = FischerNewtonOptions {
                     inner,
                     descent_rho: rho,
                     ..Default::default()
                 };
-                let (r, rep) =
-                    fischer_newton_traced(&p, &mut x, &params(100), &options, &mut no_observer());
+                let r = fischer_newton(&p, &mut x, &params(100), &options, &mut no_observer());
+                let rep = report(&r);
                 writeln!(
                     t,
                     "| {name} | {} | {label} | {} |",

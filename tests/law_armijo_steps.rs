@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 
 use nalgebra::DVector;
 use nonsmooth::merit::boxed_fischer_merit;
-use nonsmooth::newton::{Armijo, FischerNewton, InnerSolver, LineSearch, fischer_newton};
+use nonsmooth::newton::{Armijo, FischerNewtonOptions, InnerSolver, LineSearch, fischer_newton};
 use nonsmooth::problem::BoxedLcp;
 use nonsmooth::solver::{Iterate, Params};
 use proptest::prelude::*;
@@ -51,7 +51,7 @@ proptest! {
     fn accepted_steps_satisfy_armijo(p in boxed_friction(spd(9), 3), inner in inner_solver(),
                                      shrink in 0.2..0.8f64) {
         let c = 1e-4;
-        let options = FischerNewton {
+        let options = FischerNewtonOptions {
             inner,
             line_search: LineSearch::Armijo(Armijo { c, shrink, ..Default::default() }),
             ..Default::default()

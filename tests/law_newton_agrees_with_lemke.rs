@@ -8,7 +8,9 @@
 mod strategies;
 
 use nalgebra::DVector;
-use nonsmooth::newton::{FischerNewton, InnerSolver, MinMapNewton, fischer_newton, min_map_newton};
+use nonsmooth::newton::{
+    FischerNewtonOptions, InnerSolver, MinMapNewtonOptions, fischer_newton, min_map_newton,
+};
 use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::problem::Lcp;
 use nonsmooth::solver::{Params, no_observer};
@@ -37,7 +39,7 @@ fn agree(lcp: &Lcp, bound: f64) -> Result<(), TestCaseError> {
     .unwrap();
     for inner in [InnerSolver::Lu, InnerSolver::GMRES] {
         let mut x = DVector::zeros(n);
-        let options = FischerNewton {
+        let options = FischerNewtonOptions {
             inner,
             ..Default::default()
         };
@@ -56,7 +58,7 @@ fn agree(lcp: &Lcp, bound: f64) -> Result<(), TestCaseError> {
         lcp,
         &mut x,
         &params(),
-        &MinMapNewton::default(),
+        &MinMapNewtonOptions::default(),
         &mut no_observer(),
     );
     prop_assert!(r.is_ok(), "minimum-map Newton: {:?}", r);

@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 
 use nalgebra::DVector;
 use nonsmooth::matrix::Matrix;
-use nonsmooth::newton::{FischerNewton, InnerSolver, fischer_newton};
+use nonsmooth::newton::{FischerNewtonOptions, InnerSolver, fischer_newton};
 use nonsmooth::problem::Lcp;
 use nonsmooth::solver::{Iterate, Params};
 use proptest::prelude::*;
@@ -47,7 +47,7 @@ proptest! {
             };
             let mut x = DVector::zeros(8);
             let params = Params { tol: 1e-14, max_iter: 60, ..Default::default() };
-            let options = FischerNewton { inner, ..Default::default() };
+            let options = FischerNewtonOptions { inner, ..Default::default() };
             let _ = fischer_newton(&lcp, &mut x, &params, &options, &mut observer);
             let last = *errors.last().unwrap();
             prop_assert!(last <= 1e-9, "{}: final error {} ({:?})", inner.name(), last, errors);

@@ -6,7 +6,7 @@
 mod strategies;
 
 use nalgebra::DVector;
-use nonsmooth::newton::{Nncg, nncg};
+use nonsmooth::newton::{NncgOptions, nncg};
 use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;
@@ -22,7 +22,7 @@ proptest! {
         lemke(&lcp, &mut xl, &params, &LemkeOptions::default(), &mut no_observer()).unwrap();
         // ANCHOR: law
         let mut x = DVector::zeros(8);
-        let options = Nncg { reproject, ..Default::default() };
+        let options = NncgOptions { reproject, ..Default::default() };
         let r = nncg(&lcp, &mut x, &params, &options, &mut no_observer());
         prop_assert!(r.is_ok(), "{:?}", r);
         prop_assert!((&x - &xl).amax() <= 1e-6 * (1.0 + xl.amax()), "{} vs {}", x, xl);

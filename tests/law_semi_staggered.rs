@@ -9,7 +9,7 @@
 mod strategies;
 
 use nalgebra::DVector;
-use nonsmooth::newton::{FischerNewton, Start, fischer_newton_traced};
+use nonsmooth::newton::{FischerNewtonOptions, Start, fischer_newton};
 use nonsmooth::problem::{BoxedLcp, RowBound};
 use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;
@@ -40,16 +40,17 @@ proptest! {
         let p = halve_friction(&p);
         let params = Params { tol: 1e-12, max_iter: 100, ..Default::default() };
         let mut cold = DVector::zeros(p.dim());
-        let (r, _) = fischer_newton_traced(&p, &mut cold, &params, &FischerNewton::default(), &mut no_observer());
+        let r = fischer_newton(&p, &mut cold, &params, &FischerNewtonOptions::default(), &mut no_observer());
         prop_assert!(r.is_ok(), "cold start: {:?}", r);
         // ANCHOR: law
-        let options = FischerNewton {
+        let options = FischerNewtonOptions {
             start: Start::SemiStaggered { threshold, max_iter: 50 },
             ..Default::default()
         };
         let mut warm = DVector::zeros(p.dim());
-        let (r, report) = fischer_newton_traced(&p, &mut warm, &params, &options, &mut no_observer());
+        let r = fischer_newton(&p, &mut warm, &params, &options, &mut no_observer());
         prop_assert!(r.is_ok(), "semi-staggered: {:?}", r);
+        let report = r.unwrap().stats;
         if let Some(k) = report.friction_enabled_at {
             prop_assert!(report.steps[..k].iter().all(|s| !s.friction));
             prop_assert!(report.steps[k..].iter().all(|s| s.friction));

@@ -54,14 +54,13 @@ fn newton_converges_where_siconos_newton_does() {
         };
         match &result {
             Ok(info) => {
-                let stats = &info.stats;
                 converged += 1;
                 eprintln!(
                     "{file:36} AC {:>12} FB {:>12}  ours {:4} iterations (+{} GS sweeps), error {:.1e}",
                     show(&ac),
                     show(&fb),
                     info.iterations,
-                    stats.gs_sweeps,
+                    info.stats.gs_sweeps,
                     info.error.rel
                 );
             }
@@ -114,7 +113,6 @@ fn prox_started_newton_converges_on_every_file() {
             &mut no_observer(),
         )
         .unwrap_or_else(|e| panic!("{name}: PROX-started Newton failed: {e}"));
-        let stats = &info.stats;
         // measured independently of the solver
         let e = nonsmooth::merit::friction_error(p, &r).rel;
         assert!(e <= 1e-8, "{name}: error {e:e}");
@@ -122,7 +120,11 @@ fn prox_started_newton_converges_on_every_file() {
         solved += 1;
         eprintln!(
             "{name:36} PROX {:4} sweeps -> {:.1e}, Newton {:4} iterations (+{} GS sweeps), error {:.1e}",
-            stats.prox.sweeps, stats.switch_error, info.iterations, stats.newton.gs_sweeps, e
+            info.stats.prox.sweeps,
+            info.stats.switch_error,
+            info.iterations,
+            info.stats.newton.gs_sweeps,
+            e
         );
     }
     eprintln!("PROX-started Newton converged on {solved} of {files} files");

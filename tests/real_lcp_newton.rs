@@ -9,10 +9,12 @@ mod common;
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::merit::lcp_error;
-use nonsmooth::newton::{FischerNewton, MinMapNewton, fischer_newton, min_map_newton};
-use nonsmooth::solver::{Params, SolveError, SolveInfo, no_observer};
+use nonsmooth::newton::{
+    FischerNewtonOptions, MinMapNewtonOptions, fischer_newton, min_map_newton,
+};
+use nonsmooth::solver::{Params, SolveError, Solved, no_observer};
 
-fn cell(r: &Result<SolveInfo, SolveError>) -> String {
+fn cell<S>(r: &Result<Solved<S>, SolveError<S>>) -> String {
     match r {
         Ok(i) => format!("{} it, {:.1e}", i.iterations, i.error.rel),
         Err(SolveError::NoConvergence(i)) => {
@@ -58,7 +60,7 @@ fn newton_methods_on_the_siconos_lcps() {
             p,
             &mut x,
             &params,
-            &FischerNewton::default(),
+            &FischerNewtonOptions::default(),
             &mut no_observer(),
         );
         if rf.is_ok() {
@@ -70,7 +72,7 @@ fn newton_methods_on_the_siconos_lcps() {
             p,
             &mut x,
             &params,
-            &MinMapNewton::default(),
+            &MinMapNewtonOptions::default(),
             &mut no_observer(),
         );
         if rm.is_ok() {

@@ -9,7 +9,9 @@ mod common;
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::merit::{Measure, boxed_minmap_merit};
-use nonsmooth::newton::{FischerNewton, InnerSolver, MinMapNewton, fischer_newton, min_map_newton};
+use nonsmooth::newton::{
+    FischerNewtonOptions, InnerSolver, MinMapNewtonOptions, fischer_newton, min_map_newton,
+};
 use nonsmooth::solver::{Params, no_observer};
 use nonsmooth::splitting::{Splitting, solve_boxed};
 
@@ -44,10 +46,10 @@ fn newton_methods_on_dlm72() {
         pgs.iterations
     );
     for (label, options) in [
-        ("Fischer-Newton (GMRES)", FischerNewton::default()),
+        ("Fischer-Newton (GMRES)", FischerNewtonOptions::default()),
         (
             "Fischer-Newton (LU)",
-            FischerNewton {
+            FischerNewtonOptions {
                 inner: InnerSolver::Lu,
                 ..Default::default()
             },
@@ -68,7 +70,7 @@ fn newton_methods_on_dlm72() {
         p,
         &mut x,
         &params(100),
-        &MinMapNewton::default(),
+        &MinMapNewtonOptions::default(),
         &mut no_observer(),
     )
     .unwrap();

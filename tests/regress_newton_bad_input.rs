@@ -3,16 +3,18 @@
 //!
 //! * a singular `A` (rank one): every method returns a finite `x`; with
 //!   `OnSingular::Error` a failed LU is reported as `SolveError::Singular`;
-//! * a wrong `x` length and invalid options are `SolveError::Problem`;
+//! * a wrong `x` length is `SolveError::Problem`, and an option out of range
+//!   `ProblemError::InvalidOption` naming the option;
 //! * NNCG on a zero diagonal is `SolveError::Problem` (projected Gauss-Seidel divides by it).
 
 use nalgebra::{DMatrix, DVector};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::newton::{
-    Armijo, FischerNewton, InnerSolver, LineSearch, MinMapNewton, Nncg, OnSingular, fischer_newton,
-    min_map_newton, nncg,
+    Armijo, ConeNewtonOptions, FischerNewtonOptions, InnerSolver, LineSearch, MinMapNewtonOptions,
+    NncgOptions, OnSingular, ProxNsnOptions, Start, cone_newton, cone_newton_prox_start,
+    fischer_newton, min_map_newton, nncg,
 };
-use nonsmooth::problem::Lcp;
+use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp, ProblemError};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 
 fn rank_one() -> Lcp {
@@ -35,7 +37,7 @@ fn singular_matrix_gives_finite_answers() {
     for inner in [InnerSolver::Lu, InnerSolver::GMRES, InnerSolver::QUASI_NCG] {
         for on_singular in [OnSingular::Gmres, OnSingular::Gradient] {
             let mut x = DVector::zeros(2);
-            let options = FischerNewton {
+            let options = FischerNewtonOptions {
                 inner,
                 on_singular,
                 ..Default::default()
@@ -52,12 +54,18 @@ fn singular_matrix_gives_finite_answers() {
         &lcp,
         &mut x,
         &params,
-        &MinMapNewton::default(),
+        &MinMapNewtonOptions::default(),
         &mut no_observer(),
     );
     assert!(x.iter().all(|v| v.is_finite()));
     let mut x = DVector::zeros(2);
-    let _ = nncg(&lcp, &mut x, &params, &Nncg::default(), &mut no_observer());
+    let _ = nncg(
+        &lcp,
+        &mut x,
+        &params,
+        &NncgOptions::default(),
+        &mut no_observer(),
+    );
     assert!(x.iter().all(|v| v.is_finite()));
 }
 
@@ -66,7 +74,7 @@ fn singular_reduced_system_is_an_error_when_asked() {
     // From zero both rows are free (w = -1 < x = 0): the reduced matrix is A itself.
     let lcp = rank_one();
     let mut x = DVector::zeros(2);
-    let options = MinMapNewton {
+    let options = MinMapNewtonOptions {
         on_singular: OnSingular::Error,
         ..Default::default()
     };
@@ -89,31 +97,50 @@ fn wrong_length_and_invalid_options_are_problem_errors() {
         &lcp,
         &mut x,
         &Params::default(),
-        &FischerNewton::default(),
+        &FischerNewtonOptions::default(),
         &mut no_observer(),
     );
     assert!(matches!(r, Err(SolveError::Problem(_))));
     let mut x = DVector::zeros(2);
-    for options in [
-        FischerNewton {
-            line_search: LineSearch::Armijo(Armijo {
-                c: 1.5,
+    for (option, options) in [
+        (
+            "line_search",
+            FischerNewtonOptions {
+                line_search: LineSearch::Armijo(Armijo {
+                    c: 1.5,
+                    ..Default::default()
+                }),
                 ..Default::default()
-            }),
-            ..Default::default()
-        },
-        FischerNewton {
-            inner: InnerSolver::Gmres {
-                restart: 0,
-                max_iter: 10,
-                rel_tol: 1e-2,
             },
-            ..Default::default()
-        },
-        FischerNewton {
-            descent_rho: f64::NAN,
-            ..Default::default()
-        },
+        ),
+        (
+            "inner",
+            FischerNewtonOptions {
+                inner: InnerSolver::Gmres {
+                    restart: 0,
+                    max_iter: 10,
+                    rel_tol: 1e-2,
+                },
+                ..Default::default()
+            },
+        ),
+        (
+            "descent_rho",
+            FischerNewtonOptions {
+                descent_rho: f64::NAN,
+                ..Default::default()
+            },
+        ),
+        (
+            "start",
+            FischerNewtonOptions {
+                start: Start::SemiStaggered {
+                    threshold: -1.0,
+                    max_iter: 3,
+                },
+                ..Default::default()
+            },
+        ),
     ] {
         let r = fischer_newton(
             &lcp,
@@ -122,9 +149,16 @@ fn wrong_length_and_invalid_options_are_problem_errors() {
             &options,
             &mut no_observer(),
         );
-        assert!(matches!(r, Err(SolveError::Problem(_))), "{r:?}");
+        assert!(
+            invalid(
+                &r.map(|_| ()).map_err(SolveError::drop_stats),
+                "fischer-newton",
+                option
+            ),
+            "{option}"
+        );
     }
-    let options = MinMapNewton {
+    let options = MinMapNewtonOptions {
         inner: InnerSolver::QUASI_NCG,
         ..Default::default()
     };
@@ -135,7 +169,110 @@ fn wrong_length_and_invalid_options_are_problem_errors() {
         &options,
         &mut no_observer(),
     );
-    assert!(matches!(r, Err(SolveError::Problem(_))));
+    assert!(invalid(
+        &r.map(|_| ()).map_err(SolveError::drop_stats),
+        "minmap-newton",
+        "inner"
+    ));
+    let options = NncgOptions {
+        restart_above: 0.0,
+        ..Default::default()
+    };
+    let r = nncg(
+        &lcp,
+        &mut x,
+        &Params::default(),
+        &options,
+        &mut no_observer(),
+    );
+    assert!(invalid(
+        &r.map(|_| ()).map_err(SolveError::drop_stats),
+        "nncg",
+        "restart_above"
+    ));
+    let fc = FrictionContact::new(
+        Matrix::Dense(DMatrix::identity(3, 3)),
+        DVector::from_vec(vec![-1.0, 0.1, 0.0]),
+        DVector::from_vec(vec![0.5]),
+        FrictionKind::Coulomb,
+    )
+    .unwrap();
+    let mut r3 = DVector::zeros(3);
+    for (option, options) in [
+        (
+            "armijo",
+            ConeNewtonOptions {
+                armijo: 0.5,
+                ..Default::default()
+            },
+        ),
+        (
+            "shrink",
+            ConeNewtonOptions {
+                shrink: 1.0,
+                ..Default::default()
+            },
+        ),
+        (
+            "rho_scale",
+            ConeNewtonOptions {
+                rho_scale: f64::INFINITY,
+                ..Default::default()
+            },
+        ),
+        (
+            "window",
+            ConeNewtonOptions {
+                window: 0,
+                ..Default::default()
+            },
+        ),
+    ] {
+        let r = cone_newton(
+            &fc,
+            &mut r3,
+            &Params::default(),
+            &options,
+            &mut no_observer(),
+        );
+        assert!(
+            invalid(
+                &r.map(|_| ()).map_err(SolveError::drop_stats),
+                "nsn",
+                option
+            ),
+            "{option}"
+        );
+    }
+    let options = ProxNsnOptions {
+        switch_tol: -1.0,
+        ..Default::default()
+    };
+    let r = cone_newton_prox_start(
+        &fc,
+        &mut r3,
+        &Params::default(),
+        &options,
+        &mut no_observer(),
+    );
+    assert!(invalid(
+        &r.map(|_| ()).map_err(SolveError::drop_stats),
+        "prox-nsn",
+        "switch_tol"
+    ));
+    assert_eq!(r3, DVector::zeros(3), "refused before any iteration");
+}
+
+/// `r` is `ProblemError::InvalidOption` for `option` of `method`.
+fn invalid(r: &Result<(), SolveError>, method: &str, option: &str) -> bool {
+    match r {
+        Err(SolveError::Problem(ProblemError::InvalidOption {
+            method: m,
+            option: o,
+            reason,
+        })) => m == method && o == option && !reason.is_empty(),
+        _ => false,
+    }
 }
 
 #[test]
@@ -150,7 +287,7 @@ fn nncg_rejects_a_zero_diagonal() {
         &lcp,
         &mut x,
         &Params::default(),
-        &Nncg::default(),
+        &NncgOptions::default(),
         &mut no_observer(),
     );
     assert!(matches!(r, Err(SolveError::Problem(_))));

@@ -29,10 +29,17 @@
 //! reused, the pattern is that of `W` plus the diagonal), then backtracks on the merit
 //! `ψ = 1/2 ‖Φ‖²` until the Armijo condition `ψ(r + τ Δ) <= (1 - 2 σ τ) ψ(r)` holds
 //! (Silcowitz et al. 2009 eq. 38). When `H` is singular — more contacts than degrees of
-//! freedom make `W` rank deficient — it is regularised (`H + ε I`, `ε` growing) and, if
-//! that does not give descent, the step falls back to the gradient direction `-H^T Φ`.
+//! freedom make `W` rank deficient — it is regularised (`H + ε I`, `ε` growing). When no
+//! step along the direction passes the test, the iteration falls back to a few blocked
+//! Gauss-Seidel sweeps (the hybrid globalisation, the default) or, with
+//! [`ConeNewtonOptions::gs_sweeps`] `= 0`, to the gradient direction `-H^T Φ`.
 //! The loop stops on the natural-map error of [`crate::merit`] (Siconos 4.4 normalisation
 //! by default), like every other friction solver here.
+//!
+//! [`ConeNewton`] is the method ([`crate::solver::Method`]): `prepare` analyses the pattern
+//! of `H` (that of `W` by blocks) once, `start` computes `ρ` and the Gauss-Seidel fallback
+//! of the problem at hand, and one `step` is one Newton iteration; [`cone_newton`] runs it
+//! in the crate's loop.
 
 use std::ops::ControlFlow;
 
@@ -40,38 +47,48 @@ use faer::linalg::solvers::Solve;
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
 use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat};
 use nalgebra::{DVector, Matrix3};
-
-use crate::friction::project_on_cone;
-use crate::merit::friction_error_with_velocity;
-use crate::problem::{FrictionContact, FrictionKind, ProblemError};
 use serde::{Deserialize, Serialize};
 
+use super::invalid_option;
+use crate::friction::project_on_cone;
+use crate::merit::{Residual, friction_error_with_velocity};
+use crate::problem::{FrictionContact, FrictionKind, ProblemError};
 use crate::solver::{Iterate, Method, NonExhaustive, Params, SolveError, Solved, Step, solve};
 use crate::splitting::{BlockRows, NsgsPrepared};
 
-/// Options of [`cone_newton`] ([`ConeNewton`], `nsn` in the registry). Build with
-/// `ConeNewtonOptions { line_search: false, ..Default::default() }`; serialised with the
-/// field names (the keys of `--set`), every field optional, unknown ones refused.
+/// Options of the semismooth Newton method on the friction cone ([`ConeNewton`],
+/// [`cone_newton`]; `nsn` on the command line). Build with
+/// `ConeNewtonOptions { line_search: false, ..Default::default() }`. Serialised with the
+/// field names (the keys of `key=value` settings), every field optional, unknown ones
+/// refused.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ConeNewtonOptions {
-    /// Backtrack on the merit (default `true`); `false` takes full Newton steps.
+    /// Backtrack on the merit `ψ = 1/2 ‖Φ‖²` (default `true`); `false` takes full Newton
+    /// steps (the fallbacks still apply when the Newton system cannot be solved).
     pub line_search: bool,
-    /// Armijo constant `σ` (default `1e-4`).
+    /// Armijo constant `σ` of the test `ψ(r + τ Δ) <= (1 - 2 σ τ) ψ_ref` (Silcowitz,
+    /// Niebe, Erleben 2009 eq. 38), also the sufficient decrease of the gradient fallback.
+    /// Default `1e-4`; in `(0, 1/2)`, dimensionless.
     pub armijo: f64,
-    /// Step shrink factor per backtrack (default `0.5`).
+    /// Step shrink factor `τ <- shrink τ` per backtrack. Default `0.5`; in `(0, 1)`.
     pub shrink: f64,
-    /// Backtracks per iteration before falling back to the gradient (default 20).
+    /// Backtracks per iteration before the fallback (default 20; any count, 0 tries the
+    /// full step only).
     pub max_backtracks: usize,
-    /// Scale of `ρ`: `ρ_n = scale / W_nn`, `ρ_t = scale / max(W_t1t1, W_t2t2)` (default 1).
+    /// Scale of `ρ`: `ρ_n = scale / W_nn`, `ρ_t = scale / max(W_t1t1, W_t2t2)` (Alart and
+    /// Curnier 1991 leave `ρ > 0` free; Acary, Bremond, Huber 2018 take `1 / W_ii`).
+    /// Default 1; positive and finite, dimensionless (`ρ` itself is in the units of
+    /// `1 / W`).
     pub rho_scale: f64,
     /// Non-monotone window: a step is accepted when the merit decreases relative to the
     /// largest of the last `window` merits (Grippo, Lampariello, Lucidi 1986). Default 1,
     /// the monotone Armijo rule (on the shared Siconos problems a window of 5 stalled on
-    /// `BoxesStack1`).
+    /// `BoxesStack1`); `>= 1`.
     pub window: usize,
     /// Blocked Gauss-Seidel sweeps taken when the line search finds no acceptable Newton
-    /// step (the hybrid globalisation; default 10; 0 falls back to the gradient direction).
+    /// step (the hybrid globalisation of Acary, Bremond, Huber 2018; default 10; 0 falls
+    /// back to the gradient direction `-H^T Φ` instead).
     pub gs_sweeps: usize,
     #[doc(hidden)]
     #[serde(skip)]
@@ -79,19 +96,12 @@ pub struct ConeNewtonOptions {
 }
 
 impl ConeNewtonOptions {
-    /// Checks every value against its range: `armijo` in `(0, 1/2)`, `shrink` in `(0, 1)`,
-    /// `rho_scale` positive and finite, `window >= 1`.
+    /// Checks every value against its range (see the fields).
     ///
     /// # Errors
     /// [`ProblemError::InvalidOption`] naming the first value out of range.
     pub fn check(&self) -> Result<(), ProblemError> {
-        let bad = |option: &str, reason: String| {
-            Err(ProblemError::InvalidOption {
-                method: "nsn".into(),
-                option: option.into(),
-                reason,
-            })
-        };
+        let bad = |option: &str, reason: String| Err(invalid_option("nsn", option, reason));
         if !(self.armijo > 0.0 && self.armijo < 0.5) {
             return bad("armijo", format!("{} is outside (0, 1/2)", self.armijo));
         }
@@ -105,7 +115,7 @@ impl ConeNewtonOptions {
             );
         }
         if self.window == 0 {
-            return bad("window", "it must be at least 1".into());
+            return bad("window", "0 is out of range (it must be at least 1)".into());
         }
         Ok(())
     }
@@ -157,44 +167,25 @@ impl<'a> ConeReformulation<'a> {
     /// # Errors
     /// [`ProblemError::NonPositiveDiagonal`] if a contact's `W_nn <= 0`.
     pub fn new(fc: &'a FrictionContact, rho_scale: f64) -> Result<Self, ProblemError> {
-        let nc = fc.contacts();
-        let mut rho = Vec::with_capacity(nc);
-        for c in 0..nc {
-            let k = 3 * c;
-            let wnn = fc.w().get(k, k);
-            if !(wnn > 0.0) {
-                return Err(ProblemError::NonPositiveDiagonal {
-                    what: "W",
-                    row: k,
-                    value: wnn,
-                });
-            }
-            let wtt = fc.w().get(k + 1, k + 1).max(fc.w().get(k + 2, k + 2));
-            let rt = if wtt > 0.0 {
-                rho_scale / wtt
-            } else {
-                rho_scale / wnn
-            };
-            rho.push([rho_scale / wnn, rt]);
-        }
-        if fc.kind() == FrictionKind::Ccp {
-            // the cone projection needs one scalar per contact
-            for p in &mut rho {
-                let m = p[0].min(p[1]);
-                *p = [m, m];
-            }
-        }
         Ok(ConeReformulation {
             fc,
             kind: fc.kind(),
-            rho,
+            rho: rho_of(fc, rho_scale)?,
         })
     }
 
     /// `Φ(r)` (`3nc`).
     pub fn phi(&self, r: &DVector<f64>) -> DVector<f64> {
         let mut phi = DVector::zeros(r.len());
-        self.eval(r, &self.fc.velocity(r), &mut phi, None);
+        eval(
+            self.fc,
+            self.kind,
+            &self.rho,
+            r,
+            &self.fc.velocity(r),
+            &mut phi,
+            None,
+        );
         phi
     }
 
@@ -210,7 +201,16 @@ impl<'a> ConeReformulation<'a> {
         }
         let mut phi = DVector::zeros(n);
         let mut blocks = vec![Matrix3::zeros(); self.rho.len()];
-        self.eval(r, &self.fc.velocity(r), &mut phi, Some(&mut blocks));
+        let u = self.fc.velocity(r);
+        eval(
+            self.fc,
+            self.kind,
+            &self.rho,
+            r,
+            &u,
+            &mut phi,
+            Some(&mut blocks),
+        );
         let w = self.fc.w().to_dense();
         let mut h = nalgebra::DMatrix::identity(n, n);
         for (c, d) in blocks.iter().enumerate() {
@@ -230,22 +230,48 @@ impl<'a> ConeReformulation<'a> {
         }
         h
     }
-
-    /// `Φ(r)` given `u = W r + q`; with `blocks`, also the 3x3 derivative of each
-    /// contact's projection with respect to `x`.
-    fn eval(
-        &self,
-        r: &DVector<f64>,
-        u: &DVector<f64>,
-        phi: &mut DVector<f64>,
-        blocks: Option<&mut Vec<Matrix3<f64>>>,
-    ) {
-        eval(self.fc, self.kind, &self.rho, r, u, phi, blocks);
-    }
 }
 
-/// `Φ(r)` of `fc` for the law `kind` and the `ρ` of each contact, given `u = W r + q`; with
-/// `blocks`, also the 3x3 derivative of each contact's projection with respect to `x`.
+/// The `ρ` of every contact, `[ρ_n, ρ_t]`: `ρ_n = scale / W_nn`,
+/// `ρ_t = scale / max(W_t1t1, W_t2t2)` (`scale / W_nn` when both tangent entries are zero),
+/// one scalar `min(ρ_n, ρ_t)` for CCP.
+///
+/// # Errors
+/// [`ProblemError::NonPositiveDiagonal`] if a contact's `W_nn <= 0`.
+fn rho_of(fc: &FrictionContact, rho_scale: f64) -> Result<Vec<[f64; 2]>, ProblemError> {
+    let nc = fc.contacts();
+    let mut rho = Vec::with_capacity(nc);
+    for c in 0..nc {
+        let k = 3 * c;
+        let wnn = fc.w().get(k, k);
+        if !(wnn > 0.0) {
+            return Err(ProblemError::NonPositiveDiagonal {
+                what: "W",
+                row: k,
+                value: wnn,
+            });
+        }
+        let wtt = fc.w().get(k + 1, k + 1).max(fc.w().get(k + 2, k + 2));
+        let rt = if wtt > 0.0 {
+            rho_scale / wtt
+        } else {
+            rho_scale / wnn
+        };
+        rho.push([rho_scale / wnn, rt]);
+    }
+    if fc.kind() == FrictionKind::Ccp {
+        // the cone projection needs one scalar per contact
+        for p in &mut rho {
+            let m = p[0].min(p[1]);
+            *p = [m, m];
+        }
+    }
+    Ok(rho)
+}
+
+/// `Φ(r)` of `fc` for the law `kind` and the `ρ` of each contact, given `u = W r + q`;
+/// with `blocks`, also the 3x3 derivative of each contact's projection with respect to
+/// `x = r - ρ ∘ u`.
 fn eval(
     fc: &FrictionContact,
     kind: FrictionKind,
@@ -255,26 +281,24 @@ fn eval(
     phi: &mut DVector<f64>,
     mut blocks: Option<&mut Vec<Matrix3<f64>>>,
 ) {
-    {
-        let mu = fc.mu();
-        for c in 0..rho.len() {
-            let k = 3 * c;
-            let [rn, rt] = rho[c];
-            let x = [
-                r[k] - rn * u[k],
-                r[k + 1] - rt * u[k + 1],
-                r[k + 2] - rt * u[k + 2],
-            ];
-            let (p, d) = match kind {
-                FrictionKind::Coulomb => alart_curnier_projection(x, mu[c]),
-                FrictionKind::Ccp => cone_projection_derivative(x, mu[c]),
-            };
-            for i in 0..3 {
-                phi[k + i] = r[k + i] - p[i];
-            }
-            if let Some(b) = blocks.as_deref_mut() {
-                b[c] = d;
-            }
+    let mu = fc.mu();
+    for c in 0..rho.len() {
+        let k = 3 * c;
+        let [rn, rt] = rho[c];
+        let x = [
+            r[k] - rn * u[k],
+            r[k + 1] - rt * u[k + 1],
+            r[k + 2] - rt * u[k + 2],
+        ];
+        let (p, d) = match kind {
+            FrictionKind::Coulomb => alart_curnier_projection(x, mu[c]),
+            FrictionKind::Ccp => cone_projection_derivative(x, mu[c]),
+        };
+        for i in 0..3 {
+            phi[k + i] = r[k + i] - p[i];
+        }
+        if let Some(b) = blocks.as_deref_mut() {
+            b[c] = d;
         }
     }
 }
@@ -360,6 +384,7 @@ fn cone_projection_derivative(x: [f64; 3], mu: f64) -> ([f64; 3], Matrix3<f64>) 
 
 /// The Newton matrix `H = I - D + D ρ W` with a fixed sparsity pattern (that of `W` by
 /// blocks, plus the diagonal) so that faer's symbolic LU is computed once.
+#[derive(Debug)]
 struct NewtonMatrix {
     n: usize,
     /// For each stored entry (in `pairs` order): its (row, col).
@@ -404,6 +429,21 @@ impl NewtonMatrix {
             lu,
             rows,
         })
+    }
+
+    /// Takes `fc`'s `W` (the values of `D ρ W` are read from it); the symbolic analysis is
+    /// redone only if its block pattern differs from the one analysed.
+    fn refresh(&mut self, fc: &FrictionContact) -> Result<(), SolveError> {
+        let rows = BlockRows::new(fc.w());
+        let nc = fc.contacts();
+        let same = fc.dim() == self.n
+            && (0..nc).all(|c| rows.block_columns(c).eq(self.rows.block_columns(c)));
+        if same {
+            self.rows = rows;
+        } else {
+            *self = NewtonMatrix::new(fc)?;
+        }
+        Ok(())
     }
 
     /// Values of `H + eps I` in `pairs` order.
@@ -452,19 +492,50 @@ impl NewtonMatrix {
 }
 
 /// Solves a [`FrictionContact`] problem by semismooth Newton: Alart-Curnier for Coulomb,
-/// the cone natural map for CCP (see the [module docs](self)).
+/// the cone natural map for CCP (see the [module docs](self)):
+/// [`solve`]`::<`[`ConeNewton`]`>`.
 ///
-/// `r` is the warm start (for example a few PROX or NSGS sweeps) and receives the answer.
-/// Returns [`Solved`] with the method's statistics ([`ConeNewtonStats`]).
+/// `r` (`3nc` entries, the crate's `[n, t1, t2]` layout) is the warm start (for example a
+/// few PROX or NSGS sweeps) and receives the answer. The loop stops when the natural-map
+/// error of the problem's law ([`crate::merit::friction_error`], in `params.measure`)
+/// meets `params.tol`. Returns [`Solved`] with the method's statistics
+/// ([`ConeNewtonStats`]).
+///
+/// # Requirements
+/// Every contact's `W_nn > 0` (checked; it sets `ρ`). Local superlinear convergence at a
+/// solution where the generalised Jacobian is nonsingular (Qi, Sun 1993); no global
+/// guarantee, which is why the hybrid Gauss-Seidel fallback exists.
 ///
 /// # Errors
-/// [`SolveError::Problem`] for a wrong `r` length or a non-positive `W_nn` (used for `ρ`);
-/// [`SolveError::NoConvergence`] at the iteration cap; [`SolveError::Singular`] when no
-/// regularisation of the Newton matrix can be factorised.
+/// [`SolveError::Problem`] for a wrong `r` length, an option out of range
+/// ([`ProblemError::InvalidOption`]) or a non-positive `W_nn` (used for `ρ`);
+/// [`SolveError::NoConvergence`] at the iteration cap (with the statistics);
+/// [`SolveError::Singular`] if the symbolic analysis of the Newton matrix's pattern fails;
+/// [`SolveError::Diverged`] if an iterate overflows. A singular Newton matrix is not an
+/// error: it is regularised, and the step falls back to Gauss-Seidel sweeps or the
+/// gradient.
 ///
 /// # Reference
 /// Alart, Curnier 1991; Acary, Bremond, Huber 2018 (NSN_AC); Qi, Sun 1993 (local
 /// superlinear convergence of semismooth Newton).
+///
+/// # Example
+/// ```
+/// use nalgebra::{DMatrix, DVector};
+/// use nonsmooth::newton::{ConeNewtonOptions, cone_newton};
+/// use nonsmooth::problem::{FrictionContact, FrictionKind};
+/// use nonsmooth::solver::{Params, no_observer};
+/// // One contact pushed into the ground, sliding: r_t is on the cone's boundary.
+/// let fc = FrictionContact::new(DMatrix::<f64>::identity(3, 3).into(),
+///     DVector::from_vec(vec![-1.0, 2.0, 0.0]), DVector::from_vec(vec![0.5]),
+///     FrictionKind::Coulomb).unwrap();
+/// let mut r = DVector::zeros(3);
+/// let params = Params { tol: 1e-12, ..Default::default() };
+/// let info = cone_newton(&fc, &mut r, &params, &ConeNewtonOptions::default(),
+///                        &mut no_observer()).unwrap();
+/// assert!(info.error.rel <= 1e-12 && info.stats.gs_sweeps == 0);
+/// assert!((r[0] - 1.0).abs() < 1e-10 && (r[1] + 0.5).abs() < 1e-10);
+/// ```
 pub fn cone_newton(
     fc: &FrictionContact,
     r: &mut DVector<f64>,
@@ -475,40 +546,41 @@ pub fn cone_newton(
     solve::<ConeNewton>(fc, r, params, options, observer)
 }
 
-/// The semismooth Newton method on the friction cone as a [`Method`]: one iteration is one
-/// Newton step ([`ConeNewton::step`]: the direction with its regularisation, the line
-/// search, and the hybrid Gauss-Seidel or gradient fallback); see [`cone_newton`].
+/// The semismooth Newton method on the friction cone as a [`Method`] on a
+/// [`FrictionContact`]: one iteration is one Newton step (the direction with its
+/// Levenberg-Marquardt regularisation, the non-monotone line search, and the hybrid
+/// Gauss-Seidel or gradient fallback; the `newton_step` listing of the book). See
+/// [`cone_newton`].
 #[derive(Debug, Clone, Copy)]
 pub struct ConeNewton;
 
-/// What the cone Newton keeps: its options and, once started on a problem, that problem's
-/// `ρ`, the Newton matrix with its symbolic LU, the Gauss-Seidel fallback and the
-/// workspace.
+/// What the cone Newton method keeps: its options, the Newton matrix's pattern with its
+/// symbolic LU (from [`Method::prepare`], reused by problems with the same block pattern
+/// of `W`) and, once started on a problem, that problem's `ρ`, the Gauss-Seidel fallback,
+/// the non-monotone window and the workspace.
+#[derive(Debug)]
 pub struct ConeNewtonPrepared {
     options: ConeNewtonOptions,
+    matrix: NewtonMatrix,
     state: Option<ConeState>,
 }
 
-impl std::fmt::Debug for ConeNewtonPrepared {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ConeNewtonPrepared")
-            .field("options", &self.options)
-            .finish_non_exhaustive()
-    }
-}
-
+/// The numeric state of one solve (from [`Method::start`]).
+#[derive(Debug)]
 struct ConeState {
     kind: FrictionKind,
     rho: Vec<[f64; 2]>,
-    matrix: NewtonMatrix,
+    /// The blocked Gauss-Seidel of the hybrid fallback.
     gs: NsgsPrepared,
+    /// `u = W r + q` at the current `r`.
     u: DVector<f64>,
     phi: DVector<f64>,
     blocks: Vec<Matrix3<f64>>,
     trial: DVector<f64>,
     phi_trial: DVector<f64>,
-    /// The last merits, for the non-monotone test.
+    /// The last merits, at most `window`, for the non-monotone test.
     history: Vec<f64>,
+    /// `1 + max W_ii max ρ`, the scale of `H`.
     h_scale: f64,
     /// `‖ρ ∘ q‖`, a reaction-sized vector: the scale of `r` when `r` is zero.
     rho_q_norm: f64,
@@ -520,24 +592,29 @@ impl Method for ConeNewton {
     type Prepared = ConeNewtonPrepared;
     type Stats = ConeNewtonStats;
 
+    /// Checks the options; the block pattern of `W` and the symbolic LU of the Newton
+    /// matrix.
     fn prepare(
-        _: &FrictionContact,
+        fc: &FrictionContact,
         options: &ConeNewtonOptions,
     ) -> Result<ConeNewtonPrepared, SolveError> {
         options.check()?;
         Ok(ConeNewtonPrepared {
             options: options.clone(),
+            matrix: NewtonMatrix::new(fc)?,
             state: None,
         })
     }
 
+    /// `ρ` and the scales of this problem, its `W` in the Newton matrix, the Gauss-Seidel
+    /// fallback, `u` at the warm start, an empty non-monotone window.
     fn start(
         prepared: &mut ConeNewtonPrepared,
         fc: &FrictionContact,
         r: &DVector<f64>,
     ) -> Result<(), SolveError> {
-        let reform = ConeReformulation::new(fc, prepared.options.rho_scale)?;
-        let rho = reform.rho;
+        let rho = rho_of(fc, prepared.options.rho_scale)?;
+        prepared.matrix.refresh(fc)?;
         let n = fc.dim();
         let h_scale =
             1.0 + fc.w().diagonal().amax() * rho.iter().map(|p| p[0].max(p[1])).fold(0.0, f64::max);
@@ -548,7 +625,6 @@ impl Method for ConeNewton {
         );
         prepared.state = Some(ConeState {
             kind: fc.kind(),
-            matrix: NewtonMatrix::new(fc)?,
             gs: NsgsPrepared::new(fc, fc.kind())?,
             u: fc.velocity(r),
             phi: DVector::zeros(n),
@@ -570,8 +646,9 @@ impl Method for ConeNewton {
         stats: &mut ConeNewtonStats,
     ) -> Result<Step, SolveError> {
         let options = &prepared.options;
+        let matrix = &prepared.matrix;
         let st = prepared.state.as_mut().ok_or_else(not_started)?;
-        let (kind, rho) = (st.kind, &st.rho);
+        let (kind, rho, h_scale, rho_q_norm) = (st.kind, &st.rho, st.h_scale, st.rho_q_norm);
         eval(fc, kind, rho, r, &st.u, &mut st.phi, Some(&mut st.blocks));
         let psi = 0.5 * st.phi.norm_squared();
         st.history.push(psi);
@@ -585,8 +662,8 @@ impl Method for ConeNewton {
         let mut dir = None;
         let mut eps = 0.0;
         for _ in 0..8 {
-            let vals = st.matrix.values(&st.blocks, rho, eps);
-            if let Some(d) = st.matrix.solve(&vals, &(-&st.phi)) {
+            let vals = matrix.values(&st.blocks, rho, eps);
+            if let Some(d) = matrix.solve(&vals, &(-&st.phi)) {
                 dir = Some(d);
                 break;
             }
@@ -598,8 +675,7 @@ impl Method for ConeNewton {
                 // large (heavy bodies, `‖r‖ ~ 1e5`) and the method crawled linearly (2121
                 // iterations on heavy_on_light(1e6), 19 now); the relative term alone
                 // slowed some Capsules files (41 -> 302 iterations).
-                let h_scale = st.h_scale;
-                let size = crate::merit::scaled_norm(r.as_slice()).max(st.rho_q_norm);
+                let size = crate::merit::scaled_norm(r.as_slice()).max(rho_q_norm);
                 let rel = if size > 0.0 {
                     crate::merit::scaled_norm(st.phi.as_slice()) / size
                 } else {
@@ -643,7 +719,7 @@ impl Method for ConeNewton {
             } else {
                 // Gradient fallback: -grad psi = -H^T phi, with the unregularised H.
                 stats.gradient_steps += 1;
-                let g = transpose_times(&st.matrix, &st.blocks, rho, &st.phi);
+                let g = transpose_times(matrix, &st.blocks, rho, &st.phi);
                 let gn = g.norm_squared();
                 if gn > 0.0 && gn.is_finite() {
                     let mut tau = psi / gn;
@@ -666,11 +742,8 @@ impl Method for ConeNewton {
         Ok(Step::Moved)
     }
 
-    fn error(
-        prepared: &ConeNewtonPrepared,
-        fc: &FrictionContact,
-        r: &DVector<f64>,
-    ) -> crate::merit::Residual {
+    /// The natural-map error of the problem's law, `u` computed anew.
+    fn error(prepared: &ConeNewtonPrepared, fc: &FrictionContact, r: &DVector<f64>) -> Residual {
         let kind = prepared.state.as_ref().map_or(fc.kind(), |s| s.kind);
         friction_error_with_velocity(fc, r, &fc.velocity(r), kind)
     }

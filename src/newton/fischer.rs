@@ -1,24 +1,34 @@
 //! Fischer-Newton: the generalised Newton method on the Fischer reformulation of the boxed
 //! LCP with variable bounds (Silcowitz, Niebe, Erleben 2009).
 
+use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
 use nalgebra::DVector;
+use serde::{Deserialize, Serialize};
 
 use super::inner::{InnerSolver, SparseLu, gmres, jacobi_preconditioner, quasi_ncg};
+use super::invalid_option;
 use super::jacobian::{
     GeneralizedJacobian, JacobianOptions, KinkStrategy, SplitMix64, newton_pattern,
 };
-use super::line_search::{Armijo, Direction, LineSearch, MeritPath, globalised_step};
-use super::report::{NewtonReport, NewtonStep, Stepped, newton_loop};
+use super::line_search::{Armijo, LineSearch, MeritPath, globalised_step};
+use super::report::{Direction, NewtonReport, NewtonStep};
 use super::rows::{NewtonProblem, Rows};
+use crate::merit::Residual;
 use crate::problem::ProblemError;
-use crate::solver::{Iterate, NonExhaustive, Params, SolveError, SolveInfo};
+use crate::solver::{
+    Iterate, Method, NonExhaustive, Params, SolveError, Solved, Status, Step, solve,
+};
 
 /// The Newton iteration limit of the paper's preset (Silcowitz et al. 2009, figure 10).
 pub const PAPER_NEWTON_ITERATIONS: usize = 10;
 
 /// Where a Fischer-Newton solve starts.
+///
+/// In options files and `key=value` settings: `"given"`, or
+/// `{"semi-staggered": {"threshold": 1e-6, "max_iter": 30}}` (both fields required: the
+/// threshold is absolute and has no scale-free default).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Start {
     /// From the `x` passed in: zeros for a cold start, a previous solution (the last time
@@ -31,16 +41,35 @@ pub enum Start {
     /// solve the full problem from there. Iterations of both phases count toward
     /// [`Params::max_iter`]. For an LCP (no friction rows) it is the same as `Given`.
     SemiStaggered {
-        /// Absolute threshold on `‖Phi‖` of the frictionless problem (`>= 0`).
+        /// Absolute threshold on `‖Phi‖` of the frictionless problem (`>= 0`, in the units
+        /// of `x` and `w`; the book uses `1e-6 ‖b‖`).
         threshold: f64,
-        /// Iteration cap of the first phase.
+        /// Iteration cap of the first phase (the book uses 30).
         max_iter: usize,
     },
 }
 
+impl std::str::FromStr for Start {
+    type Err = String;
+
+    /// `given`; the semi-staggered start needs its fields (see [`Start`]).
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "given" => Ok(Start::Given),
+            "semi-staggered" => Err("the semi-staggered start needs its threshold and \
+                 iteration cap: {\"semi-staggered\": {\"threshold\": T, \"max_iter\": N}}"
+                .into()),
+            other => Err(format!(
+                "unknown start `{other}` (expected given or semi-staggered)"
+            )),
+        }
+    }
+}
+
 /// What to do when the Newton system is singular (the sparse LU fails or gives a
-/// non-finite answer).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// non-finite answer). In options files: `"gmres"`, `"gradient"` or `"error"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum OnSingular {
     /// Solve the singular system approximately by GMRES instead (the default): from a zero
     /// start GMRES minimises the residual over a Krylov space, which for a consistent
@@ -54,7 +83,7 @@ pub enum OnSingular {
 }
 
 /// The GMRES used as the fallback for singular systems: restart 30, at most
-/// 200 products, forcing term `min(1e-2, ‖rhs‖)`.
+/// `max(2n, 100)` products, forcing term `min(1e-2, ‖rhs‖)`.
 pub(crate) fn fallback_gmres(
     apply: &mut dyn FnMut(&DVector<f64>) -> DVector<f64>,
     rhs: &DVector<f64>,
@@ -75,40 +104,52 @@ pub(crate) fn fallback_gmres(
     (ok.then_some(d), out)
 }
 
-/// Options of [`fischer_newton`]. Build with `FischerNewton { inner: InnerSolver::GMRES,
-/// ..Default::default() }`; [`FischerNewton::paper`] is the preset of Silcowitz et al. 2009.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FischerNewton {
-    /// How `H d = -Phi` is solved. Default [`InnerSolver::GMRES`] (restart 30, 100
-    /// products, forcing term `min(1e-2, ‖Phi‖)`): on the over-determined contact problems
-    /// of the book (a heavy box on a light one, pyramids, stacks) it needed fewer Newton
-    /// iterations than the exact LU, whose steps along the near null space of a singular
-    /// `H` are huge and cut short by the line search (chapter *Inexact Newton and Krylov
-    /// inner solves*). [`InnerSolver::Lu`] is the exact solve.
+/// Options of Fischer-Newton ([`FischerNewton`], [`fischer_newton`]). Build with
+/// `FischerNewtonOptions { inner: InnerSolver::Lu, ..Default::default() }`;
+/// [`FischerNewtonOptions::paper`] is the preset of Silcowitz et al. 2009. Serialised with
+/// the field names (the keys of `key=value` settings), every field optional, unknown ones
+/// refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FischerNewtonOptions {
+    /// How `H d = -Phi` is solved (Silcowitz et al. 2009 eq. 32-34). Default
+    /// [`InnerSolver::GMRES`] (restart 30, 100 products, forcing term
+    /// `min(1e-2, ‖Phi‖)`): on the over-determined contact problems of the book (a heavy box
+    /// on a light one, pyramids, stacks) it needed fewer Newton iterations than the exact
+    /// LU, whose steps along the near null space of a singular `H` are huge and cut short
+    /// by the line search (chapter *Inexact Newton and Krylov inner solves*).
+    /// [`InnerSolver::Lu`] is the exact solve. The ranges of each variant are on
+    /// [`InnerSolver`].
     pub inner: InnerSolver,
-    /// The element of the B-subdifferential at kinks. Default: `(1, 0)` within `1e-28`.
+    /// The element of the B-subdifferential at kinks (Silcowitz et al. 2009 eq. 30-31).
+    /// Default: the fixed element `(1, 0)` within `kink_tol = 1e-28`; `kink_tol >= 0`.
     pub jacobian: JacobianOptions,
-    /// Globalisation. Default Armijo backtracking, `c = 1e-4`, `shrink = 0.5`, 40 trials.
+    /// Globalisation on the merit `Psi = 1/2 ‖Phi‖²` (Silcowitz et al. 2009 eq. 35-39).
+    /// Default Armijo backtracking, `c = 1e-4`, `shrink = 0.5`, 40 trials, steps down to
+    /// `1e-14` (ranges on [`Armijo`]).
     pub line_search: LineSearch,
     /// Descent test: the Newton direction `d` is used only if
     /// `grad Psi^T d <= -descent_rho ‖d‖²` and `grad Psi^T d < 0`; otherwise the gradient
-    /// direction. Default `0` (only strict descent is required). A positive value is the
-    /// test of De Luca, Facchinei, Kanzow 1996 and num4lcp; it is not invariant to the
-    /// scaling of `x`, and with `descent_rho = f64::EPSILON` it rejected the GMRES
-    /// directions of the heavy-on-light scene (mass ratio 1000) near the solution, whose
-    /// null-space components are large, so the run stalled on gradient steps.
+    /// direction. Default `0` (only strict descent is required); `>= 0` and finite, in the
+    /// units of `Psi / ‖x‖²`. A positive value is the test of De Luca, Facchinei, Kanzow
+    /// 1996 and num4lcp; it is not invariant to the scaling of `x`, and with
+    /// `descent_rho = f64::EPSILON` it rejected the GMRES directions of the heavy-on-light
+    /// scene (mass ratio 1000) near the solution, whose null-space components are large,
+    /// so the run stalled on gradient steps.
     pub descent_rho: f64,
     /// Singular Newton systems. Default [`OnSingular::Gmres`].
     pub on_singular: OnSingular,
-    /// Start. Default [`Start::Given`].
+    /// Start (Silcowitz et al. 2009 §3). Default [`Start::Given`]; a semi-staggered
+    /// threshold must be `>= 0`.
     pub start: Start,
     #[doc(hidden)]
+    #[serde(skip)]
     pub non_exhaustive: NonExhaustive,
 }
 
-impl Default for FischerNewton {
+impl Default for FischerNewtonOptions {
     fn default() -> Self {
-        FischerNewton {
+        FischerNewtonOptions {
             inner: InnerSolver::GMRES,
             jacobian: JacobianOptions::default(),
             line_search: LineSearch::default(),
@@ -120,12 +161,12 @@ impl Default for FischerNewton {
     }
 }
 
-impl FischerNewton {
+impl FischerNewtonOptions {
     /// The preset of Silcowitz, Niebe, Erleben 2009 (figure 10): the quasi-NCG inner
     /// solver limited to 15 iterations, a line search limited to 7 trials. Pair it with
-    /// [`FischerNewton::paper_params`] for the Newton limit of 10.
+    /// [`FischerNewtonOptions::paper_params`] for the Newton limit of 10.
     pub fn paper() -> Self {
-        FischerNewton {
+        FischerNewtonOptions {
             inner: InnerSolver::QuasiNcg {
                 max_iter: 15,
                 rel_tol: 1e-2,
@@ -135,7 +176,7 @@ impl FischerNewton {
                 max_iter: 7,
                 ..Armijo::default()
             }),
-            ..FischerNewton::default()
+            ..FischerNewtonOptions::default()
         }
     }
 
@@ -148,35 +189,47 @@ impl FischerNewton {
         }
     }
 
-    fn check(&self) -> Result<(), ProblemError> {
-        let bad = |reason: String| Err(ProblemError::Unsupported { reason });
+    /// Checks every value against its range (see the fields).
+    ///
+    /// # Errors
+    /// [`ProblemError::InvalidOption`] naming the first value out of range.
+    pub fn check(&self) -> Result<(), ProblemError> {
+        let bad = |option: &str, reason: String| Err(invalid_option(METHOD, option, reason));
         if let Err(r) = self.inner.check() {
-            return bad(r);
+            return bad("inner", r);
         }
-        if let LineSearch::Armijo(a) = &self.line_search {
-            if let Err(r) = a.check() {
-                return bad(r);
-            }
+        if let Err(r) = self.line_search.check() {
+            return bad("line_search", r);
         }
         if !(self.descent_rho >= 0.0) || !self.descent_rho.is_finite() {
-            return bad(format!("descent_rho = {} must be >= 0", self.descent_rho));
+            return bad(
+                "descent_rho",
+                format!("{} must be >= 0 and finite", self.descent_rho),
+            );
         }
         if !(self.jacobian.kink_tol >= 0.0) || !self.jacobian.kink_tol.is_finite() {
-            return bad(format!(
-                "kink_tol = {} must be >= 0",
-                self.jacobian.kink_tol
-            ));
+            return bad(
+                "jacobian",
+                format!(
+                    "kink_tol = {} must be >= 0 and finite",
+                    self.jacobian.kink_tol
+                ),
+            );
         }
         if let Start::SemiStaggered { threshold, .. } = self.start {
             if !(threshold >= 0.0) {
-                return bad(format!(
-                    "semi-staggered threshold = {threshold} must be >= 0"
-                ));
+                return bad(
+                    "start",
+                    format!("the semi-staggered threshold {threshold} must be >= 0"),
+                );
             }
         }
         Ok(())
     }
 }
+
+/// The method's name in errors and in the registry.
+const METHOD: &str = "fischer-newton";
 
 // ANCHOR: merit
 /// The Fischer merit `Psi(x) = 1/2 ‖Phi(x)‖²` of `rows` (Silcowitz et al. 2009 eq. 35).
@@ -186,59 +239,51 @@ pub fn fischer_merit(rows: &Rows<'_>, x: &DVector<f64>) -> f64 {
 }
 // ANCHOR_END: merit
 
-/// One Fischer-Newton iteration at a time on fixed rows, keeping what iterations share
-/// (the symbolic LU, the random generator). [`fischer_newton`] is the loop around it; use
-/// this directly to time or inspect single iterations.
-pub struct FischerNewtonSolver<'a> {
-    rows: Rows<'a>,
-    opts: FischerNewton,
+/// What Fischer-Newton iterations on one set of rows share: the symbolic LU of the pattern
+/// of `H` ([`InnerSolver::Lu`] only, with the pattern it was built for), the buffer of its
+/// values, and the generator of [`KinkStrategy::Random`].
+struct FischerCore {
+    pattern: Vec<(usize, usize)>,
     lu: Option<SparseLu>,
     values: Vec<f64>,
     rng: SplitMix64,
 }
 
-impl std::fmt::Debug for FischerNewtonSolver<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FischerNewtonSolver")
-            .field("n", &self.rows.dim())
-            .field("opts", &self.opts)
-            .finish()
+impl FischerCore {
+    fn new() -> Self {
+        FischerCore {
+            pattern: Vec::new(),
+            lu: None,
+            values: Vec::new(),
+            rng: SplitMix64::new(0),
+        }
     }
-}
 
-impl<'a> FischerNewtonSolver<'a> {
-    /// Prepares iterations on `rows` (for [`InnerSolver::Lu`], the symbolic analysis of the
-    /// pattern of `H`).
-    ///
-    /// # Errors
-    /// [`SolveError::Problem`] for invalid options; [`SolveError::Singular`] if the
-    /// symbolic analysis fails.
-    pub fn new(rows: Rows<'a>, opts: &FischerNewton) -> Result<Self, SolveError> {
-        opts.check()?;
-        let lu = match opts.inner {
-            InnerSolver::Lu => Some(SparseLu::new(rows.dim(), &newton_pattern(&rows)).map_err(
-                |e| SolveError::Singular {
-                    what: format!("Fischer-Newton system: {e}"),
-                },
-            )?),
-            _ => None,
-        };
+    /// For [`InnerSolver::Lu`], the symbolic analysis of the pattern of `H` on `rows`,
+    /// redone only if the pattern differs from the one analysed before.
+    fn analyse(&mut self, rows: &Rows<'_>, opts: &FischerNewtonOptions) -> Result<(), SolveError> {
+        if opts.inner != InnerSolver::Lu {
+            self.lu = None;
+            return Ok(());
+        }
+        let pattern = newton_pattern(rows);
+        if self.lu.is_none() || pattern != self.pattern {
+            let lu = SparseLu::new(rows.dim(), &pattern).map_err(|e| SolveError::Singular {
+                what: format!("Fischer-Newton system: {e}"),
+            })?;
+            self.lu = Some(lu);
+            self.pattern = pattern;
+        }
+        Ok(())
+    }
+
+    /// Restarts the generator of [`KinkStrategy::Random`] from its seed.
+    fn reseed(&mut self, opts: &FischerNewtonOptions) {
         let seed = match opts.jacobian.kink {
             KinkStrategy::Random { seed } => seed,
             _ => 0,
         };
-        Ok(FischerNewtonSolver {
-            rows,
-            opts: opts.clone(),
-            lu,
-            values: Vec::new(),
-            rng: SplitMix64::new(seed),
-        })
-    }
-
-    /// The rows being solved.
-    pub fn rows(&self) -> Rows<'a> {
-        self.rows
+        self.rng = SplitMix64::new(seed);
     }
 
     // ANCHOR: iterate
@@ -257,12 +302,16 @@ impl<'a> FischerNewtonSolver<'a> {
     ///
     /// # Errors
     /// [`SolveError::Singular`] when `H` is singular and [`OnSingular::Error`] is set.
-    pub fn iterate(&mut self, x: &mut DVector<f64>) -> Result<NewtonStep, SolveError> {
-        let rows = self.rows;
+    fn iterate(
+        &mut self,
+        opts: &FischerNewtonOptions,
+        rows: Rows<'_>,
+        x: &mut DVector<f64>,
+    ) -> Result<NewtonStep, SolveError> {
         let mut passes = 1;
         let w = rows.w(x);
         let (phi, h) =
-            GeneralizedJacobian::fischer_with_rng(rows, x, &w, &self.opts.jacobian, &mut self.rng);
+            GeneralizedJacobian::fischer_with_rng(rows, x, &w, &opts.jacobian, &mut self.rng);
         let merit = 0.5 * phi.norm_squared();
         let grad = h.apply_transpose(&phi);
         passes += 1;
@@ -276,7 +325,7 @@ impl<'a> FischerNewtonSolver<'a> {
         let mut inner_iterations = 0;
         let mut inner_residual = None;
         let mut singular = false;
-        let newton = match self.opts.inner {
+        let newton = match opts.inner {
             InnerSolver::Lu => {
                 h.fill_values(&mut self.values);
                 let lu = self.lu.as_ref().expect("created for InnerSolver::Lu");
@@ -338,7 +387,7 @@ impl<'a> FischerNewtonSolver<'a> {
         let mut newton = newton.filter(|d| d.iter().all(|v| v.is_finite()));
         if newton.is_none() {
             singular = true;
-            match self.opts.on_singular {
+            match opts.on_singular {
                 OnSingular::Error => {
                     return Err(SolveError::Singular {
                         what: "the Fischer-Newton system H d = -Phi".into(),
@@ -374,8 +423,8 @@ impl<'a> FischerNewtonSolver<'a> {
         // 3.-5. descent test and line search along the Newton direction, or the gradient
         let path = FischerPath { rows, h: &h };
         globalised_step(
-            &self.opts.line_search,
-            self.opts.descent_rho,
+            &opts.line_search,
+            opts.descent_rho,
             &path,
             x,
             newton,
@@ -409,15 +458,156 @@ impl MeritPath for FischerPath<'_, '_> {
     }
 }
 
-/// Solves an [`Lcp`](crate::problem::Lcp) or a [`BoxedLcp`](crate::problem::BoxedLcp)
-/// (friction rows with bounds `±mu x_n`) by the Fischer-Newton method.
+/// Fischer-Newton as a [`Method`] on `P`, an [`Lcp`](crate::problem::Lcp) or a
+/// [`BoxedLcp`](crate::problem::BoxedLcp): one iteration is one globalised Newton step on
+/// the Fischer reformulation (Silcowitz, Niebe, Erleben 2009 eq. 31-39; the `iterate`
+/// listing of the book), in the first phase of a semi-staggered start on the rows without
+/// friction. See [`fischer_newton`].
 ///
-/// `x` is the start (see [`Start`]) and receives the answer. Each iteration is
-/// [`FischerNewtonSolver::iterate`]; the loop stops when the crate's error of the problem
+/// A step that finds no direction decreasing the merit (a stationary point of `Psi` that
+/// is not a solution) ends the solve: [`Step::Finished`] with
+/// [`Status::MaxIterations`], reported as [`SolveError::NoConvergence`].
+#[derive(Debug, Clone, Copy)]
+pub struct FischerNewton<P>(PhantomData<P>);
+
+/// What Fischer-Newton keeps between iterations: its options, the symbolic LU of the
+/// Newton pattern of the full rows and, for a semi-staggered start, of the frictionless
+/// rows ([`InnerSolver::Lu`] only), and where the semi-staggered start is. It does not
+/// borrow the problem: one preparation serves consecutive problems (the symbolic analysis
+/// is redone by [`Method::start`] only when the pattern changed).
+pub struct FischerNewtonPrepared {
+    options: FischerNewtonOptions,
+    full: FischerCore,
+    frictionless: FischerCore,
+    /// `Some((threshold, max_iter))` while the frictionless first phase runs.
+    phase: Option<(f64, usize)>,
+    phase_iterations: usize,
+}
+
+impl std::fmt::Debug for FischerNewtonPrepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FischerNewtonPrepared")
+            .field("options", &self.options)
+            .field("phase", &self.phase)
+            .finish_non_exhaustive()
+    }
+}
+
+impl FischerNewtonPrepared {
+    /// The first phase of a semi-staggered start applies to `rows` (it has friction rows).
+    fn staggered(&self, rows: &Rows<'_>) -> Option<(f64, usize)> {
+        let has_friction = (0..rows.dim()).any(|i| rows.dependency(i).is_some());
+        match self.options.start {
+            Start::SemiStaggered {
+                threshold,
+                max_iter,
+            } if has_friction => Some((threshold, max_iter)),
+            _ => None,
+        }
+    }
+
+    /// The symbolic analyses `rows` needs (see [`FischerCore::analyse`]).
+    fn analyse(&mut self, rows: &Rows<'_>) -> Result<(), SolveError> {
+        self.full.analyse(rows, &self.options)?;
+        if self.staggered(rows).is_some() {
+            self.frictionless
+                .analyse(&rows.without_friction(), &self.options)?;
+        }
+        Ok(())
+    }
+}
+
+impl<P: NewtonProblem> Method for FischerNewton<P> {
+    type Problem = P;
+    type Options = FischerNewtonOptions;
+    type Prepared = FischerNewtonPrepared;
+    type Stats = NewtonReport;
+
+    /// Checks the options; for [`InnerSolver::Lu`], the symbolic analysis of the pattern of
+    /// `H` (that of `A`, the diagonal and the friction dependencies).
+    fn prepare(
+        problem: &P,
+        options: &FischerNewtonOptions,
+    ) -> Result<FischerNewtonPrepared, SolveError> {
+        options.check()?;
+        let mut prepared = FischerNewtonPrepared {
+            options: options.clone(),
+            full: FischerCore::new(),
+            frictionless: FischerCore::new(),
+            phase: None,
+            phase_iterations: 0,
+        };
+        prepared.analyse(&problem.rows())?;
+        Ok(prepared)
+    }
+
+    /// Resets the start policy and the generators; redoes the symbolic analysis if the
+    /// pattern of `problem` differs from the prepared one.
+    fn start(
+        prepared: &mut FischerNewtonPrepared,
+        problem: &P,
+        _: &DVector<f64>,
+    ) -> Result<(), SolveError> {
+        let rows = problem.rows();
+        prepared.analyse(&rows)?;
+        prepared.phase = prepared.staggered(&rows);
+        prepared.phase_iterations = 0;
+        let options = &prepared.options;
+        prepared.full.reseed(options);
+        prepared.frictionless.reseed(options);
+        Ok(())
+    }
+
+    fn step(
+        prepared: &mut FischerNewtonPrepared,
+        problem: &P,
+        x: &mut DVector<f64>,
+        report: &mut NewtonReport,
+    ) -> Result<Step, SolveError> {
+        let rows = problem.rows();
+        let options = &prepared.options;
+        let step = match prepared.phase {
+            Some(_) => prepared
+                .frictionless
+                .iterate(options, rows.without_friction(), x)?,
+            None => prepared.full.iterate(options, rows, x)?,
+        };
+        report.steps.push(step);
+        let stalled = step.direction == Direction::None;
+        if let Some((threshold, max_iter)) = prepared.phase {
+            prepared.phase_iterations += 1;
+            let done = (2.0 * step.merit_after).sqrt() <= threshold;
+            if done || stalled || prepared.phase_iterations >= max_iter {
+                // switch friction on; a stall of the first phase is not the end
+                prepared.phase = None;
+                report.friction_enabled_at = Some(report.steps.len());
+                return Ok(Step::Moved);
+            }
+        }
+        Ok(if stalled {
+            Step::Finished(Status::MaxIterations)
+        } else {
+            Step::Moved
+        })
+    }
+
+    /// The crate's error of the full problem ([`Rows::error`]), in both phases.
+    fn error(_: &FischerNewtonPrepared, problem: &P, x: &DVector<f64>) -> Residual {
+        problem.rows().error(x)
+    }
+}
+
+/// Solves an [`Lcp`](crate::problem::Lcp) or a [`BoxedLcp`](crate::problem::BoxedLcp)
+/// (friction rows with bounds `±mu x_n`) by the Fischer-Newton method:
+/// [`solve`]`::<`[`FischerNewton<P>`]`>`.
+///
+/// `x` (`n` entries) is the start (see [`Start`]) and receives the answer. Each iteration
+/// is one globalised Newton step; the loop stops when the crate's error of the problem
 /// ([`crate::merit::lcp_error`] or [`crate::merit::boxed_error`], in `params.measure`) is
 /// at most `params.tol`, after `params.max_iter` iterations, or when no direction decreases
 /// the merit `Psi` (a stationary point of `Psi` that is not a solution, reported as
-/// [`SolveError::NoConvergence`]).
+/// [`SolveError::NoConvergence`]). The statistics are the [`NewtonReport`], one
+/// [`NewtonStep`] per iteration, in [`Solved::stats`] (or in the `NoConvergence` report).
 ///
 /// # Requirements
 /// None are checked beyond the shapes. Local quadratic convergence holds at a solution
@@ -428,10 +618,12 @@ impl MeritPath for FischerPath<'_, '_> {
 /// 1997).
 ///
 /// # Errors
-/// [`SolveError::Problem`] for a wrong `x` length or invalid options;
-/// [`SolveError::NoConvergence`] at the cap or on a stall (with the measured error);
-/// [`SolveError::Singular`] only with [`OnSingular::Error`]; [`SolveError::Diverged`] if
-/// an iterate overflows. Never NaN: a singular `H` gives a gradient step by default.
+/// [`SolveError::Problem`] for a wrong `x` length or an option out of range
+/// ([`ProblemError::InvalidOption`]); [`SolveError::NoConvergence`] at the cap or on a
+/// stall (with the measured error and the report); [`SolveError::Singular`] only with
+/// [`OnSingular::Error`] (or if the symbolic analysis of [`InnerSolver::Lu`] fails);
+/// [`SolveError::Diverged`] if an iterate overflows. Never NaN: a singular `H` gives a
+/// GMRES or gradient step by default.
 ///
 /// # Reference
 /// Silcowitz, Niebe, Erleben 2009, eq. 27-39 and §3; Qi and Sun 1993 (semismooth Newton).
@@ -439,81 +631,24 @@ impl MeritPath for FischerPath<'_, '_> {
 /// # Example
 /// ```
 /// use nalgebra::{DMatrix, DVector};
-/// use nonsmooth::newton::{FischerNewton, fischer_newton};
+/// use nonsmooth::newton::{FischerNewtonOptions, fischer_newton};
 /// use nonsmooth::problem::Lcp;
 /// use nonsmooth::solver::{Params, no_observer};
 /// let lcp = Lcp::new(DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]).into(),
 ///                    DVector::from_vec(vec![-5.0, -6.0])).unwrap();
 /// let mut x = DVector::zeros(2);
 /// let params = Params { tol: 1e-12, ..Default::default() };
-/// let info = fischer_newton(&lcp, &mut x, &params, &FischerNewton::default(),
+/// let info = fischer_newton(&lcp, &mut x, &params, &FischerNewtonOptions::default(),
 ///                           &mut no_observer()).unwrap();
 /// assert!(info.iterations < 10 && (x[0] - 4.0 / 3.0).abs() < 1e-10);
+/// assert_eq!(info.stats.steps.len(), info.iterations);
 /// ```
-pub fn fischer_newton<P: NewtonProblem + ?Sized>(
+pub fn fischer_newton<P: NewtonProblem>(
     problem: &P,
     x: &mut DVector<f64>,
     params: &Params,
-    options: &FischerNewton,
+    options: &FischerNewtonOptions,
     observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-) -> Result<SolveInfo, SolveError> {
-    fischer_newton_traced(problem, x, params, options, observer).0
-}
-
-/// [`fischer_newton`], also returning what every iteration did.
-pub fn fischer_newton_traced<P: NewtonProblem + ?Sized>(
-    problem: &P,
-    x: &mut DVector<f64>,
-    params: &Params,
-    options: &FischerNewton,
-    observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-) -> (Result<SolveInfo, SolveError>, NewtonReport) {
-    let mut report = NewtonReport::default();
-    let result = solve_rows(problem.rows(), x, params, options, observer, &mut report);
-    (result, report)
-}
-
-/// The Fischer-Newton loop on `rows`, with the start policy.
-pub(crate) fn solve_rows(
-    rows: Rows<'_>,
-    x: &mut DVector<f64>,
-    params: &Params,
-    options: &FischerNewton,
-    observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-    report: &mut NewtonReport,
-) -> Result<SolveInfo, SolveError> {
-    rows.check_x(x)?;
-    options.check()?;
-    let has_friction = (0..rows.dim()).any(|i| rows.dependency(i).is_some());
-    let staggered = match options.start {
-        Start::SemiStaggered {
-            threshold,
-            max_iter,
-        } if has_friction => Some((threshold, max_iter)),
-        _ => None,
-    };
-    let mut solver = match staggered {
-        Some(_) => FischerNewtonSolver::new(rows.without_friction(), options)?,
-        None => FischerNewtonSolver::new(rows, options)?,
-    };
-    let mut first_phase = staggered;
-    let mut phase_iterations = 0;
-    newton_loop(rows, x, params, observer, report, |x, report| {
-        let step = solver.iterate(x)?;
-        phase_iterations += 1;
-        let stalled = step.direction == Direction::None;
-        if let Some((threshold, max_iter)) = first_phase {
-            let done = (2.0 * step.merit_after).sqrt() <= threshold;
-            if done || stalled || phase_iterations >= max_iter {
-                solver = FischerNewtonSolver::new(rows, options)?;
-                first_phase = None;
-                report.friction_enabled_at = Some(report.steps.len() + 1);
-                return Ok(Stepped {
-                    step,
-                    stalled: false,
-                });
-            }
-        }
-        Ok(Stepped { step, stalled })
-    })
+) -> Result<Solved<NewtonReport>, SolveError<NewtonReport>> {
+    solve::<FischerNewton<P>>(problem, x, params, options, observer)
 }

@@ -7,6 +7,10 @@ use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat};
 use nalgebra::{DMatrix, DVector};
 
 /// How the Newton equation `H d = -Phi` is solved.
+///
+/// In options files and `key=value` settings: `"lu"`, `"gmres"` or `"qncg"` (the variant
+/// with its defaults), or an object such as `{"gmres": {"restart": 20}}` (fields not given
+/// take their defaults).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum InnerSolver {
     /// Exact: sparse LU with partial pivoting (faer, fill-reducing column ordering). The
@@ -24,7 +28,7 @@ pub enum InnerSolver {
         restart: usize,
         /// Matrix-vector products per Newton iteration (`>= 1`). Default 100.
         max_iter: usize,
-        /// Upper bound on the forcing term `eta` (`> 0`). Default `1e-2`.
+        /// Upper bound on the forcing term `eta` (`> 0`, dimensionless). Default `1e-2`.
         rel_tol: f64,
     },
     /// Inexact and Jacobian-free: Silcowitz, Niebe, Erleben 2009 §3 (eq. 33-34). Conjugate
@@ -39,11 +43,29 @@ pub enum InnerSolver {
     QuasiNcg {
         /// Iterations per Newton iteration (`>= 1`). Default 15 (the paper's limit).
         max_iter: usize,
-        /// Upper bound on the forcing term (`> 0`). Default `1e-2`.
+        /// Upper bound on the forcing term (`> 0`, dimensionless). Default `1e-2`.
         rel_tol: f64,
-        /// Relative finite-difference step (`> 0`). Default `1e-7` (num4lcp).
+        /// Relative finite-difference step (`> 0`, finite, dimensionless: the step is
+        /// `fd_step max(1, ‖x‖) / ‖p‖`). Default `1e-7` (num4lcp).
         fd_step: f64,
     },
+}
+
+impl std::str::FromStr for InnerSolver {
+    type Err = String;
+
+    /// `lu`, `gmres` ([`InnerSolver::GMRES`]) or `qncg` / `quasi-ncg`
+    /// ([`InnerSolver::QUASI_NCG`]).
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "lu" => Ok(InnerSolver::Lu),
+            "gmres" => Ok(InnerSolver::GMRES),
+            "qncg" | "quasi-ncg" => Ok(InnerSolver::QUASI_NCG),
+            other => Err(format!(
+                "unknown inner solver `{other}` (expected lu, gmres or qncg)"
+            )),
+        }
+    }
 }
 
 impl InnerSolver {
@@ -382,6 +404,20 @@ impl SparseLu {
     }
 }
 
+/// The Jacobi (diagonal) preconditioner of a Krylov inner solve: `1 / d_i` for each
+/// diagonal entry, and 1 where `d_i` is zero or not finite (a row the B-subdifferential
+/// element leaves empty, or one held at a kink), so that the preconditioner is always
+/// defined. `diag` has the system's dimension; so has the result.
+pub(crate) fn jacobi_preconditioner(diag: DVector<f64>) -> DVector<f64> {
+    diag.map(|d| {
+        if d != 0.0 && d.is_finite() {
+            1.0 / d
+        } else {
+            1.0
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,18 +473,4 @@ mod tests {
         assert!((x[0] - 0.8).abs() < 1e-14 && (x[1] - 1.4).abs() < 1e-14);
         assert!(lu.solve(&[1.0, 1.0, 1.0, 0.5, 0.5], &rhs).is_err());
     }
-}
-
-/// The Jacobi (diagonal) preconditioner of a Krylov inner solve: `1 / d_i` for each
-/// diagonal entry, and 1 where `d_i` is zero or not finite (a row the B-subdifferential
-/// element leaves empty, or one held at a kink), so that the preconditioner is always
-/// defined. `diag` has the system's dimension; so has the result.
-pub(crate) fn jacobi_preconditioner(diag: DVector<f64>) -> DVector<f64> {
-    diag.map(|d| {
-        if d != 0.0 && d.is_finite() {
-            1.0 / d
-        } else {
-            1.0
-        }
-    })
 }

@@ -2,6 +2,7 @@
 //! by the chain rule (Silcowitz, Niebe, Erleben 2009 eq. 30-31).
 
 use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
 
 use super::rows::Rows;
 use crate::ncp::{FischerBurmeister, NcpFunction};
@@ -12,6 +13,9 @@ use crate::ncp::{FischerBurmeister, NcpFunction};
 /// A scalar `phi_FB(a, b)` is at its kink when `|a| <= kink_tol` and `|b| <= kink_tol`
 /// ([`JacobianOptions::kink_tol`]). Its B-subdifferential there is the circle
 /// `{(1 - cos t, 1 - sin t)}` (book chapter *Complementarity and its reformulations*).
+///
+/// In options files and `key=value` settings: `"fixed"`, `"random"` (seed 0),
+/// `"perturbation"`, `"zero"`, or `{"random": {"seed": 7}}`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum KinkStrategy {
     /// The crate's element `(1, 0)` ([`FischerBurmeister::grad`] at the origin): the row
@@ -20,7 +24,7 @@ pub enum KinkStrategy {
     /// A random point `(1 - cos t, 1 - sin t)` of the circle, `t` uniform in `[0, 2 pi)`,
     /// from a generator seeded with `seed` (the same seed gives the same run).
     Random {
-        /// Seed of the generator (SplitMix64).
+        /// Seed of the generator (SplitMix64). Default 0.
         seed: u64,
     },
     /// Move the first argument off the kink, `a <- sign(a) kink_tol` (`sign(0) = +1`),
@@ -35,14 +39,34 @@ pub enum KinkStrategy {
     Zero,
 }
 
-/// Options of the assembly of the generalised Jacobian.
-#[derive(Debug, Clone, Copy, PartialEq)]
+impl std::str::FromStr for KinkStrategy {
+    type Err = String;
+
+    /// `fixed`, `random` (seed 0), `perturbation` or `zero`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "fixed" => Ok(KinkStrategy::Fixed),
+            "random" => Ok(KinkStrategy::Random { seed: 0 }),
+            "perturbation" => Ok(KinkStrategy::Perturbation),
+            "zero" => Ok(KinkStrategy::Zero),
+            other => Err(format!(
+                "unknown kink strategy `{other}` (expected fixed, random, perturbation or zero)"
+            )),
+        }
+    }
+}
+
+/// Options of the assembly of the generalised Jacobian (Silcowitz, Niebe, Erleben 2009
+/// eq. 30-31; the kink choices of Niebe and Erleben 2015). In options files an object
+/// `{"kink": "zero", "kink_tol": 1e-20}`, every field optional.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct JacobianOptions {
     /// What to do at kinks. Default [`KinkStrategy::Fixed`].
     pub kink: KinkStrategy,
     /// Distance from the origin (in the units of the arguments, `max(|a|, |b|)`) within
     /// which a scalar Fischer-Burmeister function counts as at its kink. Default `1e-28`
-    /// (num4lcp's `gamma`); `0` detects only exact zeros.
+    /// (num4lcp's `gamma`); `>= 0` and finite; `0` detects only exact zeros.
     pub kink_tol: f64,
 }
 

@@ -2,8 +2,9 @@
 //! eq. 35-39; Nocedal and Wright 1999 §3.1; Niebe and Erleben 2015 for the projected form).
 
 use nalgebra::DVector;
+use serde::{Deserialize, Serialize};
 
-use super::report::NewtonStep;
+use super::report::{Direction, NewtonStep};
 
 /// Armijo backtracking: starting from a step `alpha_0`, accept the first
 /// `alpha = alpha_0 shrink^t` with
@@ -20,16 +21,24 @@ use super::report::NewtonStep;
 /// let a = Armijo { max_iter: 7, ..Default::default() };
 /// assert_eq!((a.c, a.shrink), (1e-4, 0.5));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
+///
+/// In options files an object `{"c": 1e-4, "shrink": 0.5, "max_iter": 40, "min_step":
+/// 1e-14}`, every field optional.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Armijo {
-    /// Sufficient-decrease constant `c` in `(0, 1)`. Default `1e-4` (Nocedal and Wright;
-    /// num4lcp's fluid code uses `1e-4`, its LCP code `1e-3`).
+    /// Sufficient-decrease constant `c` in `(0, 1)`, dimensionless. Default `1e-4`
+    /// (Nocedal and Wright 1999 §3.1; num4lcp's fluid code uses `1e-4`, its LCP code
+    /// `1e-3`); Silcowitz et al. 2009 eq. 38.
     pub c: f64,
-    /// Factor `alpha <- shrink alpha` per rejected trial, in `(0, 1)`. Default `0.5`.
+    /// Factor `alpha <- shrink alpha` per rejected trial, in `(0, 1)`. Default `0.5`
+    /// (Niebe and Erleben 2015's `alpha`).
     pub shrink: f64,
-    /// Trials per direction (`>= 1`). Default 40. The paper's preset uses 7.
+    /// Trials per direction (`>= 1`). Default 40. The paper's preset uses 7 (Silcowitz et
+    /// al. 2009 figure 10).
     pub max_iter: usize,
-    /// Smallest step tried (`>= 0`). Default `1e-14` (num4lcp stops at `tau² < 1e-28`).
+    /// Smallest step tried (`>= 0`, in units of the direction's length). Default `1e-14`
+    /// (num4lcp stops at `tau² < 1e-28`).
     pub min_step: f64,
 }
 
@@ -64,6 +73,9 @@ impl Armijo {
 }
 
 /// Whether and how a Newton method searches along its direction.
+///
+/// In options files and `key=value` settings: `"none"`, `"armijo"` (the default
+/// [`Armijo`]), or `{"armijo": {"max_iter": 7}}` (fields not given take their defaults).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LineSearch {
     /// Take the full step `alpha = 1` (the undamped generalised Newton method,
@@ -80,17 +92,28 @@ impl Default for LineSearch {
     }
 }
 
-/// Which direction an iteration took.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Direction {
-    /// The (generalised) Newton direction.
-    Newton,
-    /// Steepest descent of the merit, `-grad merit`: the Newton direction failed the
-    /// descent test, its inner solve failed (a singular system), or its line search did.
-    Gradient,
-    /// No step was taken: neither direction decreased the merit.
-    None,
+impl std::str::FromStr for LineSearch {
+    type Err = String;
+
+    /// `none`, or `armijo` with the default [`Armijo`].
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "none" => Ok(LineSearch::None),
+            "armijo" => Ok(LineSearch::default()),
+            other => Err(format!(
+                "unknown line search `{other}` (expected none or armijo)"
+            )),
+        }
+    }
+}
+
+impl LineSearch {
+    pub(crate) fn check(&self) -> Result<(), String> {
+        match self {
+            LineSearch::None => Ok(()),
+            LineSearch::Armijo(a) => a.check(),
+        }
+    }
 }
 
 /// The end of one backtracking search.

@@ -2,42 +2,57 @@
 //! with a Schur reduction onto the free rows and a projected Armijo line search (Niebe and
 //! Erleben 2015; NOTES §3.3).
 
+use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
 use nalgebra::DVector;
+use serde::{Deserialize, Serialize};
 
 use super::fischer::{OnSingular, fallback_gmres};
 use super::inner::{InnerSolver, SparseLu, gmres, jacobi_preconditioner};
-use super::line_search::{Direction, LineSearch, MeritPath, globalised_step};
-use super::report::{NewtonReport, NewtonStep, Stepped, newton_loop};
+use super::invalid_option;
+use super::line_search::{LineSearch, MeritPath, globalised_step};
+use super::report::{Direction, NewtonReport, NewtonStep};
 use super::rows::{NewtonProblem, Rows};
 use crate::matrix::Matrix;
+use crate::merit::Residual;
 use crate::ncp::{MinMap, nested_box_grad};
 use crate::problem::ProblemError;
-use crate::solver::{Iterate, NonExhaustive, Params, SolveError, SolveInfo};
+use crate::solver::{
+    Iterate, Method, NonExhaustive, Params, SolveError, Solved, Status, Step, solve,
+};
 
-/// Options of [`min_map_newton`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct MinMapNewton {
-    /// How the reduced system `S d_F = r_F` is solved: [`InnerSolver::Lu`] (default) or
-    /// [`InnerSolver::Gmres`]. [`InnerSolver::QuasiNcg`] is not offered here.
+/// Options of minimum-map Newton ([`MinMapNewton`], [`min_map_newton`]). Build with
+/// `MinMapNewtonOptions { inner: InnerSolver::GMRES, ..Default::default() }`. Serialised
+/// with the field names (the keys of `key=value` settings), every field optional, unknown
+/// ones refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MinMapNewtonOptions {
+    /// How the reduced system `S d_F = r_F` is solved: [`InnerSolver::Lu`] (default; the
+    /// symbolic analysis is redone every iteration since `S` changes with the active set)
+    /// or [`InnerSolver::Gmres`] (ranges on [`InnerSolver`]). [`InnerSolver::QuasiNcg`] is
+    /// not offered here.
     pub inner: InnerSolver,
-    /// Globalisation: projected Armijo backtracking, `x(tau) = P(x + tau d)`. Default
-    /// `shrink = 0.5` (alpha of NOTES §3.3), `c = 1e-4` (beta), steps down to `1e-14`
-    /// (`tau² >= 1e-28`), 40 trials.
+    /// Globalisation: projected Armijo backtracking, `x(tau) = P(x + tau d)` (Niebe and
+    /// Erleben 2015). Default `shrink = 0.5` (their `alpha`), `c = 1e-4` (their `beta`),
+    /// steps down to `1e-14` (`tau² >= 1e-28`, their `gamma`), 40 trials (ranges on
+    /// [`super::Armijo`]).
     pub line_search: LineSearch,
-    /// Descent test `grad theta^T d <= -rho ‖d‖²` (and `< 0`). Default `0`, as for
-    /// [`super::FischerNewton::descent_rho`].
+    /// Descent test `grad theta^T d <= -rho ‖d‖²` (and `< 0`). Default `0`; `>= 0` and
+    /// finite, in the units of `theta / ‖x‖²`; as
+    /// [`FischerNewtonOptions::descent_rho`](super::FischerNewtonOptions::descent_rho).
     pub descent_rho: f64,
     /// Singular reduced systems. Default [`OnSingular::Gmres`].
     pub on_singular: OnSingular,
     #[doc(hidden)]
+    #[serde(skip)]
     pub non_exhaustive: NonExhaustive,
 }
 
-impl Default for MinMapNewton {
+impl Default for MinMapNewtonOptions {
     fn default() -> Self {
-        MinMapNewton {
+        MinMapNewtonOptions {
             inner: InnerSolver::Lu,
             line_search: LineSearch::default(),
             descent_rho: 0.0,
@@ -47,22 +62,33 @@ impl Default for MinMapNewton {
     }
 }
 
-impl MinMapNewton {
-    fn check(&self) -> Result<(), ProblemError> {
-        let bad = |reason: String| Err(ProblemError::Unsupported { reason });
+/// The method's name in errors and in the registry.
+const METHOD: &str = "minmap-newton";
+
+impl MinMapNewtonOptions {
+    /// Checks every value against its range (see the fields).
+    ///
+    /// # Errors
+    /// [`ProblemError::InvalidOption`] naming the first value out of range.
+    pub fn check(&self) -> Result<(), ProblemError> {
+        let bad = |option: &str, reason: String| Err(invalid_option(METHOD, option, reason));
         if matches!(self.inner, InnerSolver::QuasiNcg { .. }) {
-            return bad("minimum-map Newton solves its reduced system by LU or GMRES".into());
+            return bad(
+                "inner",
+                "minimum-map Newton solves its reduced system by LU or GMRES".into(),
+            );
         }
         if let Err(r) = self.inner.check() {
-            return bad(r);
+            return bad("inner", r);
         }
-        if let LineSearch::Armijo(a) = &self.line_search {
-            if let Err(r) = a.check() {
-                return bad(r);
-            }
+        if let Err(r) = self.line_search.check() {
+            return bad("line_search", r);
         }
         if !(self.descent_rho >= 0.0) || !self.descent_rho.is_finite() {
-            return bad(format!("descent_rho = {} must be >= 0", self.descent_rho));
+            return bad(
+                "descent_rho",
+                format!("{} must be >= 0 and finite", self.descent_rho),
+            );
         }
         Ok(())
     }
@@ -267,166 +293,203 @@ fn reduce(rows: &Rows<'_>, w: &DVector<f64>, set: &ActiveSet, held: &[Option<Aff
     }
 }
 
-/// One minimum-map Newton iteration at a time on fixed rows.
-#[derive(Debug)]
-pub struct MinMapNewtonSolver<'a> {
-    rows: Rows<'a>,
-    opts: MinMapNewton,
+/// Minimum-map Newton as a [`Method`] on `P`, an [`Lcp`](crate::problem::Lcp) or a
+/// [`BoxedLcp`](crate::problem::BoxedLcp): one iteration is one active-set Newton step with
+/// the projected line search (Niebe and Erleben 2015; the `iterate` listing of the book).
+/// See [`min_map_newton`].
+///
+/// A step that finds no direction decreasing the merit ends the solve:
+/// [`Step::Finished`] with [`Status::MaxIterations`], reported as
+/// [`SolveError::NoConvergence`].
+#[derive(Debug, Clone, Copy)]
+pub struct MinMapNewton<P>(PhantomData<P>);
+
+/// What minimum-map Newton keeps: its options (the reduced system changes with the active
+/// set, so there is nothing symbolic to keep).
+#[derive(Debug, Clone)]
+pub struct MinMapNewtonPrepared {
+    options: MinMapNewtonOptions,
 }
 
-impl<'a> MinMapNewtonSolver<'a> {
-    /// Prepares iterations on `rows`.
-    ///
-    /// # Errors
-    /// [`SolveError::Problem`] for invalid options.
-    pub fn new(rows: Rows<'a>, opts: &MinMapNewton) -> Result<Self, SolveError> {
-        opts.check()?;
-        Ok(MinMapNewtonSolver {
-            rows,
-            opts: opts.clone(),
+impl<P: NewtonProblem> Method for MinMapNewton<P> {
+    type Problem = P;
+    type Options = MinMapNewtonOptions;
+    type Prepared = MinMapNewtonPrepared;
+    type Stats = NewtonReport;
+
+    /// Checks the options.
+    fn prepare(_: &P, options: &MinMapNewtonOptions) -> Result<MinMapNewtonPrepared, SolveError> {
+        options.check()?;
+        Ok(MinMapNewtonPrepared {
+            options: options.clone(),
         })
     }
 
-    // ANCHOR: iterate
-    /// One minimum-map Newton iteration from `x`, in place:
-    ///
-    /// 1. `w = A x + b`, `H = min(x - lo, max(x - hi, w))` and the active set: a row is
-    ///    *held* at a bound where `H_i` is `x_i - lo_i` or `x_i - hi_i` (ties held, the
-    ///    choice of [`MinMap`]) and *free* where `H_i = w_i`;
-    /// 2. the Newton step `J d = -H` by the Schur reduction: held rows give
-    ///    `d_i = -H_i - c_i d_dep` (for an LCP `d_i = -x_i`), free rows
-    ///    `A_F. d = -w_F`, and substituting the held steps leaves a system on the free rows
-    ///    alone (for an LCP `A_FF d_F = -w_F - A_F,held d_held`);
-    /// 3. the descent test with `grad theta = J^T H`, `theta = 1/2 ‖H‖²`;
-    /// 4. the projected Armijo line search `x(tau) = P(x + tau d)`, accepting when
-    ///    `theta(x(tau)) <= theta(x) + c tau grad theta^T d`; if the test or the search
-    ///    fails, the same along `-grad theta`.
-    ///
-    /// # Errors
-    /// [`SolveError::Singular`] with [`OnSingular::Error`]; [`SolveError::Problem`] if the
-    /// bounds depend on each other in a cycle.
-    pub fn iterate(&mut self, x: &mut DVector<f64>) -> Result<NewtonStep, SolveError> {
-        let rows = self.rows;
-        let n = rows.dim();
-        let mut passes = 1;
-        let w = rows.w(x);
-        let set = active_set(&rows, x, &w);
-        let merit = 0.5 * set.h.norm_squared();
-        let grad = set.apply_transpose(&rows, &set.h);
-        passes += 1;
-        let held = resolve_held(&rows, &set)?;
-        let red = reduce(&rows, &w, &set, &held);
-        let nf = red.free.len();
-        let mut inner_iterations = 0;
-        let mut inner_residual = None;
-        let d_free: Option<DVector<f64>> = if nf == 0 {
-            Some(DVector::zeros(0))
+    fn start(_: &mut MinMapNewtonPrepared, _: &P, _: &DVector<f64>) -> Result<(), SolveError> {
+        Ok(())
+    }
+
+    fn step(
+        prepared: &mut MinMapNewtonPrepared,
+        problem: &P,
+        x: &mut DVector<f64>,
+        report: &mut NewtonReport,
+    ) -> Result<Step, SolveError> {
+        let step = iterate(&prepared.options, problem.rows(), x)?;
+        report.steps.push(step);
+        Ok(if step.direction == Direction::None {
+            Step::Finished(Status::MaxIterations)
         } else {
-            match self.opts.inner {
-                InnerSolver::Gmres {
+            Step::Moved
+        })
+    }
+
+    /// The crate's error of the problem ([`Rows::error`]).
+    fn error(_: &MinMapNewtonPrepared, problem: &P, x: &DVector<f64>) -> Residual {
+        problem.rows().error(x)
+    }
+}
+
+// ANCHOR: iterate
+/// One minimum-map Newton iteration from `x`, in place:
+///
+/// 1. `w = A x + b`, `H = min(x - lo, max(x - hi, w))` and the active set: a row is
+///    *held* at a bound where `H_i` is `x_i - lo_i` or `x_i - hi_i` (ties held, the
+///    choice of [`MinMap`]) and *free* where `H_i = w_i`;
+/// 2. the Newton step `J d = -H` by the Schur reduction: held rows give
+///    `d_i = -H_i - c_i d_dep` (for an LCP `d_i = -x_i`), free rows
+///    `A_F. d = -w_F`, and substituting the held steps leaves a system on the free rows
+///    alone (for an LCP `A_FF d_F = -w_F - A_F,held d_held`);
+/// 3. the descent test with `grad theta = J^T H`, `theta = 1/2 ‖H‖²`;
+/// 4. the projected Armijo line search `x(tau) = P(x + tau d)`, accepting when
+///    `theta(x(tau)) <= theta(x) + c tau grad theta^T d`; if the test or the search
+///    fails, the same along `-grad theta`.
+///
+/// # Errors
+/// [`SolveError::Singular`] with [`OnSingular::Error`]; [`SolveError::Problem`] if the
+/// bounds depend on each other in a cycle.
+fn iterate(
+    opts: &MinMapNewtonOptions,
+    rows: Rows<'_>,
+    x: &mut DVector<f64>,
+) -> Result<NewtonStep, SolveError> {
+    let n = rows.dim();
+    let mut passes = 1;
+    let w = rows.w(x);
+    let set = active_set(&rows, x, &w);
+    let merit = 0.5 * set.h.norm_squared();
+    let grad = set.apply_transpose(&rows, &set.h);
+    passes += 1;
+    let held = resolve_held(&rows, &set)?;
+    let red = reduce(&rows, &w, &set, &held);
+    let nf = red.free.len();
+    let mut inner_iterations = 0;
+    let mut inner_residual = None;
+    let d_free: Option<DVector<f64>> = if nf == 0 {
+        Some(DVector::zeros(0))
+    } else {
+        match opts.inner {
+            InnerSolver::Gmres {
+                restart,
+                max_iter,
+                rel_tol,
+            } => {
+                let s = Matrix::from_triplets(nf, nf, &red.triplets).expect("indices are in range");
+                let inv = jacobi_preconditioner(s.diagonal());
+                let eta = rel_tol.min(set.h.norm());
+                let mut d = DVector::zeros(nf);
+                let out = gmres(
+                    &mut |v| s.mul_vec(v),
+                    &red.rhs,
+                    &mut d,
+                    Some(&inv),
                     restart,
                     max_iter,
-                    rel_tol,
-                } => {
-                    let s =
-                        Matrix::from_triplets(nf, nf, &red.triplets).expect("indices are in range");
-                    let inv = jacobi_preconditioner(s.diagonal());
-                    let eta = rel_tol.min(set.h.norm());
-                    let mut d = DVector::zeros(nf);
-                    let out = gmres(
-                        &mut |v| s.mul_vec(v),
-                        &red.rhs,
-                        &mut d,
-                        Some(&inv),
-                        restart,
-                        max_iter,
-                        eta,
-                    );
-                    passes += out.iterations;
-                    inner_iterations = out.iterations;
-                    inner_residual = Some(out.relative_residual);
-                    Some(d)
-                }
-                _ => {
-                    let pairs: Vec<(usize, usize)> =
-                        red.triplets.iter().map(|&(i, j, _)| (i, j)).collect();
-                    let values: Vec<f64> = red.triplets.iter().map(|t| t.2).collect();
-                    SparseLu::new(nf, &pairs)
-                        .and_then(|lu| lu.solve(&values, &red.rhs))
-                        .ok()
-                }
+                    eta,
+                );
+                passes += out.iterations;
+                inner_iterations = out.iterations;
+                inner_residual = Some(out.relative_residual);
+                Some(d)
             }
-        };
-        let mut d_free = d_free.filter(|d| d.iter().all(|v| v.is_finite()));
-        let singular = d_free.is_none();
-        if singular {
-            match self.opts.on_singular {
-                OnSingular::Error => {
-                    return Err(SolveError::Singular {
-                        what: "the reduced minimum-map Newton system".into(),
-                    });
-                }
-                OnSingular::Gradient => {}
-                OnSingular::Gmres => {
-                    let s =
-                        Matrix::from_triplets(nf, nf, &red.triplets).expect("indices are in range");
-                    let inv = jacobi_preconditioner(s.diagonal());
-                    let (d, out) = fallback_gmres(&mut |v| s.mul_vec(v), &red.rhs, &inv);
-                    passes += out.iterations;
-                    inner_iterations += out.iterations;
-                    inner_residual = Some(out.relative_residual);
-                    d_free = d;
-                }
+            _ => {
+                let pairs: Vec<(usize, usize)> =
+                    red.triplets.iter().map(|&(i, j, _)| (i, j)).collect();
+                let values: Vec<f64> = red.triplets.iter().map(|t| t.2).collect();
+                SparseLu::new(nf, &pairs)
+                    .and_then(|lu| lu.solve(&values, &red.rhs))
+                    .ok()
             }
         }
-        let newton = d_free.map(|df| {
-            let mut d = DVector::zeros(n);
-            for (k, &i) in red.free.iter().enumerate() {
-                d[i] = df[k];
+    };
+    let mut d_free = d_free.filter(|d| d.iter().all(|v| v.is_finite()));
+    let singular = d_free.is_none();
+    if singular {
+        match opts.on_singular {
+            OnSingular::Error => {
+                return Err(SolveError::Singular {
+                    what: "the reduced minimum-map Newton system".into(),
+                });
             }
-            for i in 0..n {
-                if let Some(h) = held[i] {
-                    d[i] = h.constant + h.link.map(|(j, s)| s * d[j]).unwrap_or(0.0);
-                }
+            OnSingular::Gradient => {}
+            OnSingular::Gmres => {
+                let s = Matrix::from_triplets(nf, nf, &red.triplets).expect("indices are in range");
+                let inv = jacobi_preconditioner(s.diagonal());
+                let (d, out) = fallback_gmres(&mut |v| s.mul_vec(v), &red.rhs, &inv);
+                passes += out.iterations;
+                inner_iterations += out.iterations;
+                inner_residual = Some(out.relative_residual);
+                d_free = d;
             }
-            d
-        });
-        let mut step = NewtonStep {
-            merit,
-            merit_after: merit,
-            alpha: 0.0,
-            slope: 0.0,
-            direction: Direction::None,
-            inner_iterations,
-            inner_residual,
-            line_search_trials: 0,
-            armijo: false,
-            singular,
-            kinks: set.ties,
-            held: n - nf,
-            passes: 0,
-            friction: rows.friction_enabled(),
-        };
-        // descent test and line search along the Newton direction, or the gradient
-        let path = MinMapPath {
-            rows: &rows,
-            set: &set,
-        };
-        globalised_step(
-            &self.opts.line_search,
-            self.opts.descent_rho,
-            &path,
-            x,
-            newton,
-            &grad,
-            &mut step,
-            &mut passes,
-        );
-        step.passes = passes;
-        Ok(step)
+        }
     }
-    // ANCHOR_END: iterate
+    let newton = d_free.map(|df| {
+        let mut d = DVector::zeros(n);
+        for (k, &i) in red.free.iter().enumerate() {
+            d[i] = df[k];
+        }
+        for i in 0..n {
+            if let Some(h) = held[i] {
+                d[i] = h.constant + h.link.map(|(j, s)| s * d[j]).unwrap_or(0.0);
+            }
+        }
+        d
+    });
+    let mut step = NewtonStep {
+        merit,
+        merit_after: merit,
+        alpha: 0.0,
+        slope: 0.0,
+        direction: Direction::None,
+        inner_iterations,
+        inner_residual,
+        line_search_trials: 0,
+        armijo: false,
+        singular,
+        kinks: set.ties,
+        held: n - nf,
+        passes: 0,
+        friction: rows.friction_enabled(),
+    };
+    // descent test and line search along the Newton direction, or the gradient
+    let path = MinMapPath {
+        rows: &rows,
+        set: &set,
+    };
+    globalised_step(
+        &opts.line_search,
+        opts.descent_rho,
+        &path,
+        x,
+        newton,
+        &grad,
+        &mut step,
+        &mut passes,
+    );
+    step.passes = passes;
+    Ok(step)
 }
+// ANCHOR_END: iterate
 
 /// Minimum-map Newton's line-search path: the projected point
 /// `x(tau) = P_bounds(x + tau d)`, merit `theta = 1/2 ‖H‖²` (Niebe and Erleben 2015).
@@ -450,11 +513,13 @@ impl MeritPath for MinMapPath<'_, '_> {
 }
 
 /// Solves an [`Lcp`](crate::problem::Lcp) or a [`BoxedLcp`](crate::problem::BoxedLcp) by
-/// minimum-map Newton with the projected line search.
+/// minimum-map Newton with the projected line search: [`solve`]`::<`[`MinMapNewton<P>`]`>`.
 ///
-/// `x` is the start and receives the answer (projected onto the bounds by every accepted
-/// step). Each iteration is [`MinMapNewtonSolver::iterate`]; the loop stops as
-/// [`super::fischer_newton`]'s does, on the crate's error in `params.measure`.
+/// `x` (`n` entries) is the start and receives the answer (projected onto the bounds by
+/// every accepted step). The loop stops as [`super::fischer_newton`]'s does, on the crate's
+/// error in `params.measure`, at the cap, or on a stall. The statistics are the
+/// [`NewtonReport`], one [`NewtonStep`] per iteration, in [`Solved::stats`] (or in the
+/// `NoConvergence` report).
 ///
 /// # Requirements
 /// None are checked beyond the shapes. Near a nondegenerate solution (no row at a tie)
@@ -466,7 +531,8 @@ impl MeritPath for MinMapPath<'_, '_> {
 /// # Errors
 /// As [`super::fischer_newton`]: [`SolveError::NoConvergence`] at the cap or on a stall,
 /// [`SolveError::Singular`] only with [`OnSingular::Error`], [`SolveError::Problem`] for a
-/// wrong `x` length, invalid options, or bounds that depend on each other in a cycle.
+/// wrong `x` length, an option out of range ([`ProblemError::InvalidOption`]), or bounds
+/// that depend on each other in a cycle.
 ///
 /// # Reference
 /// Niebe and Erleben 2015 (minimum-map Newton, projected line search, α = 0.5, β = 1e-4,
@@ -475,47 +541,23 @@ impl MeritPath for MinMapPath<'_, '_> {
 /// # Example
 /// ```
 /// use nalgebra::{DMatrix, DVector};
-/// use nonsmooth::newton::{MinMapNewton, min_map_newton};
+/// use nonsmooth::newton::{MinMapNewtonOptions, min_map_newton};
 /// use nonsmooth::problem::Lcp;
 /// use nonsmooth::solver::{Params, no_observer};
 /// let lcp = Lcp::new(DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]).into(),
 ///                    DVector::from_vec(vec![-5.0, -6.0])).unwrap();
 /// let mut x = DVector::zeros(2);
 /// let params = Params { tol: 1e-12, ..Default::default() };
-/// let info = min_map_newton(&lcp, &mut x, &params, &MinMapNewton::default(),
+/// let info = min_map_newton(&lcp, &mut x, &params, &MinMapNewtonOptions::default(),
 ///                           &mut no_observer()).unwrap();
 /// assert!(info.iterations <= 3 && (x[1] - 7.0 / 3.0).abs() < 1e-12);
 /// ```
-pub fn min_map_newton<P: NewtonProblem + ?Sized>(
+pub fn min_map_newton<P: NewtonProblem>(
     problem: &P,
     x: &mut DVector<f64>,
     params: &Params,
-    options: &MinMapNewton,
+    options: &MinMapNewtonOptions,
     observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-) -> Result<SolveInfo, SolveError> {
-    min_map_newton_traced(problem, x, params, options, observer).0
-}
-
-/// [`min_map_newton`], also returning what every iteration did.
-pub fn min_map_newton_traced<P: NewtonProblem + ?Sized>(
-    problem: &P,
-    x: &mut DVector<f64>,
-    params: &Params,
-    options: &MinMapNewton,
-    observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-) -> (Result<SolveInfo, SolveError>, NewtonReport) {
-    let mut report = NewtonReport::default();
-    let rows = problem.rows();
-    let result = (|| {
-        rows.check_x(x)?;
-        let mut solver = MinMapNewtonSolver::new(rows, options)?;
-        newton_loop(rows, x, params, observer, &mut report, |x, _| {
-            let step = solver.iterate(x)?;
-            Ok(Stepped {
-                stalled: step.direction == Direction::None,
-                step,
-            })
-        })
-    })();
-    (result, report)
+) -> Result<Solved<NewtonReport>, SolveError<NewtonReport>> {
+    solve::<MinMapNewton<P>>(problem, x, params, options, observer)
 }

@@ -1,13 +1,20 @@
-//! What each Newton iteration did, and the loop every Newton-type method shares.
+//! What each Newton iteration did: the statistics of [`super::FischerNewton`] and
+//! [`super::MinMapNewton`] (the loop around the iterations is [`crate::solver::solve`]).
 
-use std::ops::ControlFlow;
-
-use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
 
-use super::line_search::Direction;
-use super::rows::Rows;
-use crate::solver::{Driver, Iterate, Next, Params, SolveError, SolveInfo, Status};
+/// Which direction an iteration took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    /// The (generalised) Newton direction.
+    Newton,
+    /// Steepest descent of the merit, `-grad merit`: the Newton direction failed the
+    /// descent test, its inner solve failed (a singular system), or its line search did.
+    Gradient,
+    /// No step was taken: neither direction decreased the merit.
+    None,
+}
 
 /// One iteration of a Newton-type method, as it happened.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -49,58 +56,17 @@ pub struct NewtonStep {
     pub friction: bool,
 }
 
-/// The record of a Newton solve: one [`NewtonStep`] per iteration.
+/// The record of a Newton solve, the statistics of [`super::FischerNewton`] and
+/// [`super::MinMapNewton`]: one [`NewtonStep`] per iteration. It is in
+/// [`Solved::stats`](crate::solver::Solved::stats) on success and in the report carried by
+/// [`SolveError::NoConvergence`](crate::solver::SolveError::NoConvergence) otherwise (on
+/// any other error the steps are lost).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct NewtonReport {
-    /// The iterations, in order (`steps[k]` took iterate `k` to `k + 1`).
+    /// The iterations, in order (`steps[k]` took iterate `k` to `k + 1`); its length is
+    /// the `iterations` of the solve.
     pub steps: Vec<NewtonStep>,
     /// The iteration count after which friction was switched on (semi-staggered start
-    /// only).
+    /// only, Silcowitz, Niebe, Erleben 2009 §3); `None` if it never was.
     pub friction_enabled_at: Option<usize>,
-}
-
-/// What one call of a method's step returns to the loop.
-pub(crate) struct Stepped {
-    pub step: NewtonStep,
-    /// `true` if the method cannot move any more (no direction decreases the merit).
-    pub stalled: bool,
-}
-
-/// The loop shared by the Newton-type methods: measure the start, step, measure, stop
-/// (tolerance, iteration cap, observer, or a stall, which ends as
-/// [`SolveError::NoConvergence`]).
-pub(crate) fn newton_loop(
-    rows: Rows<'_>,
-    x: &mut DVector<f64>,
-    params: &Params,
-    observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-    report: &mut NewtonReport,
-    mut step: impl FnMut(&mut DVector<f64>, &mut NewtonReport) -> Result<Stepped, SolveError>,
-) -> Result<SolveInfo, SolveError> {
-    let measure = |x: &DVector<f64>| rows.error(x);
-    let mut driver = Driver::new(params);
-    if let Next::Finish(status) = driver.start(x, measure(x)) {
-        let e = measure(x);
-        return driver.finish(status, 0, e);
-    }
-    let mut k = 0;
-    loop {
-        let stepped = step(x, report)?;
-        report.steps.push(stepped.step);
-        k += 1;
-        let next = driver.after_iteration(k, x, measure, observer)?;
-        let status = match next {
-            Next::Finish(status) => Some(status),
-            Next::Continue if stepped.stalled => Some(Status::MaxIterations),
-            Next::Continue => None,
-        };
-        if let Some(status) = status {
-            let e = match (status, driver.last_error()) {
-                (Status::Stopped, _) | (_, None) => measure(x),
-                _ if stepped.stalled => measure(x),
-                (_, Some(e)) => e,
-            };
-            return driver.finish(status, k, e);
-        }
-    }
 }

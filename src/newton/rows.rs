@@ -6,7 +6,8 @@ use nalgebra::DVector;
 use crate::matrix::Matrix;
 use crate::merit::Residual;
 use crate::ncp::{FischerBurmeister, MinMap, nested_box};
-use crate::problem::{BoxedLcp, Lcp, ProblemError, RowBound, check_len};
+use crate::problem::{BoxedLcp, Lcp, RowBound};
+use crate::solver::Dim;
 
 /// A read-only view of an [`Lcp`] or a [`BoxedLcp`] that the Newton methods work on:
 /// `w = A x + b` (`A` is `n x n`, `b` has `n` entries) and one interval per row.
@@ -148,11 +149,6 @@ impl<'a> Rows<'a> {
         Residual::new(abs, d, d)
     }
 
-    /// Checks that `x` has `n` entries.
-    pub(crate) fn check_x(&self, x: &DVector<f64>) -> Result<(), ProblemError> {
-        check_len("x", self.dim(), x.len())
-    }
-
     /// Projects `x` onto the boxes, in place: rows with fixed bounds first, then friction
     /// rows in index order against the (already projected) values they depend on. A box
     /// that is empty (`lo > hi`, a friction row whose normal value is negative) projects
@@ -175,8 +171,9 @@ impl<'a> Rows<'a> {
     }
 }
 
-/// A problem the methods of [`crate::newton`] accept: [`Lcp`] and [`BoxedLcp`].
-pub trait NewtonProblem {
+/// A problem the methods of [`crate::newton`] accept: [`Lcp`] and [`BoxedLcp`]. Its
+/// [`Dim`] is the number of rows `n`.
+pub trait NewtonProblem: Dim {
     /// The rows as the Newton methods see them.
     fn rows(&self) -> Rows<'_>;
 

@@ -311,13 +311,9 @@ impl<'p> Driver<'p> {
     }
 
     /// Records the starting point and its error (so that a warm start that already solves
-    /// the problem costs no iteration). Returns `Finish(Converged)` if it does.
-    pub(crate) fn start(&mut self, x: &DVector<f64>, error: Residual) -> Next {
-        self.start_with(x, error, true)
-    }
-
-    /// [`Driver::start`]; `may_stop = false` records the error without ending the solve
-    /// when it meets the tolerance (see [`Method::stops_at_tolerance`]).
+    /// the problem costs no iteration): returns `Finish(Converged)` if it does, unless
+    /// `may_stop = false`, which records the error without ending the solve (see
+    /// [`Method::stops_at_tolerance`]).
     pub(crate) fn start_with(&mut self, x: &DVector<f64>, error: Residual, may_stop: bool) -> Next {
         self.backup = x.clone();
         self.record(0, error);
@@ -340,20 +336,10 @@ impl<'p> Driver<'p> {
     }
 
     /// `iteration` is the number of iterations done. `measure` computes the error of the
-    /// current iterate; it is called only on check iterations and on the last one.
-    pub(crate) fn after_iteration(
-        &mut self,
-        iteration: usize,
-        x: &mut DVector<f64>,
-        measure: impl FnOnce(&DVector<f64>) -> Residual,
-        observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
-    ) -> Result<Next, SolveError> {
-        self.after_iteration_with(iteration, x, measure, observer, true)
-    }
-
-    /// [`Driver::after_iteration`]; with `may_stop = false` an error that meets the
-    /// tolerance ends the solve only at the iteration cap (see
-    /// [`Method::stops_at_tolerance`]): it is still measured, recorded and observed.
+    /// current iterate; it is called only on check iterations and on the last one. With
+    /// `may_stop = false` an error that meets the tolerance ends the solve only at the
+    /// iteration cap (see [`Method::stops_at_tolerance`]): it is still measured, recorded
+    /// and observed.
     pub(crate) fn after_iteration_with(
         &mut self,
         iteration: usize,
@@ -403,18 +389,8 @@ impl<'p> Driver<'p> {
         Ok(Next::Continue)
     }
 
-    /// Builds the result. `final_error` is the error of the returned iterate (measured
-    /// again if the last check was not on it).
-    pub(crate) fn finish(
-        self,
-        status: Status,
-        iterations: usize,
-        final_error: Residual,
-    ) -> Result<SolveInfo, SolveError> {
-        self.finish_with(status, iterations, final_error, ())
-    }
-
-    /// [`Driver::finish`] with the method's statistics.
+    /// Builds the result with the method's statistics. `final_error` is the error of the
+    /// returned iterate (measured again if the last check was not on it).
     pub(crate) fn finish_with<S>(
         self,
         status: Status,

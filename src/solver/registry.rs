@@ -41,8 +41,8 @@ use super::{Iterate, Params, SolveError, Solved, solve as solve_with};
 use crate::io::AnyProblem;
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
 use crate::newton::{
-    ConeNewtonOptions, FischerNewton, MinMapNewton, Nncg, ProxNsnOptions, cone_newton,
-    cone_newton_prox_start, fischer_newton, min_map_newton, nncg,
+    ConeNewtonOptions, FischerNewtonOptions, MinMapNewtonOptions, NncgOptions, ProxNsnOptions,
+    cone_newton, cone_newton_prox_start, fischer_newton, min_map_newton, nncg,
 };
 use crate::pivoting::{LemkeOptions, lemke};
 use crate::problem::{BoxedLcp, FrictionContact, FrictionKind, Lcp, ProblemError, check_len};
@@ -270,8 +270,8 @@ pub static METHODS: &[MethodSpec] = &[
         summary: "Fischer-Burmeister Newton, B-subdifferential, Armijo line search (Silcowitz, Niebe, Erleben 2009 eq. 27-39)",
         applies_to: &[L, B],
         default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<NoOptions>,
-        check: check::<NoOptions>,
+        defaults: defaults::<FischerNewtonOptions>,
+        check: check::<FischerNewtonOptions>,
         run: run_fischer,
     },
     MethodSpec {
@@ -280,8 +280,8 @@ pub static METHODS: &[MethodSpec] = &[
         summary: "minimum-map Newton, active set, projected line search (Niebe and Erleben 2015)",
         applies_to: &[L, B],
         default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<NoOptions>,
-        check: check::<NoOptions>,
+        defaults: defaults::<MinMapNewtonOptions>,
+        check: check::<MinMapNewtonOptions>,
         run: run_minmap,
     },
     MethodSpec {
@@ -290,8 +290,8 @@ pub static METHODS: &[MethodSpec] = &[
         summary: "nonsmooth nonlinear conjugate gradient on PGS (Silcowitz-Hansen, Niebe, Erleben 2010)",
         applies_to: &[L, B],
         default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<NoOptions>,
-        check: check::<NoOptions>,
+        defaults: defaults::<NncgOptions>,
+        check: check::<NncgOptions>,
         run: run_nncg,
     },
     MethodSpec {
@@ -857,10 +857,10 @@ fn run_fischer(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    _: &Map<String, Value>,
+    m: &Map<String, Value>,
     obs: &mut Observer<'_>,
 ) -> Result<Solved<Stats>, SolveError<Stats>> {
-    let o = FischerNewton::default();
+    let o = options::<FischerNewtonOptions>("fischer-newton", m)?;
     match p {
         AnyProblem::Lcp(p) => erase(fischer_newton(p, x, params, &o, obs)),
         AnyProblem::Boxed(p) => erase(fischer_newton(p, x, params, &o, obs)),
@@ -872,10 +872,10 @@ fn run_minmap(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    _: &Map<String, Value>,
+    m: &Map<String, Value>,
     obs: &mut Observer<'_>,
 ) -> Result<Solved<Stats>, SolveError<Stats>> {
-    let o = MinMapNewton::default();
+    let o = options::<MinMapNewtonOptions>("minmap-newton", m)?;
     match p {
         AnyProblem::Lcp(p) => erase(min_map_newton(p, x, params, &o, obs)),
         AnyProblem::Boxed(p) => erase(min_map_newton(p, x, params, &o, obs)),
@@ -887,10 +887,10 @@ fn run_nncg(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    _: &Map<String, Value>,
+    m: &Map<String, Value>,
     obs: &mut Observer<'_>,
 ) -> Result<Solved<Stats>, SolveError<Stats>> {
-    let o = Nncg::default();
+    let o = options::<NncgOptions>("nncg", m)?;
     match p {
         AnyProblem::Lcp(p) => erase(nncg(p, x, params, &o, obs)),
         AnyProblem::Boxed(p) => erase(nncg(p, x, params, &o, obs)),
@@ -933,6 +933,32 @@ fn on_local<S: Serialize>(
         AnyProblem::Friction(fc) => erase(solve(fc)),
         AnyProblem::Global(g) => erase(solve(&g.to_local()?)),
         _ => unsupported(method, p),
+    }
+}
+
+/// `(option, reason)` of a method's own range check.
+fn from_check(r: Result<(), ProblemError>) -> Result<(), (String, String)> {
+    r.map_err(|e| match e {
+        ProblemError::InvalidOption { option, reason, .. } => (option, reason),
+        e => (String::new(), e.to_string()),
+    })
+}
+
+impl MethodOptions for FischerNewtonOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        from_check(self.check())
+    }
+}
+
+impl MethodOptions for MinMapNewtonOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        from_check(self.check())
+    }
+}
+
+impl MethodOptions for NncgOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        from_check(self.check())
     }
 }
 
