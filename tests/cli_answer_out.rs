@@ -257,6 +257,19 @@ fn options_are_set_and_checked_and_stats_are_reported() {
     let lcp = tmp("set").join("lcp.dat");
     std::fs::write(&lcp, "2 0 2 2 2 2 2 1 1 2 -5 -6\n").unwrap();
     let p = lcp.to_str().unwrap();
+    // Lemke pivots from its own basis: a warm start is said to be unused, not dropped silently
+    let start = tmp("set").join("start.txt");
+    std::fs::write(&start, "1\n1\n").unwrap();
+    let out = nonsmooth(&[
+        "solve",
+        p,
+        "--method",
+        "lemke",
+        "--warm-start",
+        start.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not use --warm-start"));
     let out = nonsmooth(&[
         "solve",
         p,

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::Failure;
 use super::table::emit;
-use crate::solver::registry::METHODS;
+use crate::solver::registry::{AUTO, METHODS};
 
 #[derive(Debug, Args)]
 pub struct MethodsArgs {
@@ -25,12 +25,20 @@ pub fn run(a: MethodsArgs) -> Result<ExitCode, Failure> {
         if a.json {
             let line = json!({"name": m.name, "aliases": m.aliases, "summary": m.summary,
                 "applies_to": types, "default_max_iter": m.default_max_iter,
-                "options": m.default_options()});
+                "options": m.default_options(),
+                "runs": (m.name == "auto").then(|| AUTO.iter().map(|(t, n)| (t.name(), *n)).collect::<std::collections::BTreeMap<_, _>>())});
             emit(&mut out, &line.to_string())?;
             continue;
         }
         emit(&mut out, &format!("{}  ({})", m.name, types.join(", ")))?;
         emit(&mut out, &format!("    {}", m.summary))?;
+        if m.name == "auto" {
+            let table: Vec<String> = AUTO
+                .iter()
+                .map(|(t, n)| format!("{n} ({})", t.name()))
+                .collect();
+            emit(&mut out, &format!("    runs {}", table.join(", ")))?;
+        }
         if let serde_json::Value::Object(o) = m.default_options() {
             for (k, v) in o {
                 emit(&mut out, &format!("    --set {k}={v}"))?;

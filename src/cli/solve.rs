@@ -348,6 +348,15 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                             DVector::from_vec(super::check::read_answer(w, lp.problem.dim())?)
                         }
                     };
+                    if a.warm_start.is_some() && method.resolve(&lp.problem).name() == "lemke" {
+                        bar.suspend(|| {
+                            eprintln!(
+                                "nonsmooth: warning: {}: lemke pivots from its own initial basis \
+                                 and does not use --warm-start",
+                                path.display()
+                            )
+                        });
+                    }
                     let outcome = solve(&lp.problem, &method, x, &params, &mut no_observer());
                     let info = outcome.info();
                     if let Some(out) = &a.out {

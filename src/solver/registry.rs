@@ -196,7 +196,7 @@ pub static METHODS: &[MethodSpec] = &[
     MethodSpec {
         name: "auto",
         aliases: &[],
-        summary: "the measured best per problem type (AUTO): fischer-newton (lcp), nncg (boxed-lcp), nsn (fc3d), prox-nsn (gfc3d)",
+        summary: "the measured best method per problem type (the AUTO table)",
         applies_to: &[L, B, F, G],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: || Value::Object(Map::new()),
@@ -206,7 +206,8 @@ pub static METHODS: &[MethodSpec] = &[
     MethodSpec {
         name: "lemke",
         aliases: &[],
-        summary: "Lemke's complementary pivoting, lexicographic (Cottle, Pang, Stone 1992 §4.4)",
+        summary: "Lemke's complementary pivoting, lexicographic (Cottle, Pang, Stone 1992 §4.4); \
+                  pivots from its own initial basis, so a warm start is not used",
         applies_to: &[L],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<LemkeOptions>,
@@ -649,13 +650,9 @@ pub fn solve(
         }))
     } else if let Err(e) = check_len("the warm start", problem.dim(), x.len()) {
         Err(SolveError::Problem(e))
-    } else if let Err((option, reason)) = (choice.spec.check)(&choice.settings) {
-        Err(SolveError::Problem(ProblemError::InvalidOption {
-            method: choice.name().into(),
-            option,
-            reason,
-        }))
     } else {
+        // The settings were checked when the choice was made (`Choice::set`); each run
+        // function reads them once more into the method's options struct.
         let settings = &choice.settings;
         let run = choice.spec.run;
         solve_scaled(
@@ -676,13 +673,6 @@ pub fn solve(
 }
 
 // ---- the options of each method, read from the settings ----
-
-/// The options of a method that has none.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NoOptions {}
-
-impl MethodOptions for NoOptions {}
 
 fn defaults<O: MethodOptions>() -> Value {
     serde_json::to_value(O::default()).unwrap_or(Value::Object(Map::new()))
