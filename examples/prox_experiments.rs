@@ -60,7 +60,14 @@ fn label(r: RFactor) -> String {
 struct Case {
     family: &'static str,
     name: String,
-    problem: ProxProblem,
+    fc: nonsmooth::problem::FrictionContact,
+}
+
+impl Case {
+    /// The problem in the proximal model (a view of `fc`).
+    fn problem(&self) -> ProxProblem<'_> {
+        ProxProblem::from_friction_contact(&self.fc)
+    }
 }
 
 fn case(family: &'static str, scene: Scene) -> Case {
@@ -68,7 +75,7 @@ fn case(family: &'static str, scene: Scene) -> Case {
     Case {
         family,
         name: scene.name.clone(),
-        problem: ProxProblem::from_friction_contact(&fc),
+        fc,
     }
 }
 
@@ -267,11 +274,11 @@ fn mass_ratio_table() -> String {
         let c = case("heavy on light", scene);
         write!(t, "| {ratio:e} |").unwrap();
         for &r in &STRATEGIES {
-            let o = solve_with(&c.problem, Scheme::GaussSeidel, r, 1, RATIO_CAP);
+            let o = solve_with(&c.problem(), Scheme::GaussSeidel, r, 1, RATIO_CAP);
             write!(t, " {} |", cell(&o)).unwrap();
         }
         let o = solve_with(
-            &c.problem,
+            &c.problem(),
             Scheme::GaussSeidel,
             RFactor::Local,
             WINDOW,
@@ -309,8 +316,8 @@ fn convergence_figure() -> Figure {
                 ..Default::default()
             };
             let run = record(&name, |obs| {
-                let mut x = DVector::zeros(c.problem.dim());
-                prox_solve(&c.problem, &mut x, &params, &options, obs)
+                let mut x = DVector::zeros(c.problem().dim());
+                prox_solve(&c.problem(), &mut x, &params, &options, obs)
                     .map(|s| s.map_stats(|_| ()))
                     .map_err(SolveError::drop_stats)
             });
@@ -329,8 +336,8 @@ fn convergence_figure() -> Figure {
         ..Default::default()
     };
     let run = record(&format!("GS / local / window {WINDOW}"), |obs| {
-        let mut x = DVector::zeros(c.problem.dim());
-        prox_solve(&c.problem, &mut x, &params, &options, obs)
+        let mut x = DVector::zeros(c.problem().dim());
+        prox_solve(&c.problem(), &mut x, &params, &options, obs)
             .map(|s| s.map_stats(|_| ()))
             .map_err(SolveError::drop_stats)
     });
@@ -340,7 +347,7 @@ fn convergence_figure() -> Figure {
         caption: format!(
             "PROX on {} ({} contacts, mu = 0.5)",
             c.name,
-            c.problem.contacts()
+            c.problem().contacts()
         ),
         x_desc: "sweeps",
         y_desc: "Coulomb error (Siconos 4.4 normalisation)",
@@ -357,8 +364,8 @@ fn main() {
     let runs: Vec<Runs> = cases
         .iter()
         .map(|c| Runs {
-            paper: schemes.map(|s| STRATEGIES.map(|r| solve(&c.problem, s, r))),
-            window: schemes.map(|s| WINDOWED.map(|r| solve_with(&c.problem, s, r, WINDOW, CAP))),
+            paper: schemes.map(|s| STRATEGIES.map(|r| solve(&c.problem(), s, r))),
+            window: schemes.map(|s| WINDOWED.map(|r| solve_with(&c.problem(), s, r, WINDOW, CAP))),
         })
         .collect();
     support::publish("generated/prox_schemes.txt", &schemes_table(&cases, &runs));

@@ -27,7 +27,7 @@
 //!
 //! ```
 //! use nalgebra::{DMatrix, DVector};
-//! use nonsmooth::io::AnyProblem;
+//! use nonsmooth::problem::AnyProblem;
 //! use nonsmooth::problem::{FrictionContact, FrictionKind};
 //! use nonsmooth::solver::registry::{Choice, solve};
 //! use nonsmooth::solver::{Params, no_observer};

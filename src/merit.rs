@@ -47,6 +47,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::friction::{project_on_cone, project_on_dual_cone};
 use crate::ncp::{FischerBurmeister, MinMap, boxed_reformulation, lcp_reformulation};
+pub use crate::problem::natural_map_contact;
 use crate::problem::{BoxedLcp, FrictionContact, FrictionKind, Lcp, RowBound};
 
 /// A sum of squares kept as `scale² · ssq` (LAPACK's `dlassq`), so that neither the
@@ -390,18 +391,6 @@ pub fn boxed_minmap_merit(blcp: &BoxedLcp, x: &DVector<f64>) -> f64 {
 /// 2009 eq. 29, 35).
 pub fn boxed_fischer_merit(blcp: &BoxedLcp, x: &DVector<f64>) -> f64 {
     0.5 * boxed_reformulation::<FischerBurmeister>(blcp, x).norm_squared()
-}
-
-/// The per-contact natural-map residual `e_c = r_c - P_K(r_c - û_c)` of one contact, with
-/// `û_c = u_c + [mu ‖u_t‖, 0, 0]` for Coulomb (De Saxce) and `û_c = u_c` for CCP.
-#[inline]
-pub fn natural_map_contact(r: [f64; 3], u: [f64; 3], mu: f64, kind: FrictionKind) -> [f64; 3] {
-    let shift = match kind {
-        FrictionKind::Coulomb => mu * u[1].hypot(u[2]),
-        FrictionKind::Ccp => 0.0,
-    };
-    let p = project_on_cone([r[0] - (u[0] + shift), r[1] - u[1], r[2] - u[2]], mu);
-    [r[0] - p[0], r[1] - p[1], r[2] - p[2]]
 }
 
 /// The absolute natural-map error `sqrt(Σ_c ‖e_c‖²)` for given `r` and `u` (scaled: no

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use nalgebra::{DMatrix, DVector};
-use nonsmooth::io::AnyProblem;
+use nonsmooth::problem::AnyProblem;
 use nonsmooth::problem::Lcp;
 use nonsmooth::solver::registry::{AUTO, Choice, ProblemType};
 

@@ -519,14 +519,13 @@ fn a_preparation_serves_the_next_problem() {
     use nonsmooth::prox::ProxMethod;
     use nonsmooth::solver::{Method, solve_prepared};
     let make = |w: DMatrix<f64>, q: [f64; 6]| {
-        let fc = FrictionContact::new(
+        FrictionContact::new(
             Matrix::Dense(w),
             DVector::from_row_slice(&q),
             DVector::from_vec(vec![0.5, 0.3]),
             FrictionKind::Coulomb,
         )
-        .unwrap();
-        ProxProblem::from_friction_contact(&fc)
+        .unwrap()
     };
     // Diagonally dominant, so positive definite; the two contacts coupled, or not.
     let coupled = DMatrix::from_fn(6, 6, |i, j| match (i == j, (i + j) % 2 == 0) {
@@ -536,9 +535,15 @@ fn a_preparation_serves_the_next_problem() {
     });
     let q1 = [-1.0, 0.4, -0.2, -0.5, 0.1, 0.3];
     let q2 = [-0.3, -0.2, 0.6, -1.2, 0.0, 0.05];
-    let diagonal = make(DMatrix::from_diagonal_element(6, 6, 1.5), q2);
-    let first = make(coupled.clone(), q1);
-    let scaled = make(coupled * 1.3, q2);
+    let (diagonal, first, scaled) = (
+        make(DMatrix::from_diagonal_element(6, 6, 1.5), q2),
+        make(coupled.clone(), q1),
+        make(coupled * 1.3, q2),
+    );
+    // Views of the three problems: nothing copied.
+    let diagonal = ProxProblem::from_friction_contact(&diagonal);
+    let first = ProxProblem::from_friction_contact(&first);
+    let scaled = ProxProblem::from_friction_contact(&scaled);
     let params = Params {
         tol: 1e-10,
         max_iter: 100_000,

@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use nalgebra::DVector;
-use nonsmooth::io::AnyProblem;
 use nonsmooth::matrix::Matrix;
+use nonsmooth::problem::AnyProblem;
 use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp, ProblemError};
 use nonsmooth::solver::registry::{Choice, names, solve};
 use nonsmooth::solver::{Params, SolveError, no_observer};

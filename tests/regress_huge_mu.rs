@@ -4,9 +4,9 @@
 //! (`Residual::normal`), and "converged" requires it.
 
 use nalgebra::{DMatrix, DVector};
-use nonsmooth::io::AnyProblem;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::{Measure, fc3d_error, lcp_error, mu_beyond_resolution};
+use nonsmooth::problem::AnyProblem;
 use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp};
 use nonsmooth::solver::registry::{Choice, measure, names, solve};
 use nonsmooth::solver::{Params, no_observer};

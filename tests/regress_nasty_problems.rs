@@ -9,10 +9,10 @@
 use std::ops::ControlFlow;
 
 use nalgebra::{DMatrix, DVector};
-use nonsmooth::io::AnyProblem;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::Measure;
 use nonsmooth::multibody::scenes;
+use nonsmooth::problem::AnyProblem;
 use nonsmooth::problem::{FrictionContact, FrictionKind, GlobalFrictionContact, Lcp};
 use nonsmooth::solver::registry::{Choice, Outcome, names, solve};
 use nonsmooth::solver::{Params, SolveError};

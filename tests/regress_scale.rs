@@ -10,11 +10,11 @@
 use std::ops::ControlFlow;
 
 use nalgebra::{DMatrix, DVector};
-use nonsmooth::io::AnyProblem;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::{
     Measure, boxed_error, fc3d_error, friction_error, lcp_error, natural_map_abs, scaled_norm,
 };
+use nonsmooth::problem::AnyProblem;
 use nonsmooth::problem::{BoxedLcp, FrictionContact, FrictionKind, Lcp, RowBound};
 use nonsmooth::solver::registry::{Choice, measure, solve};
 use nonsmooth::solver::{Params, no_observer};

@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::io::AnyProblem;
 use crate::merit::Residual;
 use crate::merit::{ContactCheck, check_contacts, friction_error};
+use crate::problem::AnyProblem;
 use crate::problem::{FrictionContact, FrictionKind};
 use clap::Args;
 use nalgebra::DVector;

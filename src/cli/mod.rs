@@ -220,11 +220,11 @@ fn warn(lp: &crate::io::LoadedProblem) {
 }
 
 /// Refuses `--kind` for a problem that has no friction law (an LCP or a boxed LCP), which
-/// would otherwise be ignored without a word (as [`crate::io::AnyProblem::with_kind`]
+/// would otherwise be ignored without a word (as [`crate::problem::AnyProblem::with_kind`]
 /// refuses it), in a message that names the path, what it holds and the option.
 fn kind_applies(
     path: &Path,
-    problem: &crate::io::AnyProblem,
+    problem: &crate::problem::AnyProblem,
     kind: Option<crate::problem::FrictionKind>,
 ) -> Result<(), String> {
     match (kind, problem.kind()) {

@@ -329,9 +329,8 @@ fn read_local_with(r: &Reader) -> Result<FrictionContact, IoError> {
     .map_err(prob(r.path))
 }
 
-/// Relative asymmetry of `M` above which [`GlobalFrictionContact::new`] refuses it
-/// (its `SYMMETRY_TOL`).
-const PROBLEM_SYMMETRY_TOL: f64 = 1e-10;
+/// Relative asymmetry of `M` above which [`GlobalFrictionContact::new`] refuses it.
+const PROBLEM_SYMMETRY_TOL: f64 = crate::problem::SYMMETRY_TOL;
 
 /// Largest relative asymmetry of `M` that this reader repairs by symmetrising,
 /// `M <- (M + M^T) / 2`. FCLIB's `CubeH8.hdf5` (a finite-element mass matrix) has

@@ -1,14 +1,12 @@
 use nalgebra::DVector;
 
+use super::MassMatrix;
 use super::{
     FrictionContact, FrictionKind, ProblemError, check_finite_mat, check_finite_vec, check_len,
     check_square,
 };
 use crate::linalg::SpdFactor;
 use crate::matrix::Matrix;
-
-/// Relative asymmetry above which `M` is rejected as not symmetric.
-const SYMMETRY_TOL: f64 = 1e-10;
 
 /// The global (velocity-space) 3D frictional contact problem
 ///
@@ -32,13 +30,12 @@ const SYMMETRY_TOL: f64 = 1e-10;
 /// sparse Cholesky factorisation fails).
 #[derive(Debug)]
 pub struct GlobalFrictionContact {
-    m: Matrix,
+    mass: MassMatrix,
     h: Matrix,
     q: DVector<f64>,
     b: DVector<f64>,
     mu: DVector<f64>,
     kind: FrictionKind,
-    factor: SpdFactor,
 }
 
 impl GlobalFrictionContact {
@@ -62,7 +59,7 @@ impl GlobalFrictionContact {
         check_len("q", m.nrows(), q.len())?;
         check_len("b", h.ncols(), b.len())?;
         check_len("mu", h.ncols() / 3, mu.len())?;
-        check_finite_mat("M", &m)?;
+        check_finite_mat("M", &m)?; // before H's, as the message order always was
         check_finite_mat("H", &h)?;
         check_finite_vec("q", q.as_slice())?;
         check_finite_vec("b", b.as_slice())?;
@@ -73,22 +70,14 @@ impl GlobalFrictionContact {
                 mu: mu[contact],
             });
         }
-        let asym = m.relative_asymmetry();
-        if asym > SYMMETRY_TOL {
-            return Err(ProblemError::NotSymmetric {
-                what: "M",
-                relative_asymmetry: asym,
-            });
-        }
-        let factor = SpdFactor::new("M", &m)?;
+        let mass = MassMatrix::new(m)?;
         Ok(GlobalFrictionContact {
-            m,
+            mass,
             h,
             q,
             b,
             mu,
             kind,
-            factor,
         })
     }
 
@@ -109,7 +98,12 @@ impl GlobalFrictionContact {
 
     /// The mass matrix `M` (`ndof x ndof`).
     pub fn m(&self) -> &Matrix {
-        &self.m
+        self.mass.matrix()
+    }
+
+    /// `M` validated, with its factor.
+    pub fn mass(&self) -> &MassMatrix {
+        &self.mass
     }
 
     /// `H` (`ndof x 3nc`), the transpose of the contact Jacobian.
@@ -145,14 +139,14 @@ impl GlobalFrictionContact {
 
     /// The Cholesky factor of `M`.
     pub fn mass_factor(&self) -> &SpdFactor {
-        &self.factor
+        self.mass.factor()
     }
 
     /// `v = M^-1 (q + H r)`.
     pub fn velocity_dofs(&self, r: &DVector<f64>) -> DVector<f64> {
         let mut rhs = self.q.clone();
         rhs += self.h.mul_vec(r);
-        self.factor.solve(&rhs)
+        self.mass.factor().solve(&rhs)
     }
 
     /// `u = H^T v + b` for a given `v`.
@@ -167,10 +161,10 @@ impl GlobalFrictionContact {
     /// [`ProblemError::NonFinite`] if the elimination overflows (an `M` so badly
     /// conditioned that `M^-1 H` is not representable).
     pub fn to_local(&self) -> Result<FrictionContact, ProblemError> {
-        let t = self.factor.solve_columns(&self.h); // M^-1 H, ndof x 3nc
+        let t = self.mass.factor().solve_columns(&self.h); // M^-1 H, ndof x 3nc
         let ht = self.h.to_csr().transpose();
         let w = &ht * &t;
-        let q_loc = self.h.tr_mul_vec(&self.factor.solve(&self.q)) + &self.b;
+        let q_loc = self.h.tr_mul_vec(&self.mass.factor().solve(&self.q)) + &self.b;
         FrictionContact::new(Matrix::Sparse(w), q_loc, self.mu.clone(), self.kind)
     }
 }

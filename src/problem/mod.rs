@@ -21,15 +21,25 @@
 //! | [`FrictionContact`] | `u = W r + q`, `r_c ∈ K_{mu_c}`, Coulomb (De Saxce) or CCP | Acary, Bremond, Huber 2018; `../shared/data/README.md` |
 //! | [`GlobalFrictionContact`] | `M v = q + H r`, `u = H^T v + b` | Erleben 2007 eq. 16-20; Erleben 2017 eq. 25-26 |
 
+mod any;
 mod boxed;
 mod friction;
 mod global;
+mod held;
+mod law;
 mod lcp;
+mod mass;
+mod provenance;
 
+pub use any::AnyProblem;
 pub use boxed::{BoxedLcp, RowBound};
 pub use friction::{EngineAnswer, FrictionContact, FrictionKind};
 pub use global::GlobalFrictionContact;
+pub(crate) use held::Held;
+pub use law::{ContactLaw, natural_map_contact};
 pub use lcp::Lcp;
+pub use mass::{MassMatrix, SYMMETRY_TOL};
+pub use provenance::Provenance;
 
 use std::fmt;
 
@@ -327,6 +337,13 @@ pub(crate) fn check_len(
 }
 
 /// Checks the diagonal of `m` is strictly positive (what splitting methods divide by).
+/// A problem whose unknown vector has a known length (what the solver loop needs of any
+/// problem, [`crate::solver::Method::Problem`]).
+pub trait Dim {
+    /// The number of unknowns (`x` for LCPs, `r` for friction problems).
+    fn dim(&self) -> usize;
+}
+
 pub(crate) fn check_positive_diagonal(
     what: &'static str,
     m: &crate::matrix::Matrix,
@@ -342,25 +359,25 @@ pub(crate) fn check_positive_diagonal(
     }
 }
 
-impl crate::solver::Dim for Lcp {
+impl Dim for Lcp {
     fn dim(&self) -> usize {
         Lcp::dim(self)
     }
 }
 
-impl crate::solver::Dim for BoxedLcp {
+impl Dim for BoxedLcp {
     fn dim(&self) -> usize {
         BoxedLcp::dim(self)
     }
 }
 
-impl crate::solver::Dim for FrictionContact {
+impl Dim for FrictionContact {
     fn dim(&self) -> usize {
         FrictionContact::dim(self)
     }
 }
 
-impl crate::solver::Dim for GlobalFrictionContact {
+impl Dim for GlobalFrictionContact {
     fn dim(&self) -> usize {
         GlobalFrictionContact::dim(self)
     }

@@ -32,7 +32,6 @@
 //! of the friction-box model ([`crate::splitting::sweep_boxed`]); `tests/law_prox_pgs.rs`
 //! checks that the iterates agree.
 
-mod law;
 mod operator;
 mod options;
 mod problem;
@@ -41,7 +40,7 @@ mod solver;
 mod sweep;
 mod window;
 
-pub use law::ContactLaw;
+pub use crate::problem::ContactLaw;
 pub use options::{Blocks, ProxOptions, ProxStats, RECOMMENDED_WINDOW, Scheme, StopReason};
 pub use problem::ProxProblem;
 pub use rfactor::RFactor;

@@ -273,7 +273,7 @@ impl Op {
                 Op::Local(l)
             }
             (Form::Local(a), _) => Op::Local(LocalOp::new(a, &problem.offsets)),
-            (Form::Global { h, q, factor, .. }, _) => Op::Global(GlobalOp::new(h, q, factor)),
+            (Form::Global { mass, h, q }, _) => Op::Global(GlobalOp::new(h, q, mass.factor())),
         }
     }
 

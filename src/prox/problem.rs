@@ -1,34 +1,29 @@
 use nalgebra::DVector;
 use nalgebra_sparse::CsrMatrix;
 
-use super::law::ContactLaw;
 use crate::friction::FrictionLaw;
-use crate::linalg::SpdFactor;
 use crate::matrix::Matrix;
 use crate::merit::{Residual, norms_of_terms, scaled_norm, scaled_norm_seq};
 use crate::multibody::Assembly;
+use crate::problem::ContactLaw;
 use crate::problem::{
-    BoxedLcp, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp, ProblemError, RowBound,
-    check_finite_mat, check_finite_vec, check_len, check_square,
+    BoxedLcp, FrictionContact, FrictionKind, GlobalFrictionContact, Held, Lcp, MassMatrix,
+    ProblemError, RowBound, check_finite_mat, check_finite_vec, check_len, check_square,
 };
-
-/// Relative asymmetry above which a global problem's `M` is rejected.
-const SYMMETRY_TOL: f64 = 1e-10;
 
 /// How the contact velocity `v = A λ + b` is given.
 // One per problem: the size of the variants does not matter.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
-pub(crate) enum Form {
+pub(crate) enum Form<'a> {
     /// The Delassus operator `A` itself (`m x m`).
-    Local(Matrix),
+    Local(Held<'a, Matrix>),
     /// `A = H^T M^-1 H` left unformed: `v = H^T M^-1 (q + H λ) + b` (Erleben 2017 eq. 18,
-    /// with `H = J^T`, `q = M u^t + Δt h`).
+    /// with `H = J^T`, `q = M u^t + Δt h`); `M` validated and factorised once.
     Global {
-        m: Matrix,
-        h: Matrix,
-        q: DVector<f64>,
-        factor: SpdFactor,
+        mass: Held<'a, MassMatrix>,
+        h: Held<'a, Matrix>,
+        q: Held<'a, DVector<f64>>,
     },
 }
 
@@ -42,6 +37,14 @@ pub(crate) enum Form {
 /// `[n]`, `[n, s, t]` or `[n, s, t, τ]`) and `C_c` is the law's set. The Delassus operator
 /// `A` is given either as a matrix (the *local* form) or as `H^T M^-1 H` with `M`
 /// factorised and `A` never formed (the *global* form, [`ProxProblem::new_global`]).
+///
+/// # A view
+/// Made from one of the crate's problems ([`ProxProblem::from_friction_contact`],
+/// [`ProxProblem::from_global`], [`ProxProblem::from_lcp`], [`ProxProblem::from_boxed`]),
+/// a `ProxProblem<'a>` borrows that problem's matrices, vectors and mass factor: nothing is
+/// copied and `M` is not factorised again. Only the per-contact laws and row offsets are
+/// its own. Built from parts ([`ProxProblem::new`], [`ProxProblem::new_global`]) it owns
+/// them (`ProxProblem<'static>`).
 ///
 /// The Newton impact law (eq. 14, 19) enters `b`: [`ProxProblem::with_restitution`] adds
 /// `ε_N min(v_N^-, 0)` to each normal row, so that the fixed point enforces
@@ -57,9 +60,9 @@ pub(crate) enum Form {
 /// nonsymmetric or indefinite `M`. `A` is assumed symmetric positive semidefinite (it is,
 /// when it is `J M^-1 J^T`) but this is not checked.
 #[derive(Debug)]
-pub struct ProxProblem {
-    pub(crate) form: Form,
-    pub(crate) b: DVector<f64>,
+pub struct ProxProblem<'a> {
+    pub(crate) form: Form<'a>,
+    pub(crate) b: Held<'a, DVector<f64>>,
     pub(crate) laws: Vec<ContactLaw>,
     pub(crate) offsets: Vec<usize>,
 }
@@ -86,7 +89,7 @@ fn layout(laws: &[ContactLaw], rows: usize) -> Result<Vec<usize>, ProblemError> 
     Ok(offsets)
 }
 
-impl ProxProblem {
+impl ProxProblem<'static> {
     /// The local form: `v = A λ + b` with `A` given (`m x m`, dense or sparse).
     ///
     /// # Errors
@@ -103,15 +106,19 @@ impl ProxProblem {
     ///     DVector::from_vec(vec![-1.0, 0.2, 0.0, 0.3]), vec![law]).unwrap();
     /// assert_eq!((p.dim(), p.contacts()), (4, 1));
     /// ```
-    pub fn new(a: Matrix, b: DVector<f64>, laws: Vec<ContactLaw>) -> Result<Self, ProblemError> {
+    pub fn new(
+        a: Matrix,
+        b: DVector<f64>,
+        laws: Vec<ContactLaw>,
+    ) -> Result<ProxProblem<'static>, ProblemError> {
         check_square("A", &a)?;
         check_len("b", a.nrows(), b.len())?;
         check_finite_mat("A", &a)?;
         check_finite_vec("b", b.as_slice())?;
         let offsets = layout(&laws, a.nrows())?;
         Ok(ProxProblem {
-            form: Form::Local(a),
-            b,
+            form: Form::Local(a.into()),
+            b: b.into(),
             laws,
             offsets,
         })
@@ -129,7 +136,7 @@ impl ProxProblem {
         q: DVector<f64>,
         b: DVector<f64>,
         laws: Vec<ContactLaw>,
-    ) -> Result<Self, ProblemError> {
+    ) -> Result<ProxProblem<'static>, ProblemError> {
         check_square("M", &m)?;
         check_len("H rows", m.nrows(), h.nrows())?;
         check_len("q", m.nrows(), q.len())?;
@@ -139,17 +146,14 @@ impl ProxProblem {
         check_finite_vec("q", q.as_slice())?;
         check_finite_vec("b", b.as_slice())?;
         let offsets = layout(&laws, h.ncols())?;
-        let asym = m.relative_asymmetry();
-        if asym > SYMMETRY_TOL {
-            return Err(ProblemError::NotSymmetric {
-                what: "M",
-                relative_asymmetry: asym,
-            });
-        }
-        let factor = SpdFactor::new("M", &m)?;
+        let mass = MassMatrix::new(m)?;
         Ok(ProxProblem {
-            form: Form::Global { m, h, q, factor },
-            b,
+            form: Form::Global {
+                mass: mass.into(),
+                h: h.into(),
+                q: q.into(),
+            },
+            b: b.into(),
             laws,
             offsets,
         })
@@ -158,56 +162,62 @@ impl ProxProblem {
     /// The law each contact of a friction problem poses: the disk `‖λ_F‖ <= μ λ_N` for
     /// Coulomb friction (eq. 5), the cone `K_μ` for the CCP.
     pub fn law_of(kind: FrictionKind, mu: f64) -> ContactLaw {
-        match kind {
-            FrictionKind::Coulomb => ContactLaw::Friction(FrictionLaw::Disk { mu }),
-            FrictionKind::Ccp => ContactLaw::Cone { mu },
-        }
+        ContactLaw::friction(kind, mu)
     }
+}
 
+impl<'a> ProxProblem<'a> {
     /// A [`FrictionContact`] in the proximal model, with its own friction kind: `A = W`,
     /// `b = q`, the disk law per contact for Coulomb, the cone for the CCP.
-    pub fn from_friction_contact(fc: &FrictionContact) -> Self {
+    pub fn from_friction_contact(fc: &'a FrictionContact) -> Self {
         Self::from_friction_contact_as(fc, fc.kind())
     }
 
     /// As [`ProxProblem::from_friction_contact`], posing the law `kind` instead.
-    pub fn from_friction_contact_as(fc: &FrictionContact, kind: FrictionKind) -> Self {
-        let laws: Vec<_> = fc.mu().iter().map(|&mu| Self::law_of(kind, mu)).collect();
+    pub fn from_friction_contact_as(fc: &'a FrictionContact, kind: FrictionKind) -> Self {
+        let laws: Vec<_> = fc
+            .mu()
+            .iter()
+            .map(|&mu| ContactLaw::friction(kind, mu))
+            .collect();
         let offsets = (0..=laws.len()).map(|c| 3 * c).collect();
         ProxProblem {
-            form: Form::Local(fc.w().clone()),
-            b: fc.q().clone(),
+            form: Form::Local(Held::Borrowed(fc.w())),
+            b: Held::Borrowed(fc.q()),
             laws,
             offsets,
         }
     }
 
     /// A [`GlobalFrictionContact`] in the global proximal form (`W` never formed), with
-    /// the law `kind` (disk or cone per contact). `M` is factorised again.
-    ///
-    /// # Errors
-    /// As [`ProxProblem::new_global`] (the data was already checked, so only in theory).
-    pub fn from_global(
-        gfc: &GlobalFrictionContact,
-        kind: FrictionKind,
-    ) -> Result<Self, ProblemError> {
-        let laws = gfc.mu().iter().map(|&mu| Self::law_of(kind, mu)).collect();
-        ProxProblem::new_global(
-            gfc.m().clone(),
-            gfc.h().clone(),
-            gfc.q().clone(),
-            gfc.b().clone(),
+    /// the law `kind` (disk or cone per contact). `M`, `H`, `q`, `b` and the factor of `M`
+    /// are borrowed: nothing is checked or factorised again.
+    pub fn from_global(gfc: &'a GlobalFrictionContact, kind: FrictionKind) -> Self {
+        let laws: Vec<_> = gfc
+            .mu()
+            .iter()
+            .map(|&mu| ContactLaw::friction(kind, mu))
+            .collect();
+        let offsets = (0..=laws.len()).map(|c| 3 * c).collect();
+        ProxProblem {
+            form: Form::Global {
+                mass: Held::Borrowed(gfc.mass()),
+                h: Held::Borrowed(gfc.h()),
+                q: Held::Borrowed(gfc.q()),
+            },
+            b: Held::Borrowed(gfc.b()),
             laws,
-        )
+            offsets,
+        }
     }
 
     /// An LCP `0 <= λ ⊥ A λ + b >= 0` as frictionless contacts: the proximal form of the
     /// post-stabilisation problem (Erleben 2017 eq. 49-50).
-    pub fn from_lcp(lcp: &Lcp) -> Self {
+    pub fn from_lcp(lcp: &'a Lcp) -> Self {
         let n = lcp.dim();
         ProxProblem {
-            form: Form::Local(lcp.a().clone()),
-            b: lcp.b().clone(),
+            form: Form::Local(Held::Borrowed(lcp.a())),
+            b: Held::Borrowed(lcp.b()),
             laws: vec![ContactLaw::Frictionless; n],
             offsets: (0..=n).collect(),
         }
@@ -223,7 +233,7 @@ impl ProxProblem {
     /// [`ProblemError::Unsupported`] naming the first row that does not fit this structure
     /// (other fixed bounds, a friction row bounded by a row that is not the normal just
     /// before it, one friction row alone).
-    pub fn from_boxed(blcp: &BoxedLcp) -> Result<Self, ProblemError> {
+    pub fn from_boxed(blcp: &'a BoxedLcp) -> Result<Self, ProblemError> {
         let bounds = blcp.row_bounds();
         let n = bounds.len();
         let mut laws = Vec::new();
@@ -269,13 +279,15 @@ impl ProxProblem {
             i = j;
         }
         Ok(ProxProblem {
-            form: Form::Local(blcp.a().clone()),
-            b: blcp.b().clone(),
+            form: Form::Local(Held::Borrowed(blcp.a())),
+            b: Held::Borrowed(blcp.b()),
             laws,
             offsets,
         })
     }
+}
 
+impl ProxProblem<'static> {
     /// The contact rows of an assembled multibody step, optionally with the torsion row of
     /// each contact (`[n, t1, t2, τ]`, [`Assembly::torsion_jacobian`]): the Jacobian `J`
     /// (`3nc` or `4nc` rows) and the constant term `b` of `v = J u + b`.
@@ -327,7 +339,7 @@ impl ProxProblem {
                         mu: [mu, mu, asm.mu_torsion()[c]],
                     })
                 } else {
-                    Self::law_of(asm.kind(), mu)
+                    ContactLaw::friction(asm.kind(), mu)
                 }
             })
             .collect())
@@ -365,7 +377,9 @@ impl ProxProblem {
         let q = m.mul_vec(asm.velocity()) + asm.external_force() * asm.dt();
         ProxProblem::new_global(m, j.transpose(), q, b, laws)
     }
+}
 
+impl<'a> ProxProblem<'a> {
     /// The Newton impact law (Erleben 2017 eq. 14, 19): adds `ε_c min(v_N,c^-, 0)` to the
     /// normal row of each contact `c`, where `v_N^-` (m/s, `nc` entries) is the normal
     /// velocity before the impact and `ε` (`nc` entries) the coefficients of restitution in
@@ -398,7 +412,7 @@ impl ProxProblem {
             });
         }
         for c in 0..self.contacts() {
-            self.b[self.offsets[c]] += restitution[c] * normal_velocity_before[c].min(0.0);
+            self.b.to_mut()[self.offsets[c]] += restitution[c] * normal_velocity_before[c].min(0.0);
         }
         Ok(self)
     }
@@ -446,13 +460,13 @@ impl ProxProblem {
     pub fn velocity(&self, lam: &DVector<f64>) -> DVector<f64> {
         match &self.form {
             Form::Local(a) => {
-                let mut v = self.b.clone();
+                let mut v = (*self.b).clone();
                 a.mul_vec_add(lam, &mut v);
                 v
             }
-            Form::Global { h, q, factor, .. } => {
-                let rhs = q + h.mul_vec(lam);
-                h.tr_mul_vec(&factor.solve(&rhs)) + &self.b
+            Form::Global { mass, h, q } => {
+                let rhs = &**q + h.mul_vec(lam);
+                h.tr_mul_vec(&mass.factor().solve(&rhs)) + &*self.b
             }
         }
     }
@@ -506,13 +520,13 @@ impl ProxProblem {
     ///
     /// # Errors
     /// [`ProblemError::NonFinite`] if the elimination overflows.
-    pub fn to_local(&self) -> Result<ProxProblem, ProblemError> {
+    pub fn to_local(&self) -> Result<ProxProblem<'static>, ProblemError> {
         match &self.form {
-            Form::Local(a) => ProxProblem::new(a.clone(), self.b.clone(), self.laws.clone()),
-            Form::Global { h, q, factor, .. } => {
-                let t = factor.solve_columns(h);
+            Form::Local(a) => ProxProblem::new((**a).clone(), (*self.b).clone(), self.laws.clone()),
+            Form::Global { mass, h, q } => {
+                let t = mass.factor().solve_columns(h);
                 let a = &h.to_csr().transpose() * &t;
-                let b = h.tr_mul_vec(&factor.solve(q)) + &self.b;
+                let b = h.tr_mul_vec(&mass.factor().solve(q)) + &*self.b;
                 ProxProblem::new(Matrix::Sparse(a), b, self.laws.clone())
             }
         }
@@ -521,14 +535,56 @@ impl ProxProblem {
     /// The mass matrix of the global form.
     pub fn mass_matrix(&self) -> Option<&Matrix> {
         match &self.form {
-            Form::Global { m, .. } => Some(m),
+            Form::Global { mass, .. } => Some(mass.matrix()),
             Form::Local(_) => None,
         }
     }
 }
 
-impl crate::solver::Dim for ProxProblem {
+impl crate::problem::Dim for ProxProblem<'_> {
     fn dim(&self) -> usize {
         self.b.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{DMatrix, DVector};
+
+    use super::*;
+
+    /// The views borrow the problem they are made from: the same `W`, `q`, `M` (so `M` is
+    /// not factorised again), and restitution copies `b` instead of changing the problem.
+    #[test]
+    fn views_borrow_and_copy_only_on_change() {
+        let fc = FrictionContact::new(
+            Matrix::Dense(DMatrix::identity(3, 3)),
+            DVector::from_vec(vec![-1.0, 0.1, 0.0]),
+            DVector::from_element(1, 0.5),
+            FrictionKind::Coulomb,
+        )
+        .unwrap();
+        let p = ProxProblem::from_friction_contact(&fc);
+        assert!(std::ptr::eq(p.delassus().unwrap(), fc.w()));
+        assert!(std::ptr::eq(p.b(), fc.q()));
+        let bounced = p.with_restitution(&[0.5], &[-2.0]).unwrap();
+        assert_eq!(bounced.b()[0], -2.0);
+        assert_eq!(fc.q()[0], -1.0, "the viewed problem is unchanged");
+
+        let g = GlobalFrictionContact::new(
+            Matrix::Dense(DMatrix::from_diagonal_element(3, 3, 2.0)),
+            Matrix::Dense(DMatrix::identity(3, 3)),
+            DVector::from_vec(vec![0.0, 0.0, -1.0]),
+            DVector::zeros(3),
+            DVector::from_element(1, 0.3),
+            FrictionKind::Coulomb,
+        )
+        .unwrap();
+        let p = ProxProblem::from_global(&g, FrictionKind::Coulomb);
+        assert!(std::ptr::eq(p.mass_matrix().unwrap(), g.m()));
+        let lam = DVector::from_vec(vec![0.5, 0.0, 0.0]);
+        let local = g.to_local().unwrap();
+        let expected = local.w().mul_vec(&lam) + local.q();
+        assert!((p.velocity(&lam) - expected).amax() < 1e-14);
     }
 }

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::law::ContactLaw;
+use crate::problem::ContactLaw;
 use crate::problem::ProblemError;
 
 /// How the initial r-factors are chosen (Erleben 2017 §4.2). Whatever the strategy, the

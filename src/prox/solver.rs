@@ -250,11 +250,14 @@ impl ProxPrepared {
 /// # Reference
 /// Erleben 2017 §4, Algorithms 1-2 (the Gauss-Seidel variant uses the `w = M^-1 J^T λ`
 /// factorisation of Erleben 2007, eq. 25-26); r-factor strategies §4.2, eq. 39-40.
+///
+/// The lifetime is the one of the [`ProxProblem`] view it works on (inferred: call it as
+/// `solve::<ProxMethod>`).
 #[derive(Debug, Clone, Copy)]
-pub struct ProxMethod;
+pub struct ProxMethod<'a>(std::marker::PhantomData<&'a ()>);
 
-impl Method for ProxMethod {
-    type Problem = ProxProblem;
+impl<'a> Method for ProxMethod<'a> {
+    type Problem = ProxProblem<'a>;
     type Options = ProxOptions;
     type Prepared = ProxPrepared;
     type Stats = ProxStats;
@@ -373,7 +376,7 @@ impl Method for ProxMethod {
 /// Erleben 2017 §4, Algorithms 1-2; r-factor strategies §4.2.
 #[derive(Debug, Clone)]
 pub struct Prox<'a> {
-    problem: &'a ProxProblem,
+    problem: &'a ProxProblem<'a>,
     prepared: ProxPrepared,
 }
 
@@ -384,7 +387,7 @@ impl<'a> Prox<'a> {
     /// # Errors
     /// [`ProblemError::InvalidOption`] for an option out of range, or an r-factor strategy
     /// that does not fit the problem.
-    pub fn new(problem: &'a ProxProblem, options: ProxOptions) -> Result<Self, ProblemError> {
+    pub fn new(problem: &'a ProxProblem<'a>, options: ProxOptions) -> Result<Self, ProblemError> {
         let mut prepared = ProxPrepared::new(problem, &options)?;
         prepared.load(problem)?;
         Ok(Prox { problem, prepared })

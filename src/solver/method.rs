@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use nalgebra::DVector;
 
 use crate::merit::Residual;
-use crate::problem::check_len;
+use crate::problem::{Dim, check_len};
 
 use super::{Driver, Iterate, Next, Params, SolveError, Solved, Status};
 
@@ -26,12 +26,6 @@ pub enum Step {
     /// the error meets the tolerance (else the solve did not converge,
     /// [`SolveError::NoConvergence`]).
     Finished(Status),
-}
-
-/// A problem whose unknown vector has a known length.
-pub trait Dim {
-    /// The number of unknowns (`x` for LCPs, `r` for friction problems).
-    fn dim(&self) -> usize;
 }
 
 // ANCHOR: method_trait

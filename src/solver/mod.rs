@@ -31,7 +31,8 @@ mod scaling;
 
 pub use scaling::{SCALE_WINDOW, mul_pow2};
 
-pub use method::{Dim, Method, Step, solve, solve_prepared, solve_started};
+pub use crate::problem::Dim;
+pub use method::{Method, Step, solve, solve_prepared, solve_started};
 
 /// Hidden field that keeps [`Params`] open to new fields: build it with
 /// `Params { tol: 1e-10, ..Default::default() }`.

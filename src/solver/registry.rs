@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use nalgebra::{DMatrix, DVector};
-//! use nonsmooth::io::AnyProblem;
+//! use nonsmooth::problem::AnyProblem;
 //! use nonsmooth::problem::Lcp;
 //! use nonsmooth::solver::{Params, no_observer};
 //! use nonsmooth::solver::registry::{Choice, solve};
@@ -38,13 +38,13 @@ use serde_json::{Map, Value};
 
 use super::scaling::solve_scaled;
 use super::{Iterate, Params, SolveError, Solved, solve as solve_with};
-use crate::io::AnyProblem;
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
 use crate::newton::{
     ConeNewtonOptions, FischerNewtonOptions, MinMapNewtonOptions, NncgOptions, ProxNsnOptions,
     cone_newton, cone_newton_prox_start, fischer_newton, min_map_newton, nncg,
 };
 use crate::pivoting::{LemkeOptions, lemke};
+use crate::problem::AnyProblem;
 use crate::problem::{BoxedLcp, FrictionContact, FrictionKind, Lcp, ProblemError, check_len};
 use crate::prox::{ProxOptions, ProxProblem, Scheme, prox_solve};
 use crate::splitting::{
@@ -1036,7 +1036,7 @@ fn run_prox<const SEIDEL: bool>(
         AnyProblem::Lcp(p) => ProxProblem::from_lcp(p),
         AnyProblem::Boxed(p) => ProxProblem::from_boxed(p)?,
         AnyProblem::Friction(p) => ProxProblem::from_friction_contact_as(p, p.kind()),
-        AnyProblem::Global(g) => ProxProblem::from_global(g, g.kind())?,
+        AnyProblem::Global(g) => ProxProblem::from_global(g, g.kind()),
     };
     erase(prox_solve(&pp, x, params, &options, obs))
 }

@@ -6,9 +6,9 @@ use std::ops::ControlFlow;
 use nalgebra::DVector;
 
 use super::{Iterate, Params, SolveError, Solved, Status};
-use crate::io::AnyProblem;
 use crate::matrix::Matrix;
 use crate::merit::{Measure, Residual};
+use crate::problem::AnyProblem;
 use crate::problem::{
     BoxedLcp, FrictionContact, GlobalFrictionContact, Lcp, ProblemError, RowBound,
 };

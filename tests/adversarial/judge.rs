@@ -5,7 +5,7 @@
 //! that a friction coefficient large enough to swallow `u_n` cannot hide it.
 
 use nalgebra::DVector;
-use nonsmooth::io::AnyProblem;
+use nonsmooth::problem::AnyProblem;
 use nonsmooth::problem::{FrictionKind, RowBound};
 
 /// How far the judge lets an answer be from the claimed tolerance (different norms and

@@ -26,9 +26,8 @@
 //! ellipse and ellipsoid; the whole reaction for the cone of the CCP, whose set couples
 //! the normal and tangential parts.
 
+use super::FrictionKind;
 use crate::friction::{FrictionLaw, project_on_cone};
-use crate::merit::natural_map_contact;
-use crate::problem::FrictionKind;
 
 /// The law of one contact: the convex set its reaction lies in.
 ///
@@ -63,6 +62,15 @@ const SPATIAL: &[(usize, usize)] = &[(0, 1), (1, 3)];
 const WHOLE: &[(usize, usize)] = &[(0, 3)];
 
 impl ContactLaw {
+    /// The law a contact of a friction problem poses: the disk `‖λ_F‖ <= μ λ_N` for
+    /// Coulomb friction (Erleben 2017 eq. 5), the cone `K_μ` for the CCP.
+    pub fn friction(kind: FrictionKind, mu: f64) -> ContactLaw {
+        match kind {
+            FrictionKind::Coulomb => ContactLaw::Friction(FrictionLaw::Disk { mu }),
+            FrictionKind::Ccp => ContactLaw::Cone { mu },
+        }
+    }
+
     /// Number of rows: 1, 3, or 4 (ellipsoid).
     pub fn dim(&self) -> usize {
         match self {
@@ -220,6 +228,23 @@ impl ContactLaw {
             _ => [0.0; 2],
         }
     }
+}
+
+/// The per-contact natural-map residual `e_c = r_c - P_K(r_c - û_c)` of one contact, with
+/// `û_c = u_c + [mu ‖u_t‖, 0, 0]` for Coulomb (De Saxce) and `û_c = u_c` for CCP.
+///
+/// This is the one error measure of a disk (Coulomb) or cone (CCP) contact: Siconos's
+/// `fc3d_compute_error` sums its squares, and every method of the crate reports it
+/// ([`crate::merit`]). Source: Acary, Bremond, Huber 2018 (the natural map of the De Saxce
+/// complementarity form); Erleben 2017 eq. 20-21.
+#[inline]
+pub fn natural_map_contact(r: [f64; 3], u: [f64; 3], mu: f64, kind: FrictionKind) -> [f64; 3] {
+    let shift = match kind {
+        FrictionKind::Coulomb => mu * u[1].hypot(u[2]),
+        FrictionKind::Ccp => 0.0,
+    };
+    let p = project_on_cone([r[0] - (u[0] + shift), r[1] - u[1], r[2] - u[2]], mu);
+    [r[0] - p[0], r[1] - p[1], r[2] - p[2]]
 }
 
 #[cfg(test)]

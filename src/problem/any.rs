@@ -1,0 +1,91 @@
+//! [`AnyProblem`]: one of the crate's four problem types, as a file or a user hands it over.
+
+use super::{BoxedLcp, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp, ProblemError};
+
+/// Any of the crate's problems.
+#[derive(Debug)]
+pub enum AnyProblem {
+    /// A linear complementarity problem.
+    Lcp(Lcp),
+    /// A boxed LCP with variable (friction) bounds.
+    Boxed(BoxedLcp),
+    /// A local 3D frictional contact problem.
+    Friction(FrictionContact),
+    /// A global (velocity-space) 3D frictional contact problem.
+    Global(GlobalFrictionContact),
+}
+
+impl AnyProblem {
+    /// The problem type in words, with its article (`"an LCP"`, `"a boxed LCP"`, `"a local
+    /// friction problem"`, `"a global friction problem"`), for messages.
+    pub fn noun(&self) -> &'static str {
+        match self {
+            AnyProblem::Lcp(_) => "an LCP",
+            AnyProblem::Boxed(_) => "a boxed LCP",
+            AnyProblem::Friction(_) => "a local friction problem",
+            AnyProblem::Global(_) => "a global friction problem",
+        }
+    }
+
+    /// Short name of the problem type: `"lcp"`, `"boxed-lcp"`, `"fc3d"`, `"gfc3d"`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            AnyProblem::Lcp(_) => "lcp",
+            AnyProblem::Boxed(_) => "boxed-lcp",
+            AnyProblem::Friction(_) => "fc3d",
+            AnyProblem::Global(_) => "gfc3d",
+        }
+    }
+
+    /// Number of unknowns (`n` for LCPs, `3 nc` for friction problems).
+    pub fn dim(&self) -> usize {
+        match self {
+            AnyProblem::Lcp(p) => p.dim(),
+            AnyProblem::Boxed(p) => p.dim(),
+            AnyProblem::Friction(p) => p.dim(),
+            AnyProblem::Global(p) => p.dim(),
+        }
+    }
+
+    /// The problem with its friction law set to `kind` (`None`: unchanged).
+    ///
+    /// # Errors
+    /// [`ProblemError::Unsupported`](ProblemError::Unsupported) for a law
+    /// asked of an LCP or a boxed LCP, which have none: the law would otherwise be ignored
+    /// without a word.
+    pub fn with_kind(self, kind: Option<FrictionKind>) -> Result<AnyProblem, ProblemError> {
+        Ok(match (self, kind) {
+            (p, None) => p,
+            (AnyProblem::Friction(p), Some(k)) => AnyProblem::Friction(p.with_kind(k)),
+            (AnyProblem::Global(p), Some(k)) => AnyProblem::Global(p.with_kind(k)),
+            (p, Some(k)) => {
+                return Err(ProblemError::Unsupported {
+                    reason: format!(
+                        "friction law `{}` asked for a problem of type {}; a friction law \
+                         applies only to friction problems (fc3d, gfc3d)",
+                        k.name(),
+                        p.type_name()
+                    ),
+                });
+            }
+        })
+    }
+
+    /// The friction law of a friction problem (`None` for LCPs).
+    pub fn kind(&self) -> Option<FrictionKind> {
+        match self {
+            AnyProblem::Friction(p) => Some(p.kind()),
+            AnyProblem::Global(p) => Some(p.kind()),
+            _ => None,
+        }
+    }
+
+    /// Number of contacts (0 for LCPs).
+    pub fn contacts(&self) -> usize {
+        match self {
+            AnyProblem::Lcp(_) | AnyProblem::Boxed(_) => 0,
+            AnyProblem::Friction(p) => p.contacts(),
+            AnyProblem::Global(p) => p.contacts(),
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! [`Provenance`]: where a problem came from and what its numbers mean (kept with the
+//! problem by every file format that can hold it).
+
+/// Where a problem came from and what its numbers mean.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Provenance {
+    /// The program that made the problem (for example `"Siconos 4.4 test suite"`,
+    /// `"MuJoCo 4.0.0"`, `"nonsmooth::multibody"`).
+    #[serde(default)]
+    pub source: String,
+    /// Free text: scene, parameters, conversions applied.
+    #[serde(default)]
+    pub description: String,
+    /// Units of the unknowns and data, for example `{"r": "N s", "u": "m/s"}`.
+    #[serde(default)]
+    pub units: std::collections::BTreeMap<String, String>,
+}
