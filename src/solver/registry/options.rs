@@ -1,0 +1,225 @@
+//! The options of each method as the registry reads them: defaults as JSON, settings laid
+//! over them, the method's own range checks ([`MethodOptions::validate`]).
+
+use serde_json::{Map, Value};
+
+use super::{MethodOptions, Stats};
+use crate::newton::{
+    ConeNewtonOptions, FischerNewtonOptions, MinMapNewtonOptions, NncgOptions, ProxNsnOptions,
+};
+use crate::pivoting::LemkeOptions;
+use crate::problem::ProblemError;
+use crate::prox::{ProxOptions, Scheme};
+use crate::solver::SolveError;
+use crate::splitting::{
+    NsgsOptions, PgsOptions, PjOptions, PsorOptions, SplittingOptions, VgsOptions,
+};
+
+pub(super) fn defaults<O: MethodOptions>() -> Value {
+    serde_json::to_value(O::default()).unwrap_or(Value::Object(Map::new()))
+}
+
+pub(super) fn no_options(m: &Map<String, Value>) -> Result<(), (String, String)> {
+    match m.keys().next() {
+        Some(k) => Err((k.clone(), "`auto` takes no options; name a method".into())),
+        None => Ok(()),
+    }
+}
+
+/// The options `O` from `base` (all fields, as JSON) with the settings `m` over it.
+fn read_over<O: MethodOptions>(base: Value, m: &Map<String, Value>) -> Result<O, (String, String)> {
+    let mut all = match base {
+        Value::Object(b) => b,
+        _ => Map::new(),
+    };
+    for (k, v) in m {
+        all.insert(k.clone(), v.clone());
+    }
+    let o: O =
+        serde_json::from_value(Value::Object(all)).map_err(|e| (String::new(), e.to_string()))?;
+    o.validate()?;
+    Ok(o)
+}
+
+fn read<O: MethodOptions>(m: &Map<String, Value>) -> Result<O, (String, String)> {
+    read_over::<O>(defaults::<O>(), m)
+}
+
+pub(super) fn check<O: MethodOptions>(m: &Map<String, Value>) -> Result<(), (String, String)> {
+    read::<O>(m).map(|_| ())
+}
+
+pub(super) fn options<O: MethodOptions>(
+    method: &str,
+    m: &Map<String, Value>,
+) -> Result<O, SolveError<Stats>> {
+    read::<O>(m).map_err(|(option, reason)| {
+        SolveError::Problem(ProblemError::InvalidOption {
+            method: method.into(),
+            option,
+            reason,
+        })
+    })
+}
+
+fn range(option: &str, ok: bool, reason: String) -> Result<(), (String, String)> {
+    if ok {
+        Ok(())
+    } else {
+        Err((option.into(), reason))
+    }
+}
+
+impl MethodOptions for PjOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        let w = self.omega;
+        range(
+            "omega",
+            w > 0.0 && w < 2.0,
+            format!("{w} is outside (0, 2)"),
+        )
+    }
+}
+
+impl MethodOptions for PgsOptions {}
+
+impl MethodOptions for PsorOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        let w = self.omega;
+        range(
+            "omega",
+            w > 0.0 && w < 2.0,
+            format!("{w} is outside (0, 2)"),
+        )
+    }
+}
+
+impl MethodOptions for NsgsOptions {}
+impl MethodOptions for VgsOptions {}
+
+/// `(option, reason)` of a method's own range check.
+fn from_check(r: Result<(), ProblemError>) -> Result<(), (String, String)> {
+    r.map_err(|e| match e {
+        ProblemError::InvalidOption { option, reason, .. } => (option, reason),
+        e => (String::new(), e.to_string()),
+    })
+}
+
+impl MethodOptions for FischerNewtonOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        from_check(self.check())
+    }
+}
+
+impl MethodOptions for MinMapNewtonOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        from_check(self.check())
+    }
+}
+
+impl MethodOptions for NncgOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        from_check(self.check())
+    }
+}
+
+impl MethodOptions for ConeNewtonOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        self.check().map_err(|e| match e {
+            ProblemError::InvalidOption { option, reason, .. } => (option, reason),
+            e => (String::new(), e.to_string()),
+        })
+    }
+}
+
+impl MethodOptions for ProxNsnOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        if !(self.switch_tol >= 0.0) {
+            return Err((
+                "switch_tol".into(),
+                format!("{} must be >= 0", self.switch_tol),
+            ));
+        }
+        self.newton.validate()?;
+        self.prox.validate()
+    }
+}
+
+pub(super) const GS: bool = true;
+pub(super) const JACOBI: bool = false;
+
+fn scheme(gauss_seidel: bool) -> Scheme {
+    if gauss_seidel {
+        Scheme::GaussSeidel
+    } else {
+        Scheme::Jacobi
+    }
+}
+
+/// The options of prox-gs (`SEIDEL = true`) or prox-jacobi: [`ProxOptions::recommended`] for
+/// the scheme, without `scheme` (the method's name fixes it).
+pub(super) fn prox_defaults<const SEIDEL: bool>() -> Value {
+    let mut v =
+        serde_json::to_value(ProxOptions::recommended(scheme(SEIDEL))).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        m.remove("scheme");
+    }
+    v
+}
+
+pub(super) fn prox_read<const SEIDEL: bool>(
+    m: &Map<String, Value>,
+) -> Result<ProxOptions, (String, String)> {
+    let mut o: ProxOptions = read_over(prox_defaults::<SEIDEL>(), m)?;
+    o.scheme = scheme(SEIDEL);
+    Ok(o)
+}
+
+pub(super) fn prox_check<const SEIDEL: bool>(
+    m: &Map<String, Value>,
+) -> Result<(), (String, String)> {
+    prox_read::<SEIDEL>(m).map(|_| ())
+}
+
+impl MethodOptions for ProxOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        self.check().map_err(|e| match e {
+            ProblemError::InvalidOption { option, reason, .. } => (option, reason),
+            e => (String::new(), e.to_string()),
+        })
+    }
+}
+
+impl MethodOptions for LemkeOptions {}
+
+/// The options as the registry reads them (`Self`), turned into those the method's
+/// [`crate::solver::Method`] takes: the same struct, except for the three splitting methods,
+/// which read their own and share [`SplittingOptions`].
+pub(super) trait IntoOptions<T> {
+    /// The method's options.
+    fn into_options(self) -> T;
+}
+
+impl<T> IntoOptions<T> for T {
+    fn into_options(self) -> T {
+        self
+    }
+}
+
+impl IntoOptions<SplittingOptions> for PjOptions {
+    fn into_options(self) -> SplittingOptions {
+        SplittingOptions::from(&self)
+    }
+}
+
+impl IntoOptions<SplittingOptions> for PgsOptions {
+    fn into_options(self) -> SplittingOptions {
+        SplittingOptions::from(&self)
+    }
+}
+
+impl IntoOptions<SplittingOptions> for PsorOptions {
+    fn into_options(self) -> SplittingOptions {
+        SplittingOptions::from(&self)
+    }
+}

@@ -1,0 +1,221 @@
+//! Running a method of the registry on an [`AnyProblem`]: read the method's options from
+//! the settings, take out the problem type its [`Method`] works on, and run the one loop
+//! ([`crate::solver::solve`]). Every entry of [`super::METHODS`] runs through [`run`] (or
+//! [`run_either`] for a method with an LCP and a boxed LCP form); only three methods have a
+//! function of their own, each for a stated reason.
+
+use nalgebra::DVector;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::options::{IntoOptions, options, prox_read};
+use super::{Choice, MethodOptions, Observer, Stats};
+use crate::newton::{ProxNsnOptions, cone_newton_prox_start};
+use crate::pivoting::{LemkeOptions, lemke};
+use crate::problem::{
+    AnyProblem, BoxedLcp, FrictionContact, GlobalFrictionContact, Held, Lcp, ProblemError,
+};
+use crate::prox::{ProxProblem, prox_solve};
+use crate::solver::{Method, Params, SolveError, Solved, solve};
+
+/// What every run returns: the solve with its statistics as JSON.
+pub(super) type Ran = Result<Solved<Stats>, SolveError<Stats>>;
+
+/// A problem type a [`Method`] works on, as it is taken out of an [`AnyProblem`].
+pub(super) trait Posed: Sized {
+    /// The problem as this type: borrowed, or made (the local form of a global friction
+    /// problem, `W = H^T M^-1 H`, for the methods that work on `W`); `None` for another
+    /// problem type.
+    ///
+    /// # Errors
+    /// The local form cannot be made (the elimination overflows).
+    fn of(p: &AnyProblem) -> Result<Option<Held<'_, Self>>, ProblemError>;
+}
+
+impl Posed for Lcp {
+    fn of(p: &AnyProblem) -> Result<Option<Held<'_, Self>>, ProblemError> {
+        Ok(match p {
+            AnyProblem::Lcp(q) => Some(Held::Borrowed(q)),
+            _ => None,
+        })
+    }
+}
+
+impl Posed for BoxedLcp {
+    fn of(p: &AnyProblem) -> Result<Option<Held<'_, Self>>, ProblemError> {
+        Ok(match p {
+            AnyProblem::Boxed(q) => Some(Held::Borrowed(q)),
+            _ => None,
+        })
+    }
+}
+
+impl Posed for GlobalFrictionContact {
+    fn of(p: &AnyProblem) -> Result<Option<Held<'_, Self>>, ProblemError> {
+        Ok(match p {
+            AnyProblem::Global(q) => Some(Held::Borrowed(q)),
+            _ => None,
+        })
+    }
+}
+
+impl Posed for FrictionContact {
+    fn of(p: &AnyProblem) -> Result<Option<Held<'_, Self>>, ProblemError> {
+        Ok(match p {
+            AnyProblem::Friction(q) => Some(Held::Borrowed(q)),
+            AnyProblem::Global(g) => Some(Held::Owned(g.to_local()?)),
+            _ => None,
+        })
+    }
+}
+
+/// Statistics to JSON.
+fn erase<S: Serialize>(r: Result<Solved<S>, SolveError<S>>) -> Ran {
+    let json = |s: S| serde_json::to_value(s).unwrap_or(Value::Null);
+    match r {
+        Ok(s) => Ok(s.map_stats(json)),
+        Err(e) => Err(e.map_stats(json)),
+    }
+}
+
+fn unsupported(method: &str, problem: &AnyProblem) -> Ran {
+    Err(SolveError::Problem(ProblemError::Unsupported {
+        reason: format!("method `{method}` does not apply to {}", problem.noun()),
+    }))
+}
+
+/// `M` on `p` if `p` is of `M`'s problem type, with options `o`.
+fn attempt<M>(
+    p: &AnyProblem,
+    x: &mut DVector<f64>,
+    params: &Params,
+    o: &M::Options,
+    obs: &mut Observer<'_>,
+) -> Option<Ran>
+where
+    M: Method,
+    M::Problem: Posed,
+    M::Stats: Serialize,
+{
+    match M::Problem::of(p) {
+        Ok(Some(q)) => Some(erase(solve::<M>(&q, x, params, o, obs))),
+        Ok(None) => None,
+        Err(e) => Some(Err(e.into())),
+    }
+}
+
+/// The registry's run of method `M`, called `name`, its options read as `O` from the
+/// settings `m` and converted to `M`'s (`O` is `M::Options` itself but for the three
+/// splitting methods, which share [`crate::splitting::SplittingOptions`]).
+pub(super) fn run<O, M>(
+    name: &str,
+    p: &AnyProblem,
+    x: &mut DVector<f64>,
+    params: &Params,
+    m: &Map<String, Value>,
+    obs: &mut Observer<'_>,
+) -> Ran
+where
+    O: MethodOptions + IntoOptions<M::Options>,
+    M: Method,
+    M::Problem: Posed,
+    M::Stats: Serialize,
+{
+    let o = options::<O>(name, m)?.into_options();
+    attempt::<M>(p, x, params, &o, obs).unwrap_or_else(|| unsupported(name, p))
+}
+
+/// As [`run`] for a method with two forms on two problem types (an LCP and a boxed LCP):
+/// `A` on `A`'s problems, `B` on `B`'s.
+pub(super) fn run_either<O, A, B>(
+    name: &str,
+    p: &AnyProblem,
+    x: &mut DVector<f64>,
+    params: &Params,
+    m: &Map<String, Value>,
+    obs: &mut Observer<'_>,
+) -> Ran
+where
+    O: MethodOptions + IntoOptions<A::Options>,
+    A: Method,
+    A::Problem: Posed,
+    A::Stats: Serialize,
+    B: Method<Options = A::Options>,
+    B::Problem: Posed,
+    B::Stats: Serialize,
+{
+    let o = options::<O>(name, m)?.into_options();
+    attempt::<A>(p, x, params, &o, obs)
+        .or_else(|| attempt::<B>(p, x, params, &o, obs))
+        .unwrap_or_else(|| unsupported(name, p))
+}
+
+/// `auto`: the method [`super::AUTO`] names for the problem's type, with its defaults.
+pub(super) fn run_auto(
+    p: &AnyProblem,
+    x: &mut DVector<f64>,
+    params: &Params,
+    _: &Map<String, Value>,
+    obs: &mut Observer<'_>,
+) -> Ran {
+    let c = Choice::new("auto").expect("registered").resolve(p);
+    (c.spec.run)(p, x, params, &Map::new(), obs)
+}
+
+/// Lemke's method: [`lemke`] rather than the bare loop, because it pivots from its own
+/// initial basis and sets `x` to it (the warm start is not used).
+pub(super) fn run_lemke(
+    p: &AnyProblem,
+    x: &mut DVector<f64>,
+    params: &Params,
+    m: &Map<String, Value>,
+    obs: &mut Observer<'_>,
+) -> Ran {
+    let o = options::<LemkeOptions>("lemke", m)?;
+    match p {
+        AnyProblem::Lcp(p) => erase(lemke(p, x, params, &o, obs)),
+        _ => unsupported("lemke", p),
+    }
+}
+
+/// PROX-started Newton: two methods in turn ([`cone_newton_prox_start`]).
+pub(super) fn run_prox_nsn(
+    p: &AnyProblem,
+    x: &mut DVector<f64>,
+    params: &Params,
+    m: &Map<String, Value>,
+    obs: &mut Observer<'_>,
+) -> Ran {
+    let o = options::<ProxNsnOptions>("prox-nsn", m)?;
+    match FrictionContact::of(p) {
+        Ok(Some(fc)) => erase(cone_newton_prox_start(&fc, x, params, &o, obs)),
+        Ok(None) => unsupported("prox-nsn", p),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// PROX (`SEIDEL`: Gauss-Seidel, else Jacobi) on the proximal view of any problem type
+/// ([`ProxProblem`]): its options are the scheme's recommended ones, not the defaults.
+pub(super) fn run_prox<const SEIDEL: bool>(
+    p: &AnyProblem,
+    x: &mut DVector<f64>,
+    params: &Params,
+    m: &Map<String, Value>,
+    obs: &mut Observer<'_>,
+) -> Ran {
+    let name = if SEIDEL { "prox-gs" } else { "prox-jacobi" };
+    let options = prox_read::<SEIDEL>(m).map_err(|(option, reason)| {
+        SolveError::Problem(ProblemError::InvalidOption {
+            method: name.into(),
+            option,
+            reason,
+        })
+    })?;
+    let pp = match p {
+        AnyProblem::Lcp(p) => ProxProblem::from_lcp(p),
+        AnyProblem::Boxed(p) => ProxProblem::from_boxed(p)?,
+        AnyProblem::Friction(p) => ProxProblem::from_friction_contact_as(p, p.kind()),
+        AnyProblem::Global(g) => ProxProblem::from_global(g, g.kind()),
+    };
+    erase(prox_solve(&pp, x, params, &options, obs))
+}
