@@ -32,32 +32,23 @@ pub(super) trait Posed: Sized {
     fn of(p: &AnyProblem) -> Result<Option<Held<'_, Self>>, ProblemError>;
 }
 
-impl Posed for Lcp {
-    fn of(p: &AnyProblem) -> Result<Option<Held<'_, Self>>, ProblemError> {
-        Ok(match p {
-            AnyProblem::Lcp(q) => Some(Held::Borrowed(q)),
-            _ => None,
-        })
-    }
+/// `Posed` for the problem type held by the variant `$variant` as it is.
+macro_rules! posed_as_is {
+    ($t:ty, $variant:ident) => {
+        impl Posed for $t {
+            fn of(p: &AnyProblem) -> Result<Option<Held<'_, Self>>, ProblemError> {
+                Ok(match p {
+                    AnyProblem::$variant(q) => Some(Held::Borrowed(q)),
+                    _ => None,
+                })
+            }
+        }
+    };
 }
 
-impl Posed for BoxedLcp {
-    fn of(p: &AnyProblem) -> Result<Option<Held<'_, Self>>, ProblemError> {
-        Ok(match p {
-            AnyProblem::Boxed(q) => Some(Held::Borrowed(q)),
-            _ => None,
-        })
-    }
-}
-
-impl Posed for GlobalFrictionContact {
-    fn of(p: &AnyProblem) -> Result<Option<Held<'_, Self>>, ProblemError> {
-        Ok(match p {
-            AnyProblem::Global(q) => Some(Held::Borrowed(q)),
-            _ => None,
-        })
-    }
-}
+posed_as_is!(Lcp, Lcp);
+posed_as_is!(BoxedLcp, Boxed);
+posed_as_is!(GlobalFrictionContact, Global);
 
 impl Posed for FrictionContact {
     fn of(p: &AnyProblem) -> Result<Option<Held<'_, Self>>, ProblemError> {
