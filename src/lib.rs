@@ -66,6 +66,7 @@ pub mod multibody;
 pub mod ncp;
 pub mod newton;
 pub mod pivoting;
+pub mod policy;
 pub mod problem;
 pub mod prox;
 pub mod solver;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use super::Failure;
 use crate::io::{AnyProblem, LoadedProblem};
 use crate::merit::Measure;
+use crate::policy::warm_start;
 use crate::problem::FrictionKind;
 use crate::prox::RFactor;
 use crate::solver::registry::{Choice, OptionError, solve};
@@ -335,7 +336,13 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                     let x = match &a.warm_start {
                         None => DVector::zeros(lp.problem.dim()),
                         Some(w) if w.as_os_str() == "embedded" => match &lp.answer {
-                            Some(ans) => DVector::from_vec(ans.r.clone()),
+                            Some(ans) => warm_start::given(ans.r.clone(), lp.problem.dim())
+                                .map_err(|e| {
+                                    Failure::Input(format!(
+                                        "{}: the embedded answer: {e}",
+                                        path.display()
+                                    ))
+                                })?,
                             None => {
                                 return Err(Failure::Usage(format!(
                                     "{}: --warm-start embedded, but the file carries no \
@@ -344,9 +351,11 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                                 )));
                             }
                         },
-                        Some(w) => {
-                            DVector::from_vec(super::check::read_answer(w, lp.problem.dim())?)
-                        }
+                        Some(w) => warm_start::given(
+                            super::check::read_answer(w, lp.problem.dim())?,
+                            lp.problem.dim(),
+                        )
+                        .map_err(|e| Failure::Input(format!("{}: {e}", w.display())))?,
                     };
                     if a.warm_start.is_some() && method.resolve(&lp.problem).name() == "lemke" {
                         bar.suspend(|| {

@@ -41,6 +41,7 @@
 //! of the problem at hand, and one `step` is one Newton iteration; [`cone_newton`] runs it
 //! in the crate's loop.
 
+use crate::policy::fallback::Fallback;
 use std::ops::ControlFlow;
 
 use faer::linalg::solvers::Solve;
@@ -708,12 +709,12 @@ impl Method for ConeNewton {
         }
         // ANCHOR_END: newton_step
         if !accepted {
-            if options.gs_sweeps > 0 {
+            if let Fallback::GaussSeidel { sweeps } = Fallback::of(options.gs_sweeps) {
                 // Hybrid globalisation: a few exact block Gauss-Seidel sweeps.
-                for _ in 0..options.gs_sweeps {
+                for _ in 0..sweeps {
                     st.gs.sweep(fc, r);
                 }
-                stats.gs_sweeps += options.gs_sweeps;
+                stats.gs_sweeps += sweeps;
                 st.u = fc.velocity(r);
                 st.history.clear();
             } else {

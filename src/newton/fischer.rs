@@ -16,6 +16,8 @@ use super::line_search::{Armijo, LineSearch, MeritPath, globalised_step};
 use super::report::{Direction, NewtonReport, NewtonStep};
 use super::rows::{NewtonProblem, Rows};
 use crate::merit::Residual;
+use crate::policy::staggered::FirstPhase;
+pub use crate::policy::staggered::Start;
 use crate::problem::ProblemError;
 use crate::solver::{
     Iterate, Method, NonExhaustive, Params, SolveError, Solved, Status, Step, solve,
@@ -23,48 +25,6 @@ use crate::solver::{
 
 /// The Newton iteration limit of the paper's preset (Silcowitz et al. 2009, figure 10).
 pub const PAPER_NEWTON_ITERATIONS: usize = 10;
-
-/// Where a Fischer-Newton solve starts.
-///
-/// In options files and `key=value` settings: `"given"`, or
-/// `{"semi-staggered": {"threshold": 1e-6, "max_iter": 30}}` (both fields required: the
-/// threshold is absolute and has no scale-free default).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Start {
-    /// From the `x` passed in: zeros for a cold start, a previous solution (the last time
-    /// step's) for a warm start. The default.
-    Given,
-    /// Semi-staggered (Silcowitz et al. 2009 §3): from the `x` passed in, first solve with
-    /// every friction row pinned to zero ([`Rows::without_friction`]) until the Fischer
-    /// residual of that problem `‖Phi‖` is at most `threshold` (absolute, in the units of
-    /// `x` and `w`) or `max_iter` iterations were spent on it, then switch friction on and
-    /// solve the full problem from there. Iterations of both phases count toward
-    /// [`Params::max_iter`]. For an LCP (no friction rows) it is the same as `Given`.
-    SemiStaggered {
-        /// Absolute threshold on `‖Phi‖` of the frictionless problem (`>= 0`, in the units
-        /// of `x` and `w`; the book uses `1e-6 ‖b‖`).
-        threshold: f64,
-        /// Iteration cap of the first phase (the book uses 30).
-        max_iter: usize,
-    },
-}
-
-impl std::str::FromStr for Start {
-    type Err = String;
-
-    /// `given`; the semi-staggered start needs its fields (see [`Start`]).
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "given" => Ok(Start::Given),
-            "semi-staggered" => Err("the semi-staggered start needs its threshold and \
-                 iteration cap: {\"semi-staggered\": {\"threshold\": T, \"max_iter\": N}}"
-                .into()),
-            other => Err(format!(
-                "unknown start `{other}` (expected given or semi-staggered)"
-            )),
-        }
-    }
-}
 
 /// What to do when the Newton system is singular (the sparse LU fails or gives a
 /// non-finite answer). In options files: `"gmres"`, `"gradient"` or `"error"`.
@@ -479,9 +439,8 @@ pub struct FischerNewtonPrepared {
     options: FischerNewtonOptions,
     full: FischerCore,
     frictionless: FischerCore,
-    /// `Some((threshold, max_iter))` while the frictionless first phase runs.
-    phase: Option<(f64, usize)>,
-    phase_iterations: usize,
+    /// The frictionless first phase of a semi-staggered start, while it runs.
+    phase: Option<FirstPhase>,
 }
 
 impl std::fmt::Debug for FischerNewtonPrepared {
@@ -495,15 +454,9 @@ impl std::fmt::Debug for FischerNewtonPrepared {
 
 impl FischerNewtonPrepared {
     /// The first phase of a semi-staggered start applies to `rows` (it has friction rows).
-    fn staggered(&self, rows: &Rows<'_>) -> Option<(f64, usize)> {
+    fn staggered(&self, rows: &Rows<'_>) -> Option<FirstPhase> {
         let has_friction = (0..rows.dim()).any(|i| rows.dependency(i).is_some());
-        match self.options.start {
-            Start::SemiStaggered {
-                threshold,
-                max_iter,
-            } if has_friction => Some((threshold, max_iter)),
-            _ => None,
-        }
+        FirstPhase::of(self.options.start, has_friction)
     }
 
     /// The symbolic analyses `rows` needs (see [`FischerCore::analyse`]).
@@ -535,7 +488,6 @@ impl<P: NewtonProblem> Method for FischerNewton<P> {
             full: FischerCore::new(),
             frictionless: FischerCore::new(),
             phase: None,
-            phase_iterations: 0,
         };
         prepared.analyse(&problem.rows())?;
         Ok(prepared)
@@ -551,7 +503,6 @@ impl<P: NewtonProblem> Method for FischerNewton<P> {
         let rows = problem.rows();
         prepared.analyse(&rows)?;
         prepared.phase = prepared.staggered(&rows);
-        prepared.phase_iterations = 0;
         let options = &prepared.options;
         prepared.full.reseed(options);
         prepared.frictionless.reseed(options);
@@ -574,10 +525,8 @@ impl<P: NewtonProblem> Method for FischerNewton<P> {
         };
         report.steps.push(step);
         let stalled = step.direction == Direction::None;
-        if let Some((threshold, max_iter)) = prepared.phase {
-            prepared.phase_iterations += 1;
-            let done = (2.0 * step.merit_after).sqrt() <= threshold;
-            if done || stalled || prepared.phase_iterations >= max_iter {
+        if let Some(phase) = &mut prepared.phase {
+            if phase.ends_after((2.0 * step.merit_after).sqrt(), stalled) {
                 // switch friction on; a stall of the first phase is not the end
                 prepared.phase = None;
                 report.friction_enabled_at = Some(report.steps.len());

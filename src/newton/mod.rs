@@ -44,10 +44,11 @@ mod line_search;
 mod minmap;
 mod named;
 mod nncg;
-mod prox_start;
+
 mod report;
 mod rows;
 
+pub use crate::policy::prox_then_newton::{ProxNsnOptions, ProxNsnStats, cone_newton_prox_start};
 pub use cone::{
     ConeNewton, ConeNewtonOptions, ConeNewtonPrepared, ConeNewtonStats, ConeReformulation,
     cone_newton,
@@ -61,7 +62,6 @@ pub use jacobian::{GeneralizedJacobian, JacobianOptions, KinkStrategy};
 pub use line_search::{Armijo, LineSearch};
 pub use minmap::{MinMapNewton, MinMapNewtonOptions, MinMapNewtonPrepared, min_map_newton};
 pub use nncg::{Nncg, NncgOptions, NncgPrepared, NncgStats, nncg};
-pub use prox_start::{ProxNsnOptions, ProxNsnStats, cone_newton_prox_start};
 pub use report::{Direction, NewtonReport, NewtonStep};
 pub use rows::{NewtonProblem, Rows};
 

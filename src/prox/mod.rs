@@ -38,7 +38,6 @@ mod problem;
 mod rfactor;
 mod solver;
 mod sweep;
-mod window;
 
 pub use crate::problem::ContactLaw;
 pub use options::{Blocks, ProxOptions, ProxStats, RECOMMENDED_WINDOW, Scheme, StopReason};

@@ -10,8 +10,8 @@ use super::options::{ProxOptions, ProxStats, StopReason};
 use super::problem::{Form, ProxProblem};
 use super::rfactor::{RBlock, RFactor, initial_blocks};
 use super::sweep::{ProxState, sweep};
-use super::window::{EQUAL_STEP_NOISE, WindowMax};
 use crate::merit::Residual;
+use crate::policy::rollback::DivergenceTest;
 use crate::problem::{ProblemError, check_len, fmt_num};
 use crate::solver::{
     Iterate, Method, Params, SolveError, Solved, Status, Step, solve, solve_started,
@@ -47,7 +47,7 @@ struct Run {
     /// `r^k`, the last accepted step (infinite before the first).
     step: f64,
     /// The largest of the last `window` accepted steps.
-    recent: WindowMax,
+    recent: DivergenceTest,
     /// The paper's step test that fired on the last accepted sweep.
     test: Option<StopReason>,
 }
@@ -149,7 +149,7 @@ impl ProxPrepared {
             trial: lam.clone(),
             scratch: Vec::new(),
             step: f64::INFINITY,
-            recent: WindowMax::new(self.options.window),
+            recent: DivergenceTest::new(self.options.window),
             test: None,
         });
     }
@@ -306,16 +306,8 @@ impl<'a> Method for ProxMethod<'a> {
         );
         stats.sweeps += 1;
         let new_step = (&run.trial - &*x).amax();
-        // The largest of the last `window` accepted steps: `r^k` for the paper's window 1.
-        let reference = run.recent.max();
-        // The paper's test is `r^{k+1} > r^k`. A step exactly as long as the reference
-        // also counts: when `R` is too large for a block, the projection clamps it back
-        // to where it was and the sweep cycles between two points with equal steps
-        // (`W = diag(2, 1, 1)`, `r = 5`: `λ_n` alternates between 0 and 5 forever).
-        // Only a step well above rounding counts so: once `R` is small the steps sit at
-        // the rounding level of `λ`, where equal steps are noise, not a cycle.
-        let noise = EQUAL_STEP_NOISE * x.amax().max(run.trial.amax());
-        let grew = !(new_step <= reference) || (new_step == reference && new_step > noise);
+        // The paper's test `r^{k+1} > r^k`, over the last `window` accepted steps.
+        let grew = run.recent.grew(new_step, x.amax().max(run.trial.amax()));
         if options.adaptive && grew {
             // Divergence detected: keep λ^k, shrink every r-factor.
             let nu = options.nu();
@@ -330,7 +322,7 @@ impl<'a> Method for ProxMethod<'a> {
         std::mem::swap(x, &mut run.trial);
         std::mem::swap(&mut run.st, &mut run.trial_st);
         let old_step = std::mem::replace(&mut run.step, new_step);
-        run.recent.push(new_step);
+        run.recent.accept(new_step);
         stats.accepted += 1;
         stats.last_step = new_step;
         // The paper's step tests (off unless set): a short step, or one as long as the last.
