@@ -35,11 +35,13 @@ impl DivergenceTest {
     /// (`W = diag(2, 1, 1)`, `r = 5`: `λ_n` alternates between 0 and 5 forever). Only a
     /// step well above rounding counts so: once `R` is small the steps sit at the rounding
     /// level of the iterate (`scale`, its largest entry), where equal steps are noise.
+    // ANCHOR: grew
     pub(crate) fn grew(&self, step: f64, scale: f64) -> bool {
         let reference = self.recent.max();
         let noise = EQUAL_STEP_NOISE * scale;
         !(step <= reference) || (step == reference && step > noise)
     }
+    // ANCHOR_END: grew
 
     /// Remembers an accepted step.
     pub(crate) fn accept(&mut self, step: f64) {

@@ -61,6 +61,7 @@ pub fn by_identity<K: Eq + Hash>(
 ) -> Result<DVector<f64>, ProblemError> {
     check_len("the previous answer", rows * previous.len(), r_prev.len())?;
     check_finite_vec("the previous answer", r_prev)?;
+    // ANCHOR: by_identity
     let at: HashMap<&K, usize> = previous.iter().enumerate().map(|(c, k)| (k, c)).collect();
     let mut r = DVector::zeros(rows * current.len());
     for (c, k) in current.iter().enumerate() {
@@ -69,5 +70,6 @@ pub fn by_identity<K: Eq + Hash>(
                 .copy_from_slice(&r_prev[rows * p..rows * (p + 1)]);
         }
     }
+    // ANCHOR_END: by_identity
     Ok(r)
 }
