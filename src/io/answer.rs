@@ -21,7 +21,7 @@ use serde::Serialize;
 use super::{AnyProblem, IoError};
 use crate::merit::{ContactCheck, Residual, check_contacts};
 
-/// The answer of one solve, as written by [`write`].
+/// The answer of one solve, as written by [`write()`].
 #[derive(Debug, Clone, Serialize)]
 pub struct Answer {
     /// The problem type (`"lcp"`, `"boxed-lcp"`, `"fc3d"`, `"gfc3d"`).
@@ -91,7 +91,7 @@ fn affine(a: &crate::matrix::Matrix, x: &DVector<f64>, b: &DVector<f64>) -> DVec
     w
 }
 
-/// The formats [`write`] chooses from, by extension.
+/// The formats [`write()`] chooses from, by extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AnswerFormat {
     /// `.json`: the whole [`Answer`].

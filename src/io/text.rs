@@ -314,7 +314,7 @@ fn hint(s: &str) -> String {
 /// invisible characters, a decimal comma.
 ///
 /// # Errors
-/// The reason, with the token shown by [`show`].
+/// The reason, with the token shown by `show`.
 pub fn parse_number(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_infinite() && !s.to_ascii_lowercase().contains("inf") => Err(format!(

@@ -14,6 +14,6 @@
 
 pub mod fallback;
 pub mod prox_then_newton;
-pub(crate) mod rollback;
+pub mod rollback;
 pub mod staggered;
 pub mod warm_start;

@@ -12,17 +12,17 @@ use std::collections::VecDeque;
 
 /// Relative size below which a step equal to the reference is rounding noise, not a
 /// two-cycle.
-pub(crate) const EQUAL_STEP_NOISE: f64 = 1e-12;
+pub const EQUAL_STEP_NOISE: f64 = 1e-12;
 
 /// Whether a step grew: the memory of the last `W` accepted steps and the test.
 #[derive(Debug, Clone)]
-pub(crate) struct DivergenceTest {
+pub struct DivergenceTest {
     recent: WindowMax,
 }
 
 impl DivergenceTest {
     /// A test over the last `window >= 1` accepted steps (none yet: nothing has grown).
-    pub(crate) fn new(window: usize) -> Self {
+    pub fn new(window: usize) -> Self {
         DivergenceTest {
             recent: WindowMax::new(window),
         }
@@ -36,7 +36,7 @@ impl DivergenceTest {
     /// step well above rounding counts so: once `R` is small the steps sit at the rounding
     /// level of the iterate (`scale`, its largest entry), where equal steps are noise.
     // ANCHOR: grew
-    pub(crate) fn grew(&self, step: f64, scale: f64) -> bool {
+    pub fn grew(&self, step: f64, scale: f64) -> bool {
         let reference = self.recent.max();
         let noise = EQUAL_STEP_NOISE * scale;
         !(step <= reference) || (step == reference && step > noise)
@@ -44,7 +44,7 @@ impl DivergenceTest {
     // ANCHOR_END: grew
 
     /// Remembers an accepted step.
-    pub(crate) fn accept(&mut self, step: f64) {
+    pub fn accept(&mut self, step: f64) {
         self.recent.push(step);
     }
 }

@@ -53,7 +53,7 @@ impl std::str::FromStr for Start {
 
 /// The first phase of a semi-staggered start, as it runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct FirstPhase {
+pub struct FirstPhase {
     threshold: f64,
     max_iter: usize,
     spent: usize,
@@ -62,7 +62,7 @@ pub(crate) struct FirstPhase {
 impl FirstPhase {
     /// The first phase `start` asks for, if there is one: only a semi-staggered start of a
     /// problem that has friction rows has it (without friction it is the whole problem).
-    pub(crate) fn of(start: Start, has_friction: bool) -> Option<FirstPhase> {
+    pub fn of(start: Start, has_friction: bool) -> Option<FirstPhase> {
         match start {
             Start::SemiStaggered {
                 threshold,
@@ -80,7 +80,7 @@ impl FirstPhase {
     /// `residual` (`‖Phi‖`, absolute) and the iteration `stalled` or not; `true` when the
     /// phase ends there: the residual is at most the threshold, the iteration stalled (a
     /// stall of the first phase is not the end of the solve), or the cap is spent.
-    pub(crate) fn ends_after(&mut self, residual: f64, stalled: bool) -> bool {
+    pub fn ends_after(&mut self, residual: f64, stalled: bool) -> bool {
         self.spent += 1;
         residual <= self.threshold || stalled || self.spent >= self.max_iter
     }

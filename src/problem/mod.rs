@@ -26,7 +26,7 @@ mod boxed;
 mod friction;
 mod global;
 mod held;
-mod law;
+pub mod law;
 mod lcp;
 mod mass;
 mod provenance;
