@@ -8,7 +8,7 @@
 //!
 //! | module | what | book chapter | source |
 //! |---|---|---|---|
-//! | [`problem`] | `Lcp`, `BoxedLcp`, `FrictionContact` (Coulomb, CCP), `GlobalFrictionContact` | *From Newton-Euler to the contact problem* | Erleben 2007 §2; Erleben 2009 slides eq. 1-20 |
+//! | [`problem`] | the problem model: `Lcp`, `BoxedLcp`, `FrictionContact` (Coulomb, CCP), `GlobalFrictionContact` with its `MassMatrix` (validated and factorised once), `AnyProblem`, `Provenance`, the contact laws (`ContactLaw`, the natural map); depends on no solver | *From Newton-Euler to the contact problem*; *Proximal operators* | Erleben 2007 §2; Erleben 2009 slides eq. 1-20; Erleben 2017 §3 |
 //! | [`multibody`] | rigid bodies, contact Jacobians, generated scenes | *From Newton-Euler to the contact problem* | Erleben 2007 eq. 1-26; Erleben 2017 app. A |
 //! | [`ncp`] | minimum map, Fischer-Burmeister, nested boxed form, B-subdifferentials | *Complementarity and its reformulations* | Erleben 2009 slides eq. 23-34; Silcowitz et al. 2009 eq. 21-31 |
 //! | [`merit`] | LCP error, fc3d natural-map error (both normalisations), CCP error, merits | *Reading real problems and judging an answer* | Siconos 4.4; Acary et al. 2018 |
@@ -16,8 +16,9 @@
 //! | [`newton`] | Fischer-Newton, minimum-map Newton, NNCG; B-subdifferential assembly, GMRES, line search, semi-staggered start; semismooth Newton on the friction cone (Alart-Curnier), optionally PROX-started | *Newton's method for nonsmooth equations* and its sub-chapters, *Newton on the friction cone* | Silcowitz et al. 2009; Niebe and Erleben 2015; Silcowitz-Hansen et al. 2010; Acary, Bremond, Huber 2018 |
 //! | [`pivoting`] | Lemke's method (lexicographic) | *Complementarity and its reformulations* | Cottle, Pang, Stone 1992 |
 //! | [`friction`] | the friction cone and its projection; friction laws as convex sets (half-line, box, disk, ellipse, Coulomb-Contensou ellipsoid) and the closest point on an ellipsoid | *Friction laws as convex sets*; *The closest point on an ellipsoid* | Acary et al. 2018; Erleben 2017 §3, §4.1 |
-//! | [`prox`] | contact laws as proximal fixed points; PROX Jacobi and Gauss-Seidel, r-factor strategies | *Proximal operators*; *PROX schemes and r-factors*; *PROX experiments* | Erleben 2017 §3-4.2 |
+//! | [`prox`] | the proximal view of any problem (`ProxProblem`, borrowing it); PROX Jacobi and Gauss-Seidel, r-factor strategies | *Proximal operators*; *PROX schemes and r-factors*; *PROX experiments* | Erleben 2017 §3-4.2 |
 //! | [`io`] | Siconos `.dat`, FCLIB HDF5, OpenTissue `.dlm`, MuJoCo JSON, the project's JSON | *Reading real problems and judging an answer* | `../shared/data/README.md` |
+//! | [`policy`] | what wraps an iteration: warm starting (by contact identity), the semi-staggered start, PROX then Newton, PROX's rollback test, the cone Newton's hybrid fallback | *The solver interface* | Erleben 2007 §3; Silcowitz et al. 2009 §3; Erleben 2017 Alg. 1-2; Acary et al. 2018 |
 //! | [`solver`] | the one interface: the `Method` trait (prepare, start, one iteration), the loop `solve`, `Params`, `Solved`, `SolveError`, observers; the `registry` of every method by name with its options | *The solver interface*; *The command line* | — |
 //!
 //! ## Calling a solver
