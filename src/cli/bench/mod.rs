@@ -3,7 +3,8 @@
 //! `--siconos` beside Siconos 4.4 on the same Siconos files in the same run.
 //!
 //! Every timing runs the method through [`crate::solver::registry::solve`], the call every
-//! user makes: no method is timed through a private path.//!
+//! user makes: no method is timed through a private path.
+//!
 //! # Layout
 //! The arguments and the dispatch are here; `timing.rs` times our methods, `scenes.rs`
 //! runs the `--scene` benchmarks, `siconos.rs` runs Siconos in its own processes and
