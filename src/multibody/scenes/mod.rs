@@ -29,25 +29,22 @@
 //!
 //! # Layout
 //! The parameters are in `params.rs`, [`Scene`] in `scene.rs`, the course layout and the
-//! contacts it gets in `layout.rs`, one file per scene (`box_stack.rs`,
+//! contacts it gets in `layout.rs`, one file per scene under `builders/` (`box_stack.rs`,
 //! `heavy_on_light.rs`, `wall.rs`, `pyramid.rs`), and the sizing logic ([`SceneSpec`],
 //! [`SceneKind`], [`sized_for`]) in `sizing.rs`.
 
-mod box_stack;
-mod heavy_on_light;
+mod builders;
 mod layout;
 mod params;
-mod pyramid;
 mod scene;
 mod sizing;
 #[cfg(test)]
 mod tests;
-mod wall;
 
-pub use box_stack::{box_stack, box_stack_with};
-pub use heavy_on_light::{heavy_on_light, heavy_on_light_with};
+pub use builders::{
+    box_stack, box_stack_with, heavy_on_light, heavy_on_light_with, pyramid, pyramid_with, wall,
+    wall_with,
+};
 pub use params::{Ground, SceneParams};
-pub use pyramid::{pyramid, pyramid_with};
 pub use scene::Scene;
 pub use sizing::{MAX_SCENE_CONTACTS, SceneKind, SceneSpec, sized_for};
-pub use wall::{wall, wall_with};

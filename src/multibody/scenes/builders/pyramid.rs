@@ -1,11 +1,11 @@
 //! The pyramid: courses shrinking by one box, each box on two below,
 //! `4b + 4b(b-1) + 2b(b-1)` contacts (Erleben 2007 §5).
 
-use super::super::MultibodyError;
-use super::layout::{course, finish, need_positive};
-use super::params::SceneParams;
-use super::scene::Scene;
-use super::sizing::{SceneSpec, check_size};
+use crate::multibody::MultibodyError;
+use crate::multibody::scenes::layout::{course, finish, need_positive};
+use crate::multibody::scenes::params::SceneParams;
+use crate::multibody::scenes::scene::Scene;
+use crate::multibody::scenes::sizing::{SceneSpec, check_size};
 
 /// A pyramid with `base` boxes in the bottom course, default parameters
 /// ([`SceneParams::cubes`]).

@@ -1,11 +1,11 @@
 //! The box stack: a column of `n` cubes on the ground, `4n` contacts (Erleben 2007 §5,
 //! stacking).
 
-use super::super::MultibodyError;
-use super::layout::{course, finish, need_positive};
-use super::params::SceneParams;
-use super::scene::Scene;
-use super::sizing::{SceneSpec, check_size};
+use crate::multibody::MultibodyError;
+use crate::multibody::scenes::layout::{course, finish, need_positive};
+use crate::multibody::scenes::params::SceneParams;
+use crate::multibody::scenes::scene::Scene;
+use crate::multibody::scenes::sizing::{SceneSpec, check_size};
 
 /// A column of `n` boxes on the ground, default parameters ([`SceneParams::cubes`]).
 /// `4n` contacts.

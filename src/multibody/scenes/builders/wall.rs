@@ -4,11 +4,11 @@
 
 use nalgebra::Vector3;
 
-use super::super::MultibodyError;
-use super::layout::{course, finish, need_positive};
-use super::params::SceneParams;
-use super::scene::Scene;
-use super::sizing::{SceneSpec, check_size};
+use crate::multibody::MultibodyError;
+use crate::multibody::scenes::layout::{course, finish, need_positive};
+use crate::multibody::scenes::params::SceneParams;
+use crate::multibody::scenes::scene::Scene;
+use crate::multibody::scenes::sizing::{SceneSpec, check_size};
 
 /// A wall of `rows` courses of bricks in running bond, default parameters
 /// ([`SceneParams::bricks`]).

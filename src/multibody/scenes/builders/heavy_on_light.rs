@@ -1,10 +1,10 @@
 //! Heavy on light: a heavy cube on a light cube on the ground, 8 contacts (Silcowitz et
 //! al. 2009, large mass ratio).
 
-use super::super::{MultibodyError, check_positive};
-use super::layout::{course, finish};
-use super::params::SceneParams;
-use super::scene::Scene;
+use crate::multibody::scenes::layout::{course, finish};
+use crate::multibody::scenes::params::SceneParams;
+use crate::multibody::scenes::scene::Scene;
+use crate::multibody::{MultibodyError, check_positive};
 
 /// A heavy box on a light box on the ground; the top box is `mass_ratio` times as dense
 /// as the bottom one (same size). Default parameters ([`SceneParams::cubes`]: a 1 kg
