@@ -1,0 +1,177 @@
+//! The Siconos side of `nonsmooth bench --siconos`: which Siconos solvers to compare
+//! with, running `scripts/siconos_driver.py` (Siconos 4.4 through python3-siconos) one
+//! file per process, and reading the JSON lines it prints.
+
+use std::path::Path;
+use std::process::Command;
+
+use super::BenchArgs;
+use crate::solver::registry::Choice;
+
+/// The Siconos solvers compared with in whole-solve mode.
+pub(super) fn siconos_solvers(a: &BenchArgs, method: &Choice) -> Vec<String> {
+    if !a.siconos_solver.is_empty() {
+        return a.siconos_solver.clone();
+    }
+    vec![
+        match method.name() {
+            "nsn" | "prox-nsn" => "NSN_AC",
+            "prox-gs" | "prox-jacobi" => "PROX",
+            _ => "NSGS",
+        }
+        .to_string(),
+    ]
+}
+
+/// Siconos's timing of one file: seconds (per sweep or whole solve), the solver, status.
+#[derive(Clone)]
+pub(super) struct Theirs {
+    pub(super) seconds: f64,
+    pub(super) solver: String,
+    pub(super) status: String,
+    pub(super) iterations: Option<usize>,
+}
+
+/// Siconos per sweep (NSGS) or per outer iteration (PROX), one file per process.
+pub(super) fn siconos_per_iteration(
+    files: &[&Path],
+    sweeps: usize,
+    repeat: usize,
+    prox: bool,
+) -> Result<Vec<Option<Theirs>>, String> {
+    let mut out = Vec::new();
+    for f in files {
+        let (command, options, solver) = if prox {
+            (
+                "bench-prox",
+                vec!["--repeat".into(), repeat.to_string()],
+                "PROX",
+            )
+        } else {
+            let o = vec![
+                "--sweeps".into(),
+                sweeps.to_string(),
+                "--repeat".into(),
+                repeat.to_string(),
+            ];
+            ("bench-nsgs", o, "NSGS")
+        };
+        let v = siconos_driver(command, &[f], &options)?.pop().flatten();
+        out.push(v.and_then(|v| {
+            Some(Theirs {
+                seconds: v["seconds_per_sweep"]
+                    .as_f64()
+                    .or(v["seconds_per_iteration"].as_f64())?,
+                solver: solver.into(),
+                status: "-".into(),
+                iterations: v["iterations"].as_u64().map(|i| i as usize),
+            })
+        }));
+    }
+    Ok(out)
+}
+
+/// Siconos whole solves to `tol` with each solver, one file and solver per process (some
+/// Siconos solvers abort the interpreter on some files); the fastest that converged, else
+/// the first.
+pub(super) fn siconos_whole(
+    files: &[&Path],
+    solvers: &[String],
+    a: &BenchArgs,
+) -> Result<Vec<Option<Theirs>>, String> {
+    let mut out = Vec::new();
+    for f in files {
+        let mut best: Option<Theirs> = None;
+        for s in solvers {
+            let options = [
+                "--solver".to_string(),
+                s.clone(),
+                "--tol".into(),
+                a.tol.to_string(),
+                "--max-iter".into(),
+                a.max_iter.to_string(),
+                "--repeat".into(),
+                a.repeat.to_string(),
+            ];
+            let v = match siconos_driver("bench-solve", &[f], &options) {
+                Ok(mut v) => v.pop().flatten(),
+                Err(_) => None,
+            };
+            let Some(v) = v else { continue };
+            let Some(seconds) = v["seconds"].as_f64() else {
+                continue;
+            };
+            let t = Theirs {
+                seconds,
+                solver: s.clone(),
+                status: if v["info"].as_i64() == Some(0) {
+                    "converged"
+                } else {
+                    "failed"
+                }
+                .into(),
+                iterations: v["iterations"].as_u64().map(|i| i as usize),
+            };
+            let better = match &best {
+                None => true,
+                Some(b) => {
+                    (t.status == "converged" && b.status != "converged")
+                        || (t.status == b.status && t.seconds < b.seconds)
+                }
+            };
+            if better {
+                best = Some(t);
+            }
+        }
+        out.push(best);
+    }
+    Ok(out)
+}
+
+/// Runs `scripts/siconos_driver.py COMMAND FILES... OPTIONS...` with `/usr/bin/python3`
+/// and returns, for each file in order, the JSON object the driver printed for it (`None`
+/// when it printed none). An empty `files` runs nothing.
+///
+/// # Errors
+/// The driver cannot be started, exits with failure (usually: python3-siconos is not
+/// installed), or prints a line that is not JSON.
+fn siconos_driver(
+    command: &str,
+    files: &[&Path],
+    options: &[String],
+) -> Result<Vec<Option<serde_json::Value>>, String> {
+    if files.is_empty() {
+        return Ok(Vec::new());
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/siconos_driver.py");
+    let out = Command::new("/usr/bin/python3")
+        .arg(&script)
+        .arg(command)
+        .args(files)
+        .args(options)
+        .output()
+        .map_err(|e| format!("cannot run /usr/bin/python3 {}: {e}", script.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "Siconos benchmark failed (is python3-siconos installed?): {}",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        ));
+    }
+    let mut by_file = std::collections::HashMap::new();
+    for line in String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+    {
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        if let Some(f) = v["file"].as_str() {
+            by_file.insert(f.to_string(), v);
+        }
+    }
+    Ok(files
+        .iter()
+        .map(|f| by_file.remove(&f.display().to_string()))
+        .collect())
+}
