@@ -72,6 +72,7 @@ pub mod problem;
 pub mod prox;
 pub mod solver;
 pub mod splitting;
+pub mod world;
 
 // The book's chapters, compiled as doctests so that any Rust block in them is checked by
 // `cargo test` (GUIDE section 4). Tag non-Rust fences (`text`, `toml`, `console`); show

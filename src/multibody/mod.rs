@@ -140,6 +140,20 @@ pub enum MultibodyError {
         /// Why.
         reason: String,
     },
+    /// A body or the ground names a material that is not in the world's table
+    /// (`crate::world::Materials`).
+    UnknownMaterial {
+        /// The material index found.
+        material: usize,
+        /// How many materials there are.
+        materials: usize,
+    },
+    /// Collision detection failed (the collision library does not support a pair of
+    /// shapes; not expected for the shapes of `crate::world`).
+    Collision {
+        /// Why.
+        reason: String,
+    },
     /// The assembled data was rejected by a problem constructor.
     Problem(ProblemError),
 }
@@ -241,6 +255,14 @@ impl fmt::Display for MultibodyError {
                 "contact {contact} joins two fixed bodies (or a fixed body and the world)"
             ),
             InvalidScene { reason } => write!(f, "invalid scene: {reason}"),
+            UnknownMaterial {
+                material,
+                materials,
+            } => write!(
+                f,
+                "material {material} does not exist (there are {materials} materials)"
+            ),
+            Collision { reason } => write!(f, "collision detection failed: {reason}"),
             Problem(e) => write!(f, "{e}"),
         }
     }

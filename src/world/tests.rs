@@ -1,0 +1,1 @@
+//! Unit tests of the world (see also tests/world_*.rs).
