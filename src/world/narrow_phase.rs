@@ -13,7 +13,9 @@
 //! * point `(P1 p1 + P2 p2) / 2`, midway between the two surfaces (the lever arms of
 //!   eq. 11-12 are measured to it);
 //! * gap = parry's distance;
-//! * identity `(a, b, manifold, feature of a, feature of b, ordinal)` ([`ContactId`]).
+//! * identity `(a, b, manifold, feature of a, feature of b, ordinal)` ([`ContactId`]);
+//! * points of a pair closer than `MERGE_DISTANCE` (1e-9 m) merged into the one with the
+//!   smaller identity (aligned faces make parry report each corner twice).
 
 use nalgebra::Vector3;
 use parry3d_f64::math::Pose;
@@ -86,9 +88,35 @@ pub(crate) fn pair_contacts(
         }
     }
     number_duplicates(&mut out[start..]);
+    merge_coincident(out, start);
     Ok(())
 }
 // ANCHOR_END: manifolds
+
+/// Two points of one pair closer than this (m) are one contact.
+///
+/// When faces are aligned (a box resting on a box) parry reports a corner twice: a
+/// vertex of either shape lying on the other's face. Both would give the same rows of
+/// `J`, making `W` singular without adding anything.
+pub(crate) const MERGE_DISTANCE: f64 = 1e-9;
+
+/// Drops from `out[start..]` (one pair, sorted by identity) every contact whose point is
+/// within [`MERGE_DISTANCE`] of an earlier one of the same manifold; the earlier (smaller
+/// identity) is kept.
+fn merge_coincident(out: &mut Vec<WorldContact>, start: usize) {
+    let pair = out.split_off(start);
+    let mut kept: Vec<WorldContact> = Vec::with_capacity(pair.len());
+    for c in pair {
+        let dup = kept.iter().any(|k| {
+            k.id.manifold == c.id.manifold
+                && (k.contact.point() - c.contact.point()).norm() <= MERGE_DISTANCE
+        });
+        if !dup {
+            kept.push(c);
+        }
+    }
+    out.extend(kept);
+}
 
 /// Gives the points of one pair that share `(manifold, features)` the ordinals
 /// `0, 1, 2, ...` in the order of their points (lexicographic in `x, y, z`, with
