@@ -38,6 +38,19 @@ pub struct ContactId {
 }
 // ANCHOR_END: contact_id
 
+/// A packed feature id read aloud: `v3` (vertex 3), `e7` (edge 7), `f0` (face 0), or
+/// `?` (unknown). parry keeps the kind in the two high bits (01 vertex, 10 edge, 11 face)
+/// and the number in the other 30.
+pub fn feature_name(feature: u32) -> String {
+    let code = feature & 0x3fff_ffff;
+    match feature >> 30 {
+        0b01 => format!("v{code}"),
+        0b10 => format!("e{code}"),
+        0b11 => format!("f{code}"),
+        _ => "?".to_string(),
+    }
+}
+
 impl ContactId {
     /// The first side as a [`BodyRef`] (the ground is [`BodyRef::World`]).
     pub fn body_a(&self) -> BodyRef {

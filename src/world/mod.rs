@@ -50,7 +50,7 @@ mod step_problem;
 mod tests;
 
 pub use bodies::{DEFAULT_MARGIN, World, WorldBody};
-pub use contact::{ContactId, WorldContact, identities};
+pub use contact::{ContactId, WorldContact, feature_name, identities};
 pub use ground::GroundPlane;
 pub use material::{Material, MaterialId, Materials};
 pub use shape::Shape;
