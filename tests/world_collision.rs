@@ -346,3 +346,50 @@ proptest! {
         prop_assert!((cs[0].contact.normal() - Vector3::z()).amax() < 1e-15);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// A box turned about `z` and sunk a little: four contacts, all with gap `-depth`.
+    #[test]
+    fn yawed_box_on_the_ground(yaw in 0.0..std::f64::consts::TAU, depth in 0.0..5e-4f64,
+                               a in 0.1..1.0f64, b in 0.1..1.0f64, c in 0.1..1.0f64) {
+        let mut w = World::new();
+        let q = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), yaw);
+        w.add(Shape::cuboid(a, b, c).unwrap(), 100.0, v(0.0, 0.0, c - depth), q, M0).unwrap();
+        let cs = w.contacts().unwrap();
+        prop_assert_eq!(cs.len(), 4);
+        for c in &cs {
+            prop_assert!((c.gap + depth).abs() < 1e-12);
+        }
+    }
+
+    /// A sphere above the top face of a box (well inside the face): one contact, normal
+    /// from the box (body 0) to the sphere (body 1), gap = height above the face - r.
+    #[test]
+    fn sphere_over_box_face(x in -0.3..0.3f64, y in -0.3..0.3f64, r in 0.05..0.5f64, gap in -0.01..0.01f64) {
+        let mut w = World::new().with_ground(None).unwrap().with_margin(0.02).unwrap();
+        w.add(Shape::cuboid(0.5, 0.5, 0.5).unwrap(), 1.0, Vector3::zeros(), id(), M0).unwrap();
+        w.add(Shape::sphere(r).unwrap(), 1.0, v(x, y, 0.5 + r + gap), id(), M0).unwrap();
+        let cs = w.contacts().unwrap();
+        prop_assert_eq!(cs.len(), 1);
+        prop_assert!((cs[0].gap - gap).abs() < 1e-12, "{} vs {}", cs[0].gap, gap);
+        prop_assert!((cs[0].contact.normal() - Vector3::z()).amax() < 1e-12);
+        prop_assert_eq!((cs[0].id.a, cs[0].id.b), (Some(0), 1));
+    }
+
+    /// A sphere beside a capsule's side: gap = distance to the axis - r_s - r_c.
+    #[test]
+    fn sphere_beside_capsule(zc in -0.4..0.4f64, phi in 0.0..std::f64::consts::TAU,
+                             rs in 0.05..0.5f64, rc in 0.05..0.5f64, gap in -0.01..0.01f64) {
+        let mut w = World::new().with_ground(None).unwrap().with_margin(0.02).unwrap();
+        w.add(Shape::capsule(0.5, rc).unwrap(), 1.0, Vector3::zeros(), id(), M0).unwrap();
+        let d = rs + rc + gap;
+        w.add(Shape::sphere(rs).unwrap(), 1.0, v(d * phi.cos(), d * phi.sin(), zc), id(), M0).unwrap();
+        let cs = w.contacts().unwrap();
+        prop_assert_eq!(cs.len(), 1);
+        prop_assert!((cs[0].gap - gap).abs() < 1e-12, "{} vs {}", cs[0].gap, gap);
+        let n = v(phi.cos(), phi.sin(), 0.0);
+        prop_assert!((cs[0].contact.normal() - n).amax() < 1e-9);
+    }
+}
