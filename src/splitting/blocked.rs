@@ -107,6 +107,22 @@ impl BlockRows {
         (self.ptr[c]..self.ptr[c + 1]).map(|s| (self.col[s], self.val[s]))
     }
 
+    /// `acc += Σ_{d≠c} W_cd r_d` over block row `c`, the diagonal block left out.
+    #[inline]
+    pub(crate) fn row_product_off_diagonal(&self, c: usize, r: &[f64], acc: &mut [f64; 3]) {
+        for s in self.ptr[c]..self.ptr[c + 1] {
+            if self.col[s] == c {
+                continue;
+            }
+            let d = 3 * self.col[s];
+            let b = &self.val[s];
+            let (r0, r1, r2) = (r[d], r[d + 1], r[d + 2]);
+            acc[0] += b[0] * r0 + b[1] * r1 + b[2] * r2;
+            acc[1] += b[3] * r0 + b[4] * r1 + b[5] * r2;
+            acc[2] += b[6] * r0 + b[7] * r1 + b[8] * r2;
+        }
+    }
+
     /// `acc += Σ_d W_cd r_d` over block row `c`.
     #[inline]
     pub(crate) fn row_product(&self, c: usize, r: &[f64], acc: &mut [f64; 3]) {
@@ -305,11 +321,10 @@ impl NsgsPrepared {
 
     /// The error of `r` in every measure, for the law prepared: the same numbers as
     /// [`friction_error_with_velocity`](crate::merit::friction_error_with_velocity) with
-    /// [`NsgsPrepared::velocity`], without allocating
-    /// for small problems.
+    /// [`NsgsPrepared::velocity`], without allocating for small problems.
     pub fn error(&self, problem: &FrictionContact, r: &DVector<f64>) -> Residual {
         /// Problems up to this many unknowns keep `u` on the stack.
-        const STACK: usize = 96;
+        const STACK: usize = 48;
         let n = problem.q().len();
         let mu = problem.mu().as_slice();
         let mut stack = [0.0; STACK];
@@ -331,19 +346,13 @@ impl NsgsPrepared {
         let mu = problem.mu();
         for c in 0..self.diag.len() {
             let k = 3 * c;
-            // q̃ = q_c + Σ_d W_cd r_d - W_cc r_c
+            // q̃ = q_c + Σ_{d≠c} W_cd r_d
             let mut acc = [q[k], q[k + 1], q[k + 2]];
-            self.rows.row_product(c, r.as_slice(), &mut acc);
-            let rc = Vector3::new(r[k], r[k + 1], r[k + 2]);
-            let qt = Vector3::from(acc) - self.diag[c].w * rc;
-            let sol = solve_block(
-                &self.diag[c],
-                &qt,
-                mu[c],
-                self.kind,
-                [rc[0], rc[1], rc[2]],
-                false,
-            );
+            self.rows
+                .row_product_off_diagonal(c, r.as_slice(), &mut acc);
+            let qt = Vector3::from(acc);
+            let warm = [r[k], r[k + 1], r[k + 2]];
+            let sol = solve_block(&self.diag[c], &qt, mu[c], self.kind, warm, false);
             r[k] = sol.r[0];
             r[k + 1] = sol.r[1];
             r[k + 2] = sol.r[2];

@@ -165,8 +165,9 @@ pub fn solve_contact(
 }
 
 /// As [`solve_contact`] with the block's inverse precomputed. With `measure = false` the
-/// stick and frictionless cases skip computing their residual (it is zero up to rounding
-/// by construction) and report 0: the sweeps do not need it.
+/// stick, frictionless and fast-path slide cases skip computing their residual (it is zero
+/// up to rounding by construction, or bounded by the slide's acceptance test) and report 0:
+/// the sweeps do not need it.
 pub(crate) fn solve_block(
     block: &LocalBlock,
     q: &Vector3<f64>,
@@ -185,11 +186,12 @@ pub(crate) fn solve_block(
     // ANCHOR: take_off_stick
     // Take-off. A free velocity that underflows (below 1e-300) is zero for every purpose;
     // treating it so keeps subnormal noise out of the root finding.
-    if q.norm() < 1e-300 {
+    let qn = q.norm();
+    if qn < 1e-300 {
         return ContactSolution {
             r: [0.0; 3],
             case: ContactCase::TakeOff,
-            residual: q.norm(),
+            residual: qn,
         };
     }
     let takeoff = match kind {
@@ -239,20 +241,28 @@ pub(crate) fn solve_block(
         FrictionKind::Ccp => mu,
     };
     let poly = TrigPoly::new(&block.w, q, mu, kappa);
-    let qn = q.norm();
     let wn = block.w_norm;
     // What rounding alone leaves in the natural map of a reaction r: eps (|q| + |r| + |W||r|).
     let scale = |r: &[f64; 3]| qn + (1.0 + wn) * Vector3::from(*r).norm();
     // Fast path: Newton on F from the previous direction of sliding (or the direction of
     // the rejected stick solution). In a converging sweep this lands on the root at once.
+    // The answer is accepted when `u = W r + q` is `slip h(θ) + e` with `slip >= 0` and
+    // `(1 + mu) ‖e‖ <= 1e-13 scale`: `r` is on the cone's boundary, so its natural-map
+    // residual is then below `1e-13 scale` too (the map is `(1 + mu)`-Lipschitz in `u`),
+    // which the exhaustive search below requires of its candidates.
     if let Some(d0) = unit(warm[1], warm[2]).or(guess) {
-        if let Some(r) = slide_reaction(block, q, mu, kappa, poly.polish(d0)) {
-            let residual = residual_of(block, q, r, mu, kind);
-            if residual <= 1e-13 * scale(&r) {
+        let d = poly.polish(d0, true);
+        if let Some(r) = slide_reaction(block, q, mu, kappa, d) {
+            let u = block.w * Vector3::from(r) + q;
+            let slip = -(u[1] * d[0] + u[2] * d[1]);
+            let et = u[1] * d[1] - u[2] * d[0];
+            let en = u[0] - kappa * slip;
+            let tol = 1e-13 * scale(&r) / (1.0 + mu);
+            if slip >= 0.0 && et * et + en * en <= tol * tol {
                 return ContactSolution {
                     r,
                     case: ContactCase::Slide,
-                    residual,
+                    residual: residual_if(r),
                 };
             }
         }
@@ -401,10 +411,15 @@ impl TrigPoly {
     /// point; a few steps suffice from a quartic root or the previous sweep's direction.
     ///
     /// The step `t = -F/F'` is taken along the tangent of the unit circle and the point
-    /// normalised back onto it, `d ← (d + t d⊥) / ‖d + t d⊥‖`: the angle moves by
+    /// normalised back onto it, `d ← (d + t d⊥) / sqrt(1 + t²)`: the angle moves by
     /// `atan t = t + O(t³)`, so the convergence stays quadratic, and no sine, cosine or
     /// arctangent is evaluated.
-    fn polish(&self, mut d: [f64; 2]) -> [f64; 2] {
+    ///
+    /// `quick` ends after a step below `1e-9` rad: quadratic convergence leaves about its
+    /// square, below rounding, and the caller checks the answer's residual (the sweep's
+    /// fast path, which falls back on the exhaustive search). Otherwise Newton runs until
+    /// `|F|` stops decreasing.
+    fn polish(&self, mut d: [f64; 2], quick: bool) -> [f64; 2] {
         let mut f = self.at(d);
         for _ in 0..12 {
             let slope = self.slope(d);
@@ -412,9 +427,21 @@ impl TrigPoly {
                 break;
             }
             let t = -f / slope;
-            let Some(next) = unit(d[0] - t * d[1], d[1] + t * d[0]) else {
-                break;
+            let (a, b) = (d[0] - t * d[1], d[1] + t * d[0]);
+            let next = if t.abs() < 1e-4 {
+                // 1/sqrt(1 + t²) to rounding (the next term is 5t⁶/16)
+                let t2 = t * t;
+                let k = 1.0 - t2 * (0.5 - 0.375 * t2);
+                [a * k, b * k]
+            } else {
+                match unit(a, b) {
+                    Some(n) => n,
+                    None => break,
+                }
             };
+            if quick && t.abs() <= 1e-9 {
+                return next;
+            }
             let fnext = self.at(next);
             if !(fnext.abs() < f.abs()) {
                 break;
@@ -465,7 +492,7 @@ impl TrigPoly {
         thetas.push(std::f64::consts::PI);
         thetas
             .iter()
-            .map(|th| self.polish(direction(*th)))
+            .map(|th| self.polish(direction(*th), false))
             .collect()
     }
 
@@ -480,7 +507,7 @@ impl TrigPoly {
             let th = -std::f64::consts::PI + k as f64 * step;
             let v = self.value(th);
             if prev.signum() != v.signum() {
-                thetas.push(self.polish(direction(self.bisect(th - step, th))));
+                thetas.push(self.polish(direction(self.bisect(th - step, th)), false));
             }
             prev = v;
         }
@@ -530,8 +557,9 @@ fn slide_reaction(
     if !(det > 1e-14 * a11 * a22) {
         return None;
     }
-    let rho = (b1 * a22 - a12 * b2) / det;
-    let slip = (a11 * b2 - a12 * b1) / det;
+    let inv = 1.0 / det;
+    let rho = (b1 * a22 - a12 * b2) * inv;
+    let slip = (a11 * b2 - a12 * b1) * inv;
     if rho > 0.0 && rho.is_finite() && slip >= -1e-12 * q.norm() {
         Some([rho, rho * g[1], rho * g[2]])
     } else {
@@ -550,7 +578,14 @@ fn direction(th: f64) -> [f64; 2] {
 #[inline]
 fn unit(a: f64, b: f64) -> Option<[f64; 2]> {
     let n = norm2(a, b);
-    (n > 0.0 && n.is_finite()).then(|| [a / n, b / n])
+    (n > 0.0 && n.is_finite()).then(|| {
+        let inv = 1.0 / n;
+        if inv.is_finite() {
+            [a * inv, b * inv]
+        } else {
+            [a / n, b / n]
+        }
+    })
 }
 
 /// Last resort for degenerate blocks: the projected fixed point
