@@ -97,13 +97,8 @@ fn check(kind: FrictionKind, options: &NsgsOptions) {
         let mut fresh = DVector::zeros(p.dim());
         let scratch = solve::<Nsgs>(p, &mut fresh, &params, options, &mut no_observer());
         let mut reused = DVector::zeros(p.dim());
-        let again = solve_prepared::<Nsgs>(
-            &mut prepared,
-            p,
-            &mut reused,
-            &params,
-            &mut no_observer(),
-        );
+        let again =
+            solve_prepared::<Nsgs>(&mut prepared, p, &mut reused, &params, &mut no_observer());
         let (a, b) = match (scratch, again) {
             (Ok(a), Ok(b)) => (a, b),
             (a, b) => panic!("{name}: from scratch {a:?}, prepared once {b:?}"),

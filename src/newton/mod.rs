@@ -50,7 +50,7 @@ mod rows;
 
 pub use cone::{
     ConeNewton, ConeNewtonOptions, ConeNewtonPrepared, ConeNewtonStats, ConeReformulation,
-    cone_newton,
+    DENSE_NEWTON_MAX, cone_newton,
 };
 pub use fischer::{
     FischerNewton, FischerNewtonOptions, FischerNewtonPrepared, OnSingular,

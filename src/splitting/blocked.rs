@@ -107,6 +107,43 @@ impl BlockRows {
         (self.ptr[c]..self.ptr[c + 1]).map(|s| (self.col[s], self.val[s]))
     }
 
+    /// `u = W r + q` by block rows (`u` has `3nc` entries).
+    pub(crate) fn velocity_into(&self, q: &[f64], r: &[f64], u: &mut [f64]) {
+        for c in 0..self.ptr.len() - 1 {
+            let k = 3 * c;
+            let mut acc = [0.0; 3];
+            self.row_product(c, r, &mut acc);
+            u[k] = q[k] + acc[0];
+            u[k + 1] = q[k + 1] + acc[1];
+            u[k + 2] = q[k + 2] + acc[2];
+        }
+    }
+
+    /// The friction error of `r` for the law `kind`, `u = W r + q` by block rows: the same
+    /// numbers as [`friction_error_with_velocity`](crate::merit::friction_error_with_velocity)
+    /// with that `u` (`norm_q = ‖q‖`), without allocating for small problems.
+    pub(crate) fn error(
+        &self,
+        problem: &FrictionContact,
+        r: &[f64],
+        kind: FrictionKind,
+        norm_q: f64,
+    ) -> Residual {
+        /// Problems up to this many unknowns keep `u` on the stack.
+        const STACK: usize = 48;
+        let n = problem.q().len();
+        let mut stack = [0.0; STACK];
+        let mut heap = Vec::new();
+        let u = if n <= STACK {
+            &mut stack[..n]
+        } else {
+            heap.resize(n, 0.0);
+            &mut heap[..]
+        };
+        self.velocity_into(problem.q().as_slice(), r, u);
+        friction_residual(r, u, problem.mu().as_slice(), kind, norm_q)
+    }
+
     /// `acc += Σ_{d≠c} W_cd r_d` over block row `c`, the diagonal block left out.
     #[inline]
     pub(crate) fn row_product_off_diagonal(&self, c: usize, r: &[f64], acc: &mut [f64; 3]) {
@@ -173,7 +210,7 @@ pub struct NsgsPrepared {
 
 /// A copy of a matrix's storage, to tell cheaply whether the next problem has the same `W`.
 #[derive(Debug, Clone, Default, PartialEq)]
-struct SeenMatrix {
+pub(crate) struct SeenMatrix {
     dense: bool,
     nrows: usize,
     /// Sparse: the row offsets and column indices.
@@ -183,7 +220,7 @@ struct SeenMatrix {
 
 impl SeenMatrix {
     /// Whether `w` stores exactly these numbers (`-0.0` and `0.0` alike, as the blocks do).
-    fn same(&self, w: &Matrix) -> bool {
+    pub(crate) fn same(&self, w: &Matrix) -> bool {
         match w {
             Matrix::Dense(m) => {
                 self.dense && self.nrows == m.nrows() && self.values == m.as_slice()
@@ -198,7 +235,7 @@ impl SeenMatrix {
         }
     }
 
-    fn set(&mut self, w: &Matrix) {
+    pub(crate) fn set(&mut self, w: &Matrix) {
         fn copy<T: Copy>(to: &mut Vec<T>, from: &[T]) {
             to.clear();
             to.extend_from_slice(from);
@@ -298,24 +335,12 @@ impl NsgsPrepared {
         Ok(())
     }
 
-    /// `u = W r + q` into `u` (`3nc` entries), with the block layout.
-    fn velocity_into(&self, problem: &FrictionContact, r: &[f64], u: &mut [f64]) {
-        let q = problem.q();
-        for c in 0..self.diag.len() {
-            let k = 3 * c;
-            let mut acc = [0.0; 3];
-            self.rows.row_product(c, r, &mut acc);
-            u[k] = q[k] + acc[0];
-            u[k + 1] = q[k + 1] + acc[1];
-            u[k + 2] = q[k + 2] + acc[2];
-        }
-    }
-
     /// `u = W r + q`, with the block layout (cheaper than a general product when `W` was
     /// given dense).
     pub fn velocity(&self, problem: &FrictionContact, r: &DVector<f64>) -> DVector<f64> {
         let mut u = DVector::zeros(problem.q().len());
-        self.velocity_into(problem, r.as_slice(), u.as_mut_slice());
+        self.rows
+            .velocity_into(problem.q().as_slice(), r.as_slice(), u.as_mut_slice());
         u
     }
 
@@ -323,20 +348,8 @@ impl NsgsPrepared {
     /// [`friction_error_with_velocity`](crate::merit::friction_error_with_velocity) with
     /// [`NsgsPrepared::velocity`], without allocating for small problems.
     pub fn error(&self, problem: &FrictionContact, r: &DVector<f64>) -> Residual {
-        /// Problems up to this many unknowns keep `u` on the stack.
-        const STACK: usize = 48;
-        let n = problem.q().len();
-        let mu = problem.mu().as_slice();
-        let mut stack = [0.0; STACK];
-        let mut heap = Vec::new();
-        let u = if n <= STACK {
-            &mut stack[..n]
-        } else {
-            heap.resize(n, 0.0);
-            &mut heap[..]
-        };
-        self.velocity_into(problem, r.as_slice(), u);
-        friction_residual(r.as_slice(), u, mu, self.kind, self.norm_q)
+        self.rows
+            .error(problem, r.as_slice(), self.kind, self.norm_q)
     }
 
     // ANCHOR: nsgs_sweep

@@ -186,12 +186,12 @@ pub(crate) fn solve_block(
     // ANCHOR: take_off_stick
     // Take-off. A free velocity that underflows (below 1e-300) is zero for every purpose;
     // treating it so keeps subnormal noise out of the root finding.
-    let qn = q.norm();
-    if qn < 1e-300 {
+    // (the norm only when the largest entry is small: a square root saved per call)
+    if q.amax() < 1e-300 && q.norm() < 1e-300 {
         return ContactSolution {
             r: [0.0; 3],
             case: ContactCase::TakeOff,
-            residual: qn,
+            residual: q.norm(),
         };
     }
     let takeoff = match kind {
@@ -241,6 +241,7 @@ pub(crate) fn solve_block(
         FrictionKind::Ccp => mu,
     };
     let poly = TrigPoly::new(&block.w, q, mu, kappa);
+    let qn = q.norm();
     let wn = block.w_norm;
     // What rounding alone leaves in the natural map of a reaction r: eps (|q| + |r| + |W||r|).
     let scale = |r: &[f64; 3]| qn + (1.0 + wn) * Vector3::from(*r).norm();
@@ -415,10 +416,10 @@ impl TrigPoly {
     /// `atan t = t + O(t³)`, so the convergence stays quadratic, and no sine, cosine or
     /// arctangent is evaluated.
     ///
-    /// `quick` ends after a step below `1e-9` rad: quadratic convergence leaves about its
-    /// square, below rounding, and the caller checks the answer's residual (the sweep's
-    /// fast path, which falls back on the exhaustive search). Otherwise Newton runs until
-    /// `|F|` stops decreasing.
+    /// `quick` ends after a step below `1e-8` rad: quadratic convergence leaves about its
+    /// square times `F''/2F'`, at rounding, and the caller checks the answer's residual (the
+    /// sweep's fast path, which falls back on the exhaustive search). Otherwise Newton runs
+    /// until `|F|` stops decreasing.
     fn polish(&self, mut d: [f64; 2], quick: bool) -> [f64; 2] {
         let mut f = self.at(d);
         for _ in 0..12 {
@@ -439,7 +440,7 @@ impl TrigPoly {
                     None => break,
                 }
             };
-            if quick && t.abs() <= 1e-9 {
+            if quick && t.abs() <= 1e-8 {
                 return next;
             }
             let fnext = self.at(next);
