@@ -627,6 +627,8 @@ struct ConeState {
     phi_trial: DVector<f64>,
     /// The values of the Newton matrix (workspace).
     vals: Vec<f64>,
+    /// `-Φ`, the right-hand side of the Newton system (workspace).
+    rhs: DVector<f64>,
     /// The last merits, at most `window`, for the non-monotone test.
     history: Vec<f64>,
     /// `1 + max W_ii max ρ`, the scale of `H`.
@@ -682,6 +684,7 @@ impl Method for ConeNewton {
             },
             u_trial: DVector::zeros(n),
             vals: Vec::new(),
+            rhs: DVector::zeros(n),
             phi: DVector::zeros(n),
             blocks: vec![Matrix3::zeros(); fc.contacts()],
             trial: DVector::zeros(n),
@@ -716,9 +719,11 @@ impl Method for ConeNewton {
         // style regularisation H + eps I with eps tied to the residual, growing on failure.
         let mut dir = None;
         let mut eps = 0.0;
+        st.rhs.copy_from(&st.phi);
+        st.rhs.neg_mut();
         for _ in 0..8 {
             matrix.values(&st.blocks, rho, eps, &mut st.vals);
-            if let Some(d) = matrix.solve(&st.vals, &(-&st.phi)) {
+            if let Some(d) = matrix.solve(&st.vals, &st.rhs) {
                 dir = Some(d);
                 break;
             }
