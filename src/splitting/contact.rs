@@ -258,8 +258,11 @@ pub(crate) fn solve_block(
             let slip = -(u[1] * d[0] + u[2] * d[1]);
             let et = u[1] * d[1] - u[2] * d[0];
             let en = u[0] - kappa * slip;
-            let tol = 1e-13 * scale(&r) / (1.0 + mu);
-            if slip >= 0.0 && et * et + en * en <= tol * tol {
+            // `scale(&r)` with `‖r‖ = rho sqrt(1 + mu²)` bounded below by `rho max(1, mu)`
+            // (a test at most √2 stricter, without a square root or a division)
+            let tol = 1e-13 * (qn + (1.0 + wn) * r[0] * mu.max(1.0));
+            let lip = 1.0 + mu;
+            if slip >= 0.0 && lip * lip * (et * et + en * en) <= tol * tol {
                 return ContactSolution {
                     r,
                     case: ContactCase::Slide,
@@ -561,7 +564,7 @@ fn slide_reaction(
     let inv = 1.0 / det;
     let rho = (b1 * a22 - a12 * b2) * inv;
     let slip = (a11 * b2 - a12 * b1) * inv;
-    if rho > 0.0 && rho.is_finite() && slip >= -1e-12 * q.norm() {
+    if rho > 0.0 && rho.is_finite() && (slip >= 0.0 || slip >= -1e-12 * q.norm()) {
         Some([rho, rho * g[1], rho * g[2]])
     } else {
         None
