@@ -26,7 +26,8 @@
 //! `H = ∂Φ/∂r = I - D + D ρ W` with `D` the block-diagonal derivative of the projections
 //! (an element of the B-subdifferential; at a kink the inactive side is chosen). Each
 //! iteration solves `H Δ = -Φ` by sparse LU (faer; the symbolic analysis is done once and
-//! reused, the pattern is that of `W` plus the diagonal), then backtracks on the merit
+//! reused, the pattern is that of `W` plus the diagonal), or by dense LU when the system is
+//! small ([`DENSE_NEWTON_MAX`] unknowns), then backtracks on the merit
 //! `ψ = 1/2 ‖Φ‖²` until the Armijo condition `ψ(r + τ Δ) <= (1 - 2 σ τ) ψ(r)` holds
 //! (Silcowitz et al. 2009 eq. 38). When `H` is singular — more contacts than degrees of
 //! freedom make `W` rank deficient — it is regularised (`H + ε I`, `ε` growing). When no
@@ -37,9 +38,9 @@
 //! by default), like every other friction solver here.
 //!
 //! [`ConeNewton`] is the method ([`crate::solver::Method`]): `prepare` analyses the pattern
-//! of `H` (that of `W` by blocks) once, `start` computes `ρ` and the Gauss-Seidel fallback
-//! of the problem at hand, and one `step` is one Newton iteration; [`cone_newton`] runs it
-//! in the crate's loop.
+//! of `H` (that of `W` by blocks) once, `start` computes `ρ` of the problem at hand (the
+//! Gauss-Seidel fallback is prepared when first needed), and one `step` is one Newton
+//! iteration; [`cone_newton`] runs it in the crate's loop.
 
 use crate::policy::fallback::Fallback;
 use std::ops::ControlFlow;
@@ -47,7 +48,7 @@ use std::ops::ControlFlow;
 use faer::linalg::solvers::Solve;
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
 use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat};
-use nalgebra::{DVector, Matrix3};
+use nalgebra::{DMatrix, DVector, Matrix3};
 use serde::{Deserialize, Serialize};
 
 use super::invalid_option;
@@ -55,7 +56,7 @@ use crate::friction::project_on_cone;
 use crate::merit::{Residual, friction_error_with_velocity};
 use crate::problem::{FrictionContact, FrictionKind, ProblemError};
 use crate::solver::{Iterate, Method, NonExhaustive, Params, SolveError, Solved, Step, solve};
-use crate::splitting::{BlockRows, NsgsPrepared};
+use crate::splitting::{BlockRows, NsgsPrepared, SeenMatrix};
 
 /// Options of the semismooth Newton method on the friction cone ([`ConeNewton`],
 /// [`cone_newton`]; `nsn` on the command line). Build with
@@ -383,18 +384,36 @@ fn cone_projection_derivative(x: [f64; 3], mu: f64) -> ([f64; 3], Matrix3<f64>) 
     (p, d)
 }
 
+/// Newton systems with at most this many unknowns (20 contacts) are solved by dense LU
+/// (nalgebra, partial pivoting) instead of faer's sparse LU. On such sizes the sparse
+/// symbolic analysis and its per-step bookkeeping cost more than the whole dense
+/// factorisation (`n³/3` = 72 000 flops at 60, a few microseconds), and the fc3d problems
+/// of a few contacts are dense by blocks anyway. The Newton step is the same: the same
+/// matrix and right-hand side, solved to rounding by another LU.
+pub const DENSE_NEWTON_MAX: usize = 60;
+
 /// The Newton matrix `H = I - D + D ρ W` with a fixed sparsity pattern (that of `W` by
-/// blocks, plus the diagonal) so that faer's symbolic LU is computed once.
+/// blocks, plus the diagonal) so that faer's symbolic LU is computed once; dense for
+/// small systems ([`DENSE_NEWTON_MAX`]).
 #[derive(Debug)]
 struct NewtonMatrix {
     n: usize,
     /// For each stored entry (in `pairs` order): its (row, col).
     pairs: Vec<Pair<usize, usize>>,
+    /// The symbolic analysis of the pattern; `None` for a dense system.
+    sparse: Option<SparsePattern>,
+    /// `W`'s entries by block row: for contact c, blocks (d, W_cd).
+    rows: BlockRows,
+    /// The stored numbers of the `W` of `rows`.
+    seen: SeenMatrix,
+}
+
+/// faer's symbolic structures for a sparse Newton matrix.
+#[derive(Debug)]
+struct SparsePattern {
     symbolic: SymbolicSparseColMat<usize>,
     argsort: Argsort<usize>,
     lu: SymbolicLu<usize>,
-    /// `W`'s entries by block row: for contact c, blocks (d, W_cd).
-    rows: BlockRows,
 }
 
 impl NewtonMatrix {
@@ -416,58 +435,78 @@ impl NewtonMatrix {
             }
         }
         let n = fc.dim();
-        let singular = |e: &dyn std::fmt::Display| SolveError::Singular {
-            what: format!("Newton matrix pattern: {e}"),
+        let sparse = if n <= DENSE_NEWTON_MAX {
+            None
+        } else {
+            let singular = |e: &dyn std::fmt::Display| SolveError::Singular {
+                what: format!("Newton matrix pattern: {e}"),
+            };
+            let (symbolic, argsort) = SymbolicSparseColMat::try_new_from_indices(n, n, &pairs)
+                .map_err(|e| singular(&format!("{e:?}")))?;
+            let lu =
+                SymbolicLu::try_new(symbolic.as_ref()).map_err(|e| singular(&format!("{e:?}")))?;
+            Some(SparsePattern {
+                symbolic,
+                argsort,
+                lu,
+            })
         };
-        let (symbolic, argsort) = SymbolicSparseColMat::try_new_from_indices(n, n, &pairs)
-            .map_err(|e| singular(&format!("{e:?}")))?;
-        let lu = SymbolicLu::try_new(symbolic.as_ref()).map_err(|e| singular(&format!("{e:?}")))?;
+        let mut seen = SeenMatrix::default();
+        seen.set(fc.w());
         Ok(NewtonMatrix {
             n,
             pairs,
-            symbolic,
-            argsort,
-            lu,
+            sparse,
             rows,
+            seen,
         })
     }
 
     /// Takes `fc`'s `W` (the values of `D ρ W` are read from it); the symbolic analysis is
     /// redone only if its block pattern differs from the one analysed.
     fn refresh(&mut self, fc: &FrictionContact) -> Result<(), SolveError> {
+        if self.seen.same(fc.w()) {
+            return Ok(());
+        }
         let rows = BlockRows::new(fc.w());
         let nc = fc.contacts();
         let same = fc.dim() == self.n
             && (0..nc).all(|c| rows.block_columns(c).eq(self.rows.block_columns(c)));
         if same {
             self.rows = rows;
+            self.seen.set(fc.w());
         } else {
             *self = NewtonMatrix::new(fc)?;
         }
         Ok(())
     }
 
-    /// Values of `H + eps I` in `pairs` order.
-    fn values(&self, blocks: &[Matrix3<f64>], rho: &[[f64; 2]], eps: f64) -> Vec<f64> {
-        let mut vals = Vec::with_capacity(self.pairs.len());
+    /// Values of `H + eps I` in `pairs` order, into `vals`.
+    fn values(&self, blocks: &[Matrix3<f64>], rho: &[[f64; 2]], eps: f64, vals: &mut Vec<f64>) {
+        vals.clear();
+        vals.reserve(self.pairs.len());
         let nc = blocks.len();
         for c in 0..nc {
             let dblk = &blocks[c];
             // D ρ, row-scaled columns: (D ρ)_{ij} = D_ij ρ_j
             let rho_row = [rho[c][0], rho[c][1], rho[c][1]];
-            let mut cols: Vec<(usize, [f64; 9])> = self.rows.blocks_of(c).collect();
-            if !cols.iter().any(|(d, _)| *d == c) {
-                cols.push((c, [0.0; 9]));
-            }
+            // the block row's blocks, then a zero diagonal block if W has none (the
+            // order of `pairs`)
+            let missing = !self.rows.block_columns(c).any(|d| d == c);
+            let cols = || {
+                self.rows
+                    .blocks_of(c)
+                    .chain(missing.then_some((c, [0.0; 9])))
+            };
             for i in 0..3 {
-                for (d, w) in &cols {
+                for (d, w) in cols() {
                     for j in 0..3 {
                         // (D ρ W)_{ij} = Σ_l D_il ρ_l W_lj
                         let mut v = 0.0;
                         for l in 0..3 {
                             v += dblk[(i, l)] * rho_row[l] * w[3 * l + j];
                         }
-                        if *d == c {
+                        if d == c {
                             let id = if i == j { 1.0 + eps } else { 0.0 };
                             v += id - dblk[(i, j)];
                         }
@@ -476,15 +515,21 @@ impl NewtonMatrix {
                 }
             }
         }
-        vals
     }
 
     /// Solves `(H + eps I) x = rhs`; `None` if the factorisation fails or the result is
     /// not finite.
     fn solve(&self, vals: &[f64], rhs: &DVector<f64>) -> Option<DVector<f64>> {
-        let mat =
-            SparseColMat::new_from_argsort(self.symbolic.clone(), &self.argsort, vals).ok()?;
-        let lu = Lu::try_new_with_symbolic(self.lu.clone(), mat.as_ref()).ok()?;
+        let Some(sp) = &self.sparse else {
+            let mut mat = DMatrix::zeros(self.n, self.n);
+            for (p, v) in self.pairs.iter().zip(vals) {
+                mat[(p.row, p.col)] = *v;
+            }
+            let x = mat.lu().solve(rhs)?;
+            return x.iter().all(|v| v.is_finite()).then_some(x);
+        };
+        let mat = SparseColMat::new_from_argsort(sp.symbolic.clone(), &sp.argsort, vals).ok()?;
+        let lu = Lu::try_new_with_symbolic(sp.lu.clone(), mat.as_ref()).ok()?;
         let mut x = rhs.clone();
         let m = faer::MatMut::from_column_major_slice_mut(x.as_mut_slice(), self.n, 1);
         lu.solve_in_place(m);
@@ -571,14 +616,20 @@ pub struct ConeNewtonPrepared {
 struct ConeState {
     kind: FrictionKind,
     rho: Vec<[f64; 2]>,
-    /// The blocked Gauss-Seidel of the hybrid fallback.
-    gs: NsgsPrepared,
+    /// The blocked Gauss-Seidel of the hybrid fallback, prepared when first needed.
+    gs: Option<NsgsPrepared>,
     /// `u = W r + q` at the current `r`.
     u: DVector<f64>,
     phi: DVector<f64>,
     blocks: Vec<Matrix3<f64>>,
     trial: DVector<f64>,
+    /// `u` at `trial`.
+    u_trial: DVector<f64>,
     phi_trial: DVector<f64>,
+    /// The values of the Newton matrix (workspace).
+    vals: Vec<f64>,
+    /// `-Φ`, the right-hand side of the Newton system (workspace).
+    rhs: DVector<f64>,
     /// The last merits, at most `window`, for the non-monotone test.
     history: Vec<f64>,
     /// `1 + max W_ii max ρ`, the scale of `H`.
@@ -607,8 +658,8 @@ impl Method for ConeNewton {
         })
     }
 
-    /// `ρ` and the scales of this problem, its `W` in the Newton matrix, the Gauss-Seidel
-    /// fallback, `u` at the warm start, an empty non-monotone window.
+    /// `ρ` and the scales of this problem, its `W` in the Newton matrix, `u` at the warm
+    /// start, an empty non-monotone window.
     fn start(
         prepared: &mut ConeNewtonPrepared,
         fc: &FrictionContact,
@@ -626,8 +677,15 @@ impl Method for ConeNewton {
         );
         prepared.state = Some(ConeState {
             kind: fc.kind(),
-            gs: NsgsPrepared::new(fc, fc.kind())?,
-            u: fc.velocity(r),
+            gs: None,
+            u: {
+                let mut u = DVector::zeros(n);
+                velocity_into(fc, r, &mut u);
+                u
+            },
+            u_trial: DVector::zeros(n),
+            vals: Vec::new(),
+            rhs: DVector::zeros(n),
             phi: DVector::zeros(n),
             blocks: vec![Matrix3::zeros(); fc.contacts()],
             trial: DVector::zeros(n),
@@ -662,9 +720,11 @@ impl Method for ConeNewton {
         // style regularisation H + eps I with eps tied to the residual, growing on failure.
         let mut dir = None;
         let mut eps = 0.0;
+        st.rhs.copy_from(&st.phi);
+        st.rhs.neg_mut();
         for _ in 0..8 {
-            let vals = matrix.values(&st.blocks, rho, eps);
-            if let Some(d) = matrix.solve(&vals, &(-&st.phi)) {
+            matrix.values(&st.blocks, rho, eps, &mut st.vals);
+            if let Some(d) = matrix.solve(&st.vals, &st.rhs) {
                 dir = Some(d);
                 break;
             }
@@ -694,12 +754,20 @@ impl Method for ConeNewton {
             for _ in 0..=options.max_backtracks {
                 st.trial.copy_from(r);
                 st.trial.axpy(tau, d, 1.0);
-                let ut = fc.velocity(&st.trial);
-                eval(fc, kind, rho, &st.trial, &ut, &mut st.phi_trial, None);
+                velocity_into(fc, &st.trial, &mut st.u_trial);
+                eval(
+                    fc,
+                    kind,
+                    rho,
+                    &st.trial,
+                    &st.u_trial,
+                    &mut st.phi_trial,
+                    None,
+                );
                 let psi_t = 0.5 * st.phi_trial.norm_squared();
                 if !options.line_search || psi_t <= (1.0 - 2.0 * options.armijo * tau) * psi_ref {
                     r.copy_from(&st.trial);
-                    st.u = ut;
+                    std::mem::swap(&mut st.u, &mut st.u_trial);
                     accepted = true;
                     break;
                 }
@@ -711,11 +779,15 @@ impl Method for ConeNewton {
         if !accepted {
             if let Fallback::GaussSeidel { sweeps } = Fallback::of(options.gs_sweeps) {
                 // Hybrid globalisation: a few exact block Gauss-Seidel sweeps.
+                let gs = match &mut st.gs {
+                    Some(gs) => gs,
+                    none => none.insert(NsgsPrepared::new(fc, fc.kind())?),
+                };
                 for _ in 0..sweeps {
-                    st.gs.sweep(fc, r);
+                    gs.sweep(fc, r);
                 }
                 stats.gs_sweeps += sweeps;
-                st.u = fc.velocity(r);
+                velocity_into(fc, r, &mut st.u);
                 st.history.clear();
             } else {
                 // Gradient fallback: -grad psi = -H^T phi, with the unregularised H.
@@ -727,11 +799,19 @@ impl Method for ConeNewton {
                     for _ in 0..=options.max_backtracks {
                         st.trial.copy_from(r);
                         st.trial.axpy(-tau, &g, 1.0);
-                        let ut = fc.velocity(&st.trial);
-                        eval(fc, kind, rho, &st.trial, &ut, &mut st.phi_trial, None);
+                        velocity_into(fc, &st.trial, &mut st.u_trial);
+                        eval(
+                            fc,
+                            kind,
+                            rho,
+                            &st.trial,
+                            &st.u_trial,
+                            &mut st.phi_trial,
+                            None,
+                        );
                         if 0.5 * st.phi_trial.norm_squared() <= psi - options.armijo * tau * gn {
                             r.copy_from(&st.trial);
-                            st.u = ut;
+                            std::mem::swap(&mut st.u, &mut st.u_trial);
                             break;
                         }
                         tau *= options.shrink;
@@ -748,6 +828,12 @@ impl Method for ConeNewton {
         let kind = prepared.state.as_ref().map_or(fc.kind(), |s| s.kind);
         friction_error_with_velocity(fc, r, &fc.velocity(r), kind)
     }
+}
+
+/// `u = W r + q` into `u`: the numbers of [`FrictionContact::velocity`], without allocating.
+fn velocity_into(fc: &FrictionContact, r: &DVector<f64>, u: &mut DVector<f64>) {
+    u.copy_from(fc.q());
+    fc.w().mul_vec_add(r, u);
 }
 
 fn not_started() -> SolveError {

@@ -51,7 +51,7 @@ mod rows;
 pub use crate::policy::prox_then_newton::{ProxNsnOptions, ProxNsnStats, cone_newton_prox_start};
 pub use cone::{
     ConeNewton, ConeNewtonOptions, ConeNewtonPrepared, ConeNewtonStats, ConeReformulation,
-    cone_newton,
+    DENSE_NEWTON_MAX, cone_newton,
 };
 pub use fischer::{
     FischerNewton, FischerNewtonOptions, FischerNewtonPrepared, OnSingular,

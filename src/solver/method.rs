@@ -37,8 +37,10 @@ pub enum Step {
 /// * [`Method::prepare`]: the symbolic and layout work (block storage, factorisation
 ///   patterns, r-factor strategies), done once and reusable across solves of problems with
 ///   the same structure (the contact problems of consecutive time steps);
-/// * [`Method::start`]: the numeric work for one problem (diagonal block inverses, the
-///   r-factors of this `W`, workspace reset), given the warm start;
+/// * [`Method::start`]: the numeric work for one problem (the r-factors of this `W`,
+///   workspace reset), given the warm start. Numeric work `prepare` already did for the
+///   problem it saw (NSGS's diagonal blocks and their inverses) is redone only for a
+///   problem whose numbers differ;
 /// * [`Method::step`]: **one iteration**, what the book shows: a sweep, a Newton step, a
 ///   pivot.
 ///

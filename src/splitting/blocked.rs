@@ -6,7 +6,7 @@ use super::contact::{LocalBlock, solve_block};
 use crate::matrix::Matrix;
 use serde::{Deserialize, Serialize};
 
-use crate::merit::{Residual, friction_error_with_velocity};
+use crate::merit::{Residual, friction_residual, scaled_norm};
 use crate::problem::{FrictionContact, FrictionKind, ProblemError};
 use crate::solver::{
     Iterate, Method, NonExhaustive, Params, SolveError, SolveInfo, Step, solve_started,
@@ -26,35 +26,75 @@ pub(crate) struct BlockRows {
 
 impl BlockRows {
     pub(crate) fn new(w: &Matrix) -> Self {
+        let mut rows = BlockRows {
+            ptr: Vec::new(),
+            col: Vec::new(),
+            val: Vec::new(),
+        };
+        rows.fill(w, &mut Vec::new());
+        rows
+    }
+
+    /// Rebuilds the layout and the blocks of `w` in place, reusing the storage (`slot` is
+    /// scratch, as long as the block count or longer, every entry `usize::MAX`).
+    fn fill(&mut self, w: &Matrix, slot: &mut Vec<usize>) {
         let nc = w.nrows() / 3;
-        let mut ptr = Vec::with_capacity(nc + 1);
-        let mut col = Vec::new();
-        let mut val = Vec::new();
-        ptr.push(0);
-        // Scratch: block column -> slot in this block row.
-        let mut slot = vec![usize::MAX; nc];
-        for c in 0..nc {
-            let start = col.len();
-            for k in 0..3 {
-                w.for_each_in_row(3 * c + k, |j, v| {
-                    if v == 0.0 {
-                        return;
+        self.ptr.clear();
+        self.col.clear();
+        self.val.clear();
+        self.ptr.push(0);
+        match w {
+            Matrix::Dense(m) => {
+                // Block by block, block columns in order; a block is stored unless its nine
+                // entries are all zero (`0.0 + v` stores a zero entry as +0.0, as the sparse
+                // path's sums do).
+                for c in 0..nc {
+                    for d in 0..nc {
+                        let mut b = [0.0; 9];
+                        let mut any = false;
+                        for k in 0..3 {
+                            for l in 0..3 {
+                                let v = m[(3 * c + k, 3 * d + l)];
+                                any |= v != 0.0;
+                                b[3 * k + l] = 0.0 + v;
+                            }
+                        }
+                        if any {
+                            self.col.push(d);
+                            self.val.push(b);
+                        }
                     }
-                    let d = j / 3;
-                    if slot[d] == usize::MAX {
-                        slot[d] = col.len();
-                        col.push(d);
-                        val.push([0.0; 9]);
+                    self.ptr.push(self.col.len());
+                }
+            }
+            Matrix::Sparse(_) => {
+                // Scratch: block column -> slot in this block row.
+                if slot.len() < nc {
+                    slot.resize(nc, usize::MAX);
+                }
+                for c in 0..nc {
+                    let start = self.col.len();
+                    for k in 0..3 {
+                        w.for_each_in_row(3 * c + k, |j, v| {
+                            if v == 0.0 {
+                                return;
+                            }
+                            let d = j / 3;
+                            if slot[d] == usize::MAX {
+                                slot[d] = self.col.len();
+                                self.col.push(d);
+                                self.val.push([0.0; 9]);
+                            }
+                            self.val[slot[d]][3 * k + (j % 3)] += v;
+                        });
                     }
-                    val[slot[d]][3 * k + (j % 3)] += v;
-                });
+                    for s in start..self.col.len() {
+                        slot[self.col[s]] = usize::MAX;
+                    }
+                    self.ptr.push(self.col.len());
+                }
             }
-            for s in start..col.len() {
-                slot[col[s]] = usize::MAX;
-            }
-            ptr.push(col.len());
         }
-        BlockRows { ptr, col, val }
     }
 
     /// The block columns stored in block row `c`.
@@ -65,6 +105,59 @@ impl BlockRows {
     /// The blocks `(d, W_cd)` of block row `c` (row-major 3x3).
     pub(crate) fn blocks_of(&self, c: usize) -> impl Iterator<Item = (usize, [f64; 9])> + '_ {
         (self.ptr[c]..self.ptr[c + 1]).map(|s| (self.col[s], self.val[s]))
+    }
+
+    /// `u = W r + q` by block rows (`u` has `3nc` entries).
+    pub(crate) fn velocity_into(&self, q: &[f64], r: &[f64], u: &mut [f64]) {
+        for c in 0..self.ptr.len() - 1 {
+            let k = 3 * c;
+            let mut acc = [0.0; 3];
+            self.row_product(c, r, &mut acc);
+            u[k] = q[k] + acc[0];
+            u[k + 1] = q[k + 1] + acc[1];
+            u[k + 2] = q[k + 2] + acc[2];
+        }
+    }
+
+    /// The friction error of `r` for the law `kind`, `u = W r + q` by block rows: the same
+    /// numbers as [`friction_error_with_velocity`](crate::merit::friction_error_with_velocity)
+    /// with that `u` (`norm_q = ‖q‖`), without allocating for small problems.
+    pub(crate) fn error(
+        &self,
+        problem: &FrictionContact,
+        r: &[f64],
+        kind: FrictionKind,
+        norm_q: f64,
+    ) -> Residual {
+        /// Problems up to this many unknowns keep `u` on the stack.
+        const STACK: usize = 48;
+        let n = problem.q().len();
+        let mut stack = [0.0; STACK];
+        let mut heap = Vec::new();
+        let u = if n <= STACK {
+            &mut stack[..n]
+        } else {
+            heap.resize(n, 0.0);
+            &mut heap[..]
+        };
+        self.velocity_into(problem.q().as_slice(), r, u);
+        friction_residual(r, u, problem.mu().as_slice(), kind, norm_q)
+    }
+
+    /// `acc += Σ_{d≠c} W_cd r_d` over block row `c`, the diagonal block left out.
+    #[inline]
+    pub(crate) fn row_product_off_diagonal(&self, c: usize, r: &[f64], acc: &mut [f64; 3]) {
+        for s in self.ptr[c]..self.ptr[c + 1] {
+            if self.col[s] == c {
+                continue;
+            }
+            let d = 3 * self.col[s];
+            let b = &self.val[s];
+            let (r0, r1, r2) = (r[d], r[d + 1], r[d + 2]);
+            acc[0] += b[0] * r0 + b[1] * r1 + b[2] * r2;
+            acc[1] += b[3] * r0 + b[4] * r1 + b[5] * r2;
+            acc[2] += b[6] * r0 + b[7] * r1 + b[8] * r2;
+        }
     }
 
     /// `acc += Σ_d W_cd r_d` over block row `c`.
@@ -100,12 +193,69 @@ pub struct BlockedGaussSeidel<'a> {
 
 /// What NSGS keeps between sweeps: the block layout of `W`, the diagonal blocks with their
 /// inverses, and the law solved. It does not borrow the problem, so that one preparation
-/// serves consecutive problems.
+/// serves consecutive problems: [`NsgsPrepared::refresh`] brings it to another problem of
+/// the same size, rebuilding only what changed.
 #[derive(Debug, Clone)]
 pub struct NsgsPrepared {
     rows: BlockRows,
     diag: Vec<LocalBlock>,
     kind: FrictionKind,
+    /// `‖q‖` of the problem last refreshed (the denominator of the relative error).
+    norm_q: f64,
+    /// The stored numbers of the `W` that `rows` and `diag` were built from.
+    seen: SeenMatrix,
+    /// Scratch for [`BlockRows::fill`].
+    slot: Vec<usize>,
+}
+
+/// A copy of a matrix's storage, to tell cheaply whether the next problem has the same `W`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct SeenMatrix {
+    dense: bool,
+    nrows: usize,
+    /// Sparse: the row offsets and column indices.
+    pattern: (Vec<usize>, Vec<usize>),
+    values: Vec<f64>,
+}
+
+impl SeenMatrix {
+    /// Whether `w` stores exactly these numbers (`-0.0` and `0.0` alike, as the blocks do).
+    pub(crate) fn same(&self, w: &Matrix) -> bool {
+        match w {
+            Matrix::Dense(m) => {
+                self.dense && self.nrows == m.nrows() && self.values == m.as_slice()
+            }
+            Matrix::Sparse(m) => {
+                !self.dense
+                    && self.nrows == m.nrows()
+                    && self.pattern.0 == m.row_offsets()
+                    && self.pattern.1 == m.col_indices()
+                    && self.values == m.values()
+            }
+        }
+    }
+
+    pub(crate) fn set(&mut self, w: &Matrix) {
+        fn copy<T: Copy>(to: &mut Vec<T>, from: &[T]) {
+            to.clear();
+            to.extend_from_slice(from);
+        }
+        self.nrows = w.nrows();
+        match w {
+            Matrix::Dense(m) => {
+                self.dense = true;
+                self.pattern.0.clear();
+                self.pattern.1.clear();
+                copy(&mut self.values, m.as_slice());
+            }
+            Matrix::Sparse(m) => {
+                self.dense = false;
+                copy(&mut self.pattern.0, m.row_offsets());
+                copy(&mut self.pattern.1, m.col_indices());
+                copy(&mut self.values, m.values());
+            }
+        }
+    }
 }
 
 impl NsgsPrepared {
@@ -115,14 +265,56 @@ impl NsgsPrepared {
     /// [`ProblemError::NonPositiveDiagonal`] if a normal diagonal entry `W_nn` of a contact
     /// is not positive (its normal row carries no information).
     pub fn new(problem: &FrictionContact, kind: FrictionKind) -> Result<Self, ProblemError> {
-        let rows = BlockRows::new(problem.w());
+        let mut p = NsgsPrepared {
+            rows: BlockRows {
+                ptr: Vec::new(),
+                col: Vec::new(),
+                val: Vec::new(),
+            },
+            diag: Vec::new(),
+            kind,
+            norm_q: 0.0,
+            seen: SeenMatrix::default(),
+            slot: Vec::new(),
+        };
+        p.rebuild(problem)?;
+        Ok(p)
+    }
+
+    /// Brings the preparation to `problem` (same number of contacts or not) for the law
+    /// `kind`: when its `W` stores the same numbers as the last one's (a time stepper's
+    /// unchanged `W`, or the problem just prepared), only `‖q‖` is read again; otherwise the
+    /// blocks are rebuilt in the storage already allocated, and a diagonal block's inverse is
+    /// recomputed only if the block changed.
+    ///
+    /// # Errors
+    /// As [`NsgsPrepared::new`].
+    pub fn refresh(
+        &mut self,
+        problem: &FrictionContact,
+        kind: FrictionKind,
+    ) -> Result<(), ProblemError> {
+        self.kind = kind;
+        if self.seen.same(problem.w()) {
+            self.norm_q = scaled_norm(problem.q().as_slice());
+            Ok(())
+        } else {
+            self.rebuild(problem)
+        }
+    }
+
+    fn rebuild(&mut self, problem: &FrictionContact) -> Result<(), ProblemError> {
+        // forget the old `W` until the new one is fully taken (an error leaves it unseen)
+        self.seen.values.clear();
+        self.seen.nrows = usize::MAX;
+        self.rows.fill(problem.w(), &mut self.slot);
         let nc = problem.contacts();
-        let mut diag = Vec::with_capacity(nc);
+        self.diag.truncate(nc);
         for c in 0..nc {
             let mut b = Matrix3::zeros();
-            for s in rows.ptr[c]..rows.ptr[c + 1] {
-                if rows.col[s] == c {
-                    b = Matrix3::from_row_slice(&rows.val[s]);
+            for s in self.rows.ptr[c]..self.rows.ptr[c + 1] {
+                if self.rows.col[s] == c {
+                    b = Matrix3::from_row_slice(&self.rows.val[s]);
                 }
             }
             if !(b[(0, 0)] > 0.0) {
@@ -132,23 +324,32 @@ impl NsgsPrepared {
                     value: b[(0, 0)],
                 });
             }
-            diag.push(LocalBlock::new(b));
+            match self.diag.get_mut(c) {
+                Some(old) if old.w == b => {}
+                Some(old) => *old = LocalBlock::new(b),
+                None => self.diag.push(LocalBlock::new(b)),
+            }
         }
-        Ok(NsgsPrepared { rows, diag, kind })
+        self.norm_q = scaled_norm(problem.q().as_slice());
+        self.seen.set(problem.w());
+        Ok(())
     }
 
     /// `u = W r + q`, with the block layout (cheaper than a general product when `W` was
     /// given dense).
     pub fn velocity(&self, problem: &FrictionContact, r: &DVector<f64>) -> DVector<f64> {
-        let mut u = problem.q().clone();
-        for c in 0..self.diag.len() {
-            let mut acc = [0.0; 3];
-            self.rows.row_product(c, r.as_slice(), &mut acc);
-            for k in 0..3 {
-                u[3 * c + k] += acc[k];
-            }
-        }
+        let mut u = DVector::zeros(problem.q().len());
+        self.rows
+            .velocity_into(problem.q().as_slice(), r.as_slice(), u.as_mut_slice());
         u
+    }
+
+    /// The error of `r` in every measure, for the law prepared: the same numbers as
+    /// [`friction_error_with_velocity`](crate::merit::friction_error_with_velocity) with
+    /// [`NsgsPrepared::velocity`], without allocating for small problems.
+    pub fn error(&self, problem: &FrictionContact, r: &DVector<f64>) -> Residual {
+        self.rows
+            .error(problem, r.as_slice(), self.kind, self.norm_q)
     }
 
     // ANCHOR: nsgs_sweep
@@ -158,19 +359,13 @@ impl NsgsPrepared {
         let mu = problem.mu();
         for c in 0..self.diag.len() {
             let k = 3 * c;
-            // q̃ = q_c + Σ_d W_cd r_d - W_cc r_c
+            // q̃ = q_c + Σ_{d≠c} W_cd r_d
             let mut acc = [q[k], q[k + 1], q[k + 2]];
-            self.rows.row_product(c, r.as_slice(), &mut acc);
-            let rc = Vector3::new(r[k], r[k + 1], r[k + 2]);
-            let qt = Vector3::from(acc) - self.diag[c].w * rc;
-            let sol = solve_block(
-                &self.diag[c],
-                &qt,
-                mu[c],
-                self.kind,
-                [rc[0], rc[1], rc[2]],
-                false,
-            );
+            self.rows
+                .row_product_off_diagonal(c, r.as_slice(), &mut acc);
+            let qt = Vector3::from(acc);
+            let warm = [r[k], r[k + 1], r[k + 2]];
+            let sol = solve_block(&self.diag[c], &qt, mu[c], self.kind, warm, false);
             r[k] = sol.r[0];
             r[k + 1] = sol.r[1];
             r[k + 2] = sol.r[2];
@@ -199,20 +394,27 @@ pub struct Nsgs;
 impl Method for Nsgs {
     type Problem = FrictionContact;
     type Options = NsgsOptions;
-    type Prepared = (NsgsOptions, Option<NsgsPrepared>);
+    type Prepared = (NsgsOptions, NsgsPrepared);
     type Stats = ();
 
-    fn prepare(_: &FrictionContact, options: &NsgsOptions) -> Result<Self::Prepared, SolveError> {
-        Ok((options.clone(), None))
+    /// The block layout, the diagonal blocks and their inverses of `problem`'s `W`.
+    fn prepare(
+        problem: &FrictionContact,
+        options: &NsgsOptions,
+    ) -> Result<Self::Prepared, SolveError> {
+        let kind = options.kind.unwrap_or(problem.kind());
+        Ok((options.clone(), NsgsPrepared::new(problem, kind)?))
     }
 
+    /// Nothing for the problem prepared; for another one, the blocks of its `W` that differ
+    /// ([`NsgsPrepared::refresh`]).
     fn start(
         prepared: &mut Self::Prepared,
         problem: &FrictionContact,
         _: &DVector<f64>,
     ) -> Result<(), SolveError> {
         let kind = prepared.0.kind.unwrap_or(problem.kind());
-        prepared.1 = Some(NsgsPrepared::new(problem, kind)?);
+        prepared.1.refresh(problem, kind)?;
         Ok(())
     }
 
@@ -222,13 +424,12 @@ impl Method for Nsgs {
         r: &mut DVector<f64>,
         _: &mut (),
     ) -> Result<Step, SolveError> {
-        prepared.1.as_ref().expect("started").sweep(problem, r);
+        prepared.1.sweep(problem, r);
         Ok(Step::Moved)
     }
 
     fn error(prepared: &Self::Prepared, problem: &FrictionContact, r: &DVector<f64>) -> Residual {
-        let p = prepared.1.as_ref().expect("started");
-        friction_error_with_velocity(problem, r, &p.velocity(problem, r), p.kind)
+        prepared.1.error(problem, r)
     }
 }
 // ANCHOR_END: nsgs_method
@@ -275,7 +476,7 @@ impl<'a> BlockedGaussSeidel<'a> {
         params: &Params,
         observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
     ) -> Result<SolveInfo, SolveError> {
-        let mut prepared = (NsgsOptions::default(), Some(self.prepared.clone()));
+        let mut prepared = (NsgsOptions::default(), self.prepared.clone());
         // `start` would rebuild what `new` built: run the loop on it as it is.
         solve_started::<Nsgs>(&mut prepared, self.problem, r, params, observer)
             .map_err(SolveError::drop_stats)

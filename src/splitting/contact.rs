@@ -63,6 +63,8 @@ pub struct ContactSolution {
 pub(crate) struct LocalBlock {
     pub w: Matrix3<f64>,
     pub w_inv: Option<Matrix3<f64>>,
+    /// `‖W‖` (Frobenius), for the rounding scale of the slide residuals.
+    pub w_norm: f64,
 }
 
 impl LocalBlock {
@@ -73,8 +75,52 @@ impl LocalBlock {
             let cond = w.norm() * inv.norm();
             cond.is_finite() && cond < 1e14
         });
-        LocalBlock { w, w_inv }
+        LocalBlock {
+            w,
+            w_inv,
+            w_norm: w.norm(),
+        }
     }
+}
+
+/// `sqrt(a² + b²)`: the plain formula when the sum of squares is safely in range (a few
+/// times faster than `hypot`, within an ulp or two of it), `hypot` otherwise.
+#[inline]
+fn norm2(a: f64, b: f64) -> f64 {
+    let s = a * a + b * b;
+    if s.is_finite() && s >= 1e-290 {
+        s.sqrt()
+    } else {
+        a.hypot(b)
+    }
+}
+
+/// The natural-map residual `‖r - P_K(r - û)‖` of one contact, as
+/// [`natural_map_contact`] computes it but with [`norm2`] for the tangential norms: the
+/// acceptance test of the local solutions, which only compares it with a rounding scale.
+#[inline]
+fn natural_map_norm(r: [f64; 3], u: [f64; 3], mu: f64, kind: FrictionKind) -> f64 {
+    let shift = match kind {
+        FrictionKind::Coulomb => mu * norm2(u[1], u[2]),
+        FrictionKind::Ccp => 0.0,
+    };
+    let x = [r[0] - (u[0] + shift), r[1] - u[1], r[2] - u[2]];
+    let (xn, nt) = (x[0], norm2(x[1], x[2]));
+    let k = 1.0 + mu * mu;
+    let p = if nt <= mu * xn && xn >= 0.0 {
+        x
+    } else if mu * nt <= -xn {
+        [0.0; 3]
+    } else if k.is_finite() {
+        let a = (xn + mu * nt) / k;
+        let s = mu * a / nt;
+        [a, s * x[1], s * x[2]]
+    } else {
+        let e = natural_map_contact(r, u, mu, kind);
+        return (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]).sqrt();
+    };
+    let e = [r[0] - p[0], r[1] - p[1], r[2] - p[2]];
+    (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]).sqrt()
 }
 
 fn residual_of(
@@ -86,8 +132,7 @@ fn residual_of(
 ) -> f64 {
     let rv = Vector3::new(r[0], r[1], r[2]);
     let u = block.w * rv + q;
-    let e = natural_map_contact(r, [u[0], u[1], u[2]], mu, kind);
-    (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]).sqrt()
+    natural_map_norm(r, [u[0], u[1], u[2]], mu, kind)
 }
 
 /// Solves one contact's frictional problem `u = W r + q`, `r ∈ K_mu`, with the
@@ -120,8 +165,9 @@ pub fn solve_contact(
 }
 
 /// As [`solve_contact`] with the block's inverse precomputed. With `measure = false` the
-/// stick and frictionless cases skip computing their residual (it is zero up to rounding
-/// by construction) and report 0: the sweeps do not need it.
+/// stick, frictionless and fast-path slide cases skip computing their residual (it is zero
+/// up to rounding by construction, or bounded by the slide's acceptance test) and report 0:
+/// the sweeps do not need it.
 pub(crate) fn solve_block(
     block: &LocalBlock,
     q: &Vector3<f64>,
@@ -140,7 +186,8 @@ pub(crate) fn solve_block(
     // ANCHOR: take_off_stick
     // Take-off. A free velocity that underflows (below 1e-300) is zero for every purpose;
     // treating it so keeps subnormal noise out of the root finding.
-    if q.norm() < 1e-300 {
+    // (the norm only when the largest entry is small: a square root saved per call)
+    if q.amax() < 1e-300 && q.norm() < 1e-300 {
         return ContactSolution {
             r: [0.0; 3],
             case: ContactCase::TakeOff,
@@ -176,7 +223,7 @@ pub(crate) fn solve_block(
     let mut guess = None;
     if let Some(inv) = &block.w_inv {
         let r = -(inv * q);
-        if r[0] > 0.0 && r[1].hypot(r[2]) <= mu * r[0] * (1.0 + 8.0 * f64::EPSILON) {
+        if r[0] > 0.0 && norm2(r[1], r[2]) <= mu * r[0] * (1.0 + 8.0 * f64::EPSILON) {
             let r = [r[0], r[1], r[2]];
             let residual = residual_if(r);
             return ContactSolution {
@@ -185,9 +232,7 @@ pub(crate) fn solve_block(
                 residual,
             };
         }
-        if r[1] != 0.0 || r[2] != 0.0 {
-            guess = Some(r[2].atan2(r[1]));
-        }
+        guess = unit(r[1], r[2]);
     }
     // ANCHOR_END: take_off_stick
     // Slide.
@@ -196,24 +241,32 @@ pub(crate) fn solve_block(
         FrictionKind::Ccp => mu,
     };
     let poly = TrigPoly::new(&block.w, q, mu, kappa);
-    let wn = block.w.norm();
+    let qn = q.norm();
+    let wn = block.w_norm;
     // What rounding alone leaves in the natural map of a reaction r: eps (|q| + |r| + |W||r|).
-    let scale = |r: &[f64; 3]| q.norm() + (1.0 + wn) * Vector3::from(*r).norm();
+    let scale = |r: &[f64; 3]| qn + (1.0 + wn) * Vector3::from(*r).norm();
     // Fast path: Newton on F from the previous direction of sliding (or the direction of
     // the rejected stick solution). In a converging sweep this lands on the root at once.
-    let warm_theta = if warm[1] != 0.0 || warm[2] != 0.0 {
-        Some(warm[2].atan2(warm[1]))
-    } else {
-        guess
-    };
-    if let Some(th0) = warm_theta {
-        if let Some(r) = slide_reaction(block, q, mu, kappa, poly.polish(th0)) {
-            let residual = residual_of(block, q, r, mu, kind);
-            if residual <= 1e-13 * scale(&r) {
+    // The answer is accepted when `u = W r + q` is `slip h(θ) + e` with `slip >= 0` and
+    // `(1 + mu) ‖e‖ <= 1e-13 scale`: `r` is on the cone's boundary, so its natural-map
+    // residual is then below `1e-13 scale` too (the map is `(1 + mu)`-Lipschitz in `u`),
+    // which the exhaustive search below requires of its candidates.
+    if let Some(d0) = unit(warm[1], warm[2]).or(guess) {
+        let d = poly.polish(d0, true);
+        if let Some(r) = slide_reaction(block, q, mu, kappa, d) {
+            let u = block.w * Vector3::from(r) + q;
+            let slip = -(u[1] * d[0] + u[2] * d[1]);
+            let et = u[1] * d[1] - u[2] * d[0];
+            let en = u[0] - kappa * slip;
+            // `scale(&r)` with `‖r‖ = rho sqrt(1 + mu²)` bounded below by `rho max(1, mu)`
+            // (a test at most √2 stricter, without a square root or a division)
+            let tol = 1e-13 * (qn + (1.0 + wn) * r[0] * mu.max(1.0));
+            let lip = 1.0 + mu;
+            if slip >= 0.0 && lip * lip * (et * et + en * en) <= tol * tol {
                 return ContactSolution {
                     r,
                     case: ContactCase::Slide,
-                    residual,
+                    residual: residual_if(r),
                 };
             }
         }
@@ -242,7 +295,7 @@ pub(crate) fn solve_block(
     }
 }
 
-/// The valid slide solution with the smallest residual among the roots `thetas`; ties
+/// The valid slide solution with the smallest residual among the root directions `dirs`; ties
 /// (equal residuals to rounding) go to the one nearest `warm`.
 #[allow(clippy::too_many_arguments)]
 fn best_candidate(
@@ -253,11 +306,11 @@ fn best_candidate(
     kappa: f64,
     warm: [f64; 3],
     scale: &dyn Fn(&[f64; 3]) -> f64,
-    thetas: Vec<f64>,
+    dirs: Vec<[f64; 2]>,
 ) -> Option<ContactSolution> {
     let mut best: Option<ContactSolution> = None;
-    for th in thetas {
-        let Some(r) = slide_reaction(block, q, mu, kappa, th) else {
+    for d in dirs {
+        let Some(r) = slide_reaction(block, q, mu, kappa, d) else {
             continue;
         };
         let residual = residual_of(block, q, r, mu, kind);
@@ -321,11 +374,18 @@ impl TrigPoly {
     // ANCHOR_END: trig_poly
     fn value(&self, th: f64) -> f64 {
         let (s, c) = th.sin_cos();
+        self.at([c, s])
+    }
+
+    /// `F` at the direction `d = (cos θ, sin θ)`.
+    #[inline]
+    fn at(&self, [c, s]: [f64; 2]) -> f64 {
         self.k0 + self.c1 * c + self.s1 * s + self.c2 * c * c + self.s2 * s * s + self.cs * c * s
     }
 
-    fn derivative(&self, th: f64) -> f64 {
-        let (s, c) = th.sin_cos();
+    /// `dF/dθ` at the direction `d = (cos θ, sin θ)`.
+    #[inline]
+    fn slope(&self, [c, s]: [f64; 2]) -> f64 {
         -self.c1 * s + self.s1 * c + 2.0 * (self.s2 - self.c2) * c * s + self.cs * (c * c - s * s)
     }
 
@@ -351,34 +411,60 @@ impl TrigPoly {
     }
 
     // ANCHOR_END: quartic
-    /// Newton's method on `F` from `th`, keeping the best point; a few steps suffice from
-    /// a quartic root.
-    fn polish(&self, mut th: f64) -> f64 {
-        let mut f = self.value(th);
+    /// Newton's method on `F` from the direction `d = (cos θ, sin θ)`, keeping the best
+    /// point; a few steps suffice from a quartic root or the previous sweep's direction.
+    ///
+    /// The step `t = -F/F'` is taken along the tangent of the unit circle and the point
+    /// normalised back onto it, `d ← (d + t d⊥) / sqrt(1 + t²)`: the angle moves by
+    /// `atan t = t + O(t³)`, so the convergence stays quadratic, and no sine, cosine or
+    /// arctangent is evaluated.
+    ///
+    /// `quick` ends after a step below `1e-8` rad: quadratic convergence leaves about its
+    /// square times `F''/2F'`, at rounding, and the caller checks the answer's residual (the
+    /// sweep's fast path, which falls back on the exhaustive search). Otherwise Newton runs
+    /// until `|F|` stops decreasing.
+    fn polish(&self, mut d: [f64; 2], quick: bool) -> [f64; 2] {
+        let mut f = self.at(d);
         for _ in 0..12 {
-            let d = self.derivative(th);
-            if d == 0.0 || f == 0.0 {
+            let slope = self.slope(d);
+            if slope == 0.0 || f == 0.0 {
                 break;
             }
-            let next = th - f / d;
-            let fnext = self.value(next);
+            let t = -f / slope;
+            let (a, b) = (d[0] - t * d[1], d[1] + t * d[0]);
+            let next = if t.abs() < 1e-4 {
+                // 1/sqrt(1 + t²) to rounding (the next term is 5t⁶/16)
+                let t2 = t * t;
+                let k = 1.0 - t2 * (0.5 - 0.375 * t2);
+                [a * k, b * k]
+            } else {
+                match unit(a, b) {
+                    Some(n) => n,
+                    None => break,
+                }
+            };
+            if quick && t.abs() <= 1e-8 {
+                return next;
+            }
+            let fnext = self.at(next);
             if !(fnext.abs() < f.abs()) {
                 break;
             }
-            th = next;
+            d = next;
             f = fnext;
         }
-        th
+        d
     }
 
     /// The real roots of the quartic in `t = tan(θ/2)` (companion-matrix eigenvalues) and
-    /// `θ = π` (the root at `t = ∞`), each polished by Newton on `F`.
-    fn quartic_roots(&self) -> Vec<f64> {
+    /// `θ = π` (the root at `t = ∞`), as directions `(cos θ, sin θ)`, each polished by
+    /// Newton on `F`.
+    fn quartic_roots(&self) -> Vec<[f64; 2]> {
         let mut thetas = Vec::with_capacity(5);
         let coef = self.quartic();
         let big = coef.iter().fold(0.0f64, |m, c| m.max(c.abs()));
         if big == 0.0 || !big.is_finite() {
-            return thetas;
+            return Vec::new();
         }
         // Strip negligible leading coefficients (roots at infinity, i.e. θ = π).
         let mut lead = 0;
@@ -408,12 +494,15 @@ impl TrigPoly {
             }
         }
         thetas.push(std::f64::consts::PI);
-        thetas.iter().map(|th| self.polish(*th)).collect()
+        thetas
+            .iter()
+            .map(|th| self.polish(direction(*th), false))
+            .collect()
     }
 
     /// Sign changes of `F` on a grid, bisected and polished: a safety net for a badly
     /// scaled quartic.
-    fn grid_roots(&self) -> Vec<f64> {
+    fn grid_roots(&self) -> Vec<[f64; 2]> {
         const GRID: usize = 48;
         let mut thetas = Vec::new();
         let step = 2.0 * std::f64::consts::PI / GRID as f64;
@@ -422,7 +511,7 @@ impl TrigPoly {
             let th = -std::f64::consts::PI + k as f64 * step;
             let v = self.value(th);
             if prev.signum() != v.signum() {
-                thetas.push(self.polish(self.bisect(th - step, th)));
+                thetas.push(self.polish(direction(self.bisect(th - step, th)), false));
             }
             prev = v;
         }
@@ -449,16 +538,16 @@ impl TrigPoly {
 }
 
 // ANCHOR: slide_reaction
-/// The slide reaction `rho (1, mu cos θ, mu sin θ)` for a root `θ` of `F`, if `rho > 0` and
-/// the slip `s >= 0` (the 3x2 system solved by least squares).
+/// The slide reaction `rho (1, mu cos θ, mu sin θ)` for a root `θ` of `F`, given as the
+/// direction `(cos θ, sin θ)`, if `rho > 0` and the slip `s >= 0` (the 3x2 system solved by
+/// least squares).
 fn slide_reaction(
     block: &LocalBlock,
     q: &Vector3<f64>,
     mu: f64,
     kappa: f64,
-    th: f64,
+    [c, s]: [f64; 2],
 ) -> Option<[f64; 3]> {
-    let (s, c) = th.sin_cos();
     let g = Vector3::new(1.0, mu * c, mu * s);
     let a = block.w * g;
     let h = Vector3::new(kappa, -c, -s);
@@ -472,9 +561,10 @@ fn slide_reaction(
     if !(det > 1e-14 * a11 * a22) {
         return None;
     }
-    let rho = (b1 * a22 - a12 * b2) / det;
-    let slip = (a11 * b2 - a12 * b1) / det;
-    if rho > 0.0 && rho.is_finite() && slip >= -1e-12 * q.norm() {
+    let inv = 1.0 / det;
+    let rho = (b1 * a22 - a12 * b2) * inv;
+    let slip = (a11 * b2 - a12 * b1) * inv;
+    if rho > 0.0 && rho.is_finite() && (slip >= 0.0 || slip >= -1e-12 * q.norm()) {
         Some([rho, rho * g[1], rho * g[2]])
     } else {
         None
@@ -482,6 +572,26 @@ fn slide_reaction(
 }
 
 // ANCHOR_END: slide_reaction
+/// `(cos θ, sin θ)`.
+fn direction(th: f64) -> [f64; 2] {
+    let (s, c) = th.sin_cos();
+    [c, s]
+}
+
+/// `(a, b) / ‖(a, b)‖`, the direction of a nonzero finite vector.
+#[inline]
+fn unit(a: f64, b: f64) -> Option<[f64; 2]> {
+    let n = norm2(a, b);
+    (n > 0.0 && n.is_finite()).then(|| {
+        let inv = 1.0 / n;
+        if inv.is_finite() {
+            [a * inv, b * inv]
+        } else {
+            [a / n, b / n]
+        }
+    })
+}
+
 /// Last resort for degenerate blocks: the projected fixed point
 /// `r <- P_K(r - γ (W r + q + De Saxce shift))` from the best point known.
 fn fallback(

@@ -32,7 +32,7 @@ pub mod contact;
 mod lcp;
 mod velocity;
 
-pub(crate) use blocked::BlockRows;
+pub(crate) use blocked::{BlockRows, SeenMatrix};
 pub use blocked::{BlockedGaussSeidel, Nsgs, NsgsOptions, NsgsPrepared, blocked_gauss_seidel};
 pub use contact::{ContactCase, ContactSolution, solve_contact};
 pub use lcp::{
