@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
+use super::options::Typed;
 use super::{AUTO, MethodSpec, ProblemType, find, names};
 use crate::problem::AnyProblem;
 
@@ -91,6 +92,26 @@ impl std::error::Error for OptionError {}
 pub struct Choice {
     pub(super) spec: &'static MethodSpec,
     pub(super) settings: Map<String, Value>,
+    /// `settings` read as the method's options struct (defaults for the rest), checked.
+    pub(super) options: Typed,
+}
+
+/// `settings` read as `spec`'s options and checked; a refusal names `key` when the
+/// method's check names no option.
+fn read(
+    spec: &'static MethodSpec,
+    settings: &Map<String, Value>,
+    key: &str,
+) -> Result<Typed, OptionError> {
+    (spec.read)(settings).map_err(|(option, reason)| OptionError::InvalidValue {
+        method: spec.name,
+        option: if option.is_empty() {
+            key.into()
+        } else {
+            option
+        },
+        reason,
+    })
 }
 
 impl PartialEq for Choice {
@@ -112,9 +133,13 @@ impl Choice {
     /// # Errors
     /// [`OptionError::UnknownMethod`].
     pub fn new(name: &str) -> Result<Choice, OptionError> {
+        let spec = find(name)?;
+        let settings = Map::new();
+        let options = read(spec, &settings, "")?;
         Ok(Choice {
-            spec: find(name)?,
-            settings: Map::new(),
+            spec,
+            settings,
+            options,
         })
     }
 
@@ -163,11 +188,7 @@ impl Choice {
         }
         let mut settings = self.settings.clone();
         settings.insert(key.clone(), value);
-        (self.spec.check)(&settings).map_err(|(option, reason)| OptionError::InvalidValue {
-            method: self.spec.name,
-            option: if option.is_empty() { key } else { option },
-            reason,
-        })?;
+        self.options = read(self.spec, &settings, &key)?;
         self.settings = settings;
         Ok(self)
     }

@@ -41,7 +41,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use self::options::{GS, JACOBI, check, defaults, no_options, prox_check, prox_defaults};
+use self::options::{GS, JACOBI, Typed, defaults, no_options, prox_defaults, prox_typed, typed};
 use self::run::{run, run_auto, run_either, run_lemke, run_prox, run_prox_nsn};
 use super::scaling::solve_scaled;
 use super::{Iterate, Params, SolveError, Solved};
@@ -94,7 +94,9 @@ impl ProblemType {
 
 /// The options struct of a method, as the registry handles it: serde both ways, a
 /// default, and a range check.
-pub trait MethodOptions: Serialize + DeserializeOwned + Default {
+pub trait MethodOptions:
+    Serialize + DeserializeOwned + Default + Clone + Send + Sync + 'static
+{
     /// Checks the values against their ranges.
     ///
     /// # Errors
@@ -111,14 +113,16 @@ pub type Stats = Value;
 /// The observer every solve takes.
 pub type Observer<'a> = dyn FnMut(&Iterate) -> ControlFlow<()> + 'a;
 
-/// A range check of a method's settings: `(option, reason)` for the first one refused.
-type CheckFn = fn(&Map<String, Value>) -> Result<(), (String, String)>;
+/// A method's settings read as its options struct and range-checked: `(option, reason)`
+/// for the first one refused.
+type ReadFn = fn(&Map<String, Value>) -> Result<Typed, (String, String)>;
 
+/// A method run with its options as [`ReadFn`] read them.
 type RunFn = fn(
     &AnyProblem,
     &mut DVector<f64>,
     &Params,
-    &Map<String, Value>,
+    &Typed,
     &mut Observer<'_>,
 ) -> Result<Solved<Stats>, SolveError<Stats>>;
 
@@ -135,7 +139,7 @@ pub struct MethodSpec {
     /// The iteration cap the command line uses when none is given.
     pub default_max_iter: usize,
     defaults: fn() -> Value,
-    check: CheckFn,
+    read: ReadFn,
     run: RunFn,
 }
 
@@ -204,7 +208,7 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[L, B, F, G],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: || Value::Object(Map::new()),
-        check: no_options,
+        read: no_options,
         run: run_auto,
     },
     MethodSpec {
@@ -215,7 +219,7 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[L],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<LemkeOptions>,
-        check: check::<LemkeOptions>,
+        read: typed::<LemkeOptions>,
         run: run_lemke,
     },
     MethodSpec {
@@ -225,10 +229,10 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[L, B],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<PjOptions>,
-        check: check::<PjOptions>,
-        run: |p, x, params, m, obs| {
+        read: typed::<PjOptions>,
+        run: |p, x, params, o, obs| {
             run_either::<PjOptions, ProjectedSplitting<Lcp>, ProjectedSplitting<BoxedLcp>>(
-                "pj", p, x, params, m, obs,
+                "pj", p, x, params, o, obs,
             )
         },
     },
@@ -239,10 +243,10 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[L, B],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<PgsOptions>,
-        check: check::<PgsOptions>,
-        run: |p, x, params, m, obs| {
+        read: typed::<PgsOptions>,
+        run: |p, x, params, o, obs| {
             run_either::<PgsOptions, ProjectedSplitting<Lcp>, ProjectedSplitting<BoxedLcp>>(
-                "pgs", p, x, params, m, obs,
+                "pgs", p, x, params, o, obs,
             )
         },
     },
@@ -253,10 +257,10 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[L, B],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<PsorOptions>,
-        check: check::<PsorOptions>,
-        run: |p, x, params, m, obs| {
+        read: typed::<PsorOptions>,
+        run: |p, x, params, o, obs| {
             run_either::<PsorOptions, ProjectedSplitting<Lcp>, ProjectedSplitting<BoxedLcp>>(
-                "psor", p, x, params, m, obs,
+                "psor", p, x, params, o, obs,
             )
         },
     },
@@ -268,8 +272,8 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[F, G],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<NsgsOptions>,
-        check: check::<NsgsOptions>,
-        run: |p, x, params, m, obs| run::<NsgsOptions, Nsgs>("nsgs", p, x, params, m, obs),
+        read: typed::<NsgsOptions>,
+        run: |p, x, params, o, obs| run::<NsgsOptions, Nsgs>("nsgs", p, x, params, o, obs),
     },
     MethodSpec {
         name: "vgs",
@@ -278,8 +282,8 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[G],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<VgsOptions>,
-        check: check::<VgsOptions>,
-        run: |p, x, params, m, obs| run::<VgsOptions, Vgs>("vgs", p, x, params, m, obs),
+        read: typed::<VgsOptions>,
+        run: |p, x, params, o, obs| run::<VgsOptions, Vgs>("vgs", p, x, params, o, obs),
     },
     MethodSpec {
         name: "fischer-newton",
@@ -288,14 +292,14 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[L, B],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<FischerNewtonOptions>,
-        check: check::<FischerNewtonOptions>,
-        run: |p, x, params, m, obs| {
+        read: typed::<FischerNewtonOptions>,
+        run: |p, x, params, o, obs| {
             run_either::<FischerNewtonOptions, FischerNewton<Lcp>, FischerNewton<BoxedLcp>>(
                 "fischer-newton",
                 p,
                 x,
                 params,
-                m,
+                o,
                 obs,
             )
         },
@@ -307,14 +311,14 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[L, B],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<MinMapNewtonOptions>,
-        check: check::<MinMapNewtonOptions>,
-        run: |p, x, params, m, obs| {
+        read: typed::<MinMapNewtonOptions>,
+        run: |p, x, params, o, obs| {
             run_either::<MinMapNewtonOptions, MinMapNewton<Lcp>, MinMapNewton<BoxedLcp>>(
                 "minmap-newton",
                 p,
                 x,
                 params,
-                m,
+                o,
                 obs,
             )
         },
@@ -326,9 +330,9 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[L, B],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<NncgOptions>,
-        check: check::<NncgOptions>,
-        run: |p, x, params, m, obs| {
-            run_either::<NncgOptions, Nncg<Lcp>, Nncg<BoxedLcp>>("nncg", p, x, params, m, obs)
+        read: typed::<NncgOptions>,
+        run: |p, x, params, o, obs| {
+            run_either::<NncgOptions, Nncg<Lcp>, Nncg<BoxedLcp>>("nncg", p, x, params, o, obs)
         },
     },
     MethodSpec {
@@ -338,7 +342,7 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[L, B, F, G],
         default_max_iter: PROX_DEFAULT_MAX_ITER,
         defaults: prox_defaults::<GS>,
-        check: prox_check::<GS>,
+        read: prox_typed::<GS>,
         run: run_prox::<GS>,
     },
     MethodSpec {
@@ -348,7 +352,7 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[L, B, F, G],
         default_max_iter: PROX_DEFAULT_MAX_ITER,
         defaults: prox_defaults::<JACOBI>,
-        check: prox_check::<JACOBI>,
+        read: prox_typed::<JACOBI>,
         run: run_prox::<JACOBI>,
     },
     MethodSpec {
@@ -359,9 +363,9 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[F, G],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<ConeNewtonOptions>,
-        check: check::<ConeNewtonOptions>,
-        run: |p, x, params, m, obs| {
-            run::<ConeNewtonOptions, ConeNewton>("nsn", p, x, params, m, obs)
+        read: typed::<ConeNewtonOptions>,
+        run: |p, x, params, o, obs| {
+            run::<ConeNewtonOptions, ConeNewton>("nsn", p, x, params, o, obs)
         },
     },
     MethodSpec {
@@ -371,7 +375,7 @@ pub static METHODS: &[MethodSpec] = &[
         applies_to: &[F, G],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<ProxNsnOptions>,
-        check: check::<ProxNsnOptions>,
+        read: typed::<ProxNsnOptions>,
         run: run_prox_nsn,
     },
 ];
@@ -485,9 +489,9 @@ pub fn solve(
     } else if let Err(e) = check_len("the warm start", problem.dim(), x.len()) {
         Err(SolveError::Problem(e))
     } else {
-        // The settings were checked when the choice was made (`Choice::set`); each run
-        // function reads them once more into the method's options struct.
-        let settings = &choice.settings;
+        // The settings were read into the method's options struct and checked when the
+        // choice was made (`Choice::set`): nothing is parsed per solve.
+        let settings = &choice.options;
         let run = choice.spec.run;
         solve_scaled(
             problem,

@@ -1,6 +1,9 @@
 //! The options of each method as the registry reads them: defaults as JSON, settings laid
 //! over them, the method's own range checks ([`MethodOptions::validate`]).
 
+use std::any::Any;
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use super::{MethodOptions, Stats};
@@ -19,10 +22,38 @@ pub(super) fn defaults<O: MethodOptions>() -> Value {
     serde_json::to_value(O::default()).unwrap_or(Value::Object(Map::new()))
 }
 
-pub(super) fn no_options(m: &Map<String, Value>) -> Result<(), (String, String)> {
+pub(super) fn no_options(m: &Map<String, Value>) -> Result<Typed, (String, String)> {
     match m.keys().next() {
         Some(k) => Err((k.clone(), "`auto` takes no options; name a method".into())),
-        None => Ok(()),
+        None => Ok(Typed(Arc::new(()))),
+    }
+}
+
+/// A method's options struct, read and checked once when the [`super::Choice`] is made,
+/// behind a type-erased pointer: each run takes its own type back out ([`Typed::get`]).
+#[derive(Clone)]
+pub(super) struct Typed(pub(super) Arc<dyn Any + Send + Sync>);
+
+impl std::fmt::Debug for Typed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Typed(..)")
+    }
+}
+
+impl Typed {
+    /// The options as `O`, the type the method's registry entry reads them as.
+    ///
+    /// # Errors
+    /// An internal error if they are of another type (a registry entry whose read and run
+    /// disagree; `tests/auto_choice.rs` runs every method, so this is not reached).
+    pub(super) fn get<O: 'static>(&self, method: &str) -> Result<&O, SolveError<Stats>> {
+        self.0.downcast_ref::<O>().ok_or_else(|| {
+            SolveError::Problem(ProblemError::Unsupported {
+                reason: format!(
+                    "internal: the registry read the options of `{method}` as another type"
+                ),
+            })
+        })
     }
 }
 
@@ -45,21 +76,9 @@ fn read<O: MethodOptions>(m: &Map<String, Value>) -> Result<O, (String, String)>
     read_over::<O>(defaults::<O>(), m)
 }
 
-pub(super) fn check<O: MethodOptions>(m: &Map<String, Value>) -> Result<(), (String, String)> {
-    read::<O>(m).map(|_| ())
-}
-
-pub(super) fn options<O: MethodOptions>(
-    method: &str,
-    m: &Map<String, Value>,
-) -> Result<O, SolveError<Stats>> {
-    read::<O>(m).map_err(|(option, reason)| {
-        SolveError::Problem(ProblemError::InvalidOption {
-            method: method.into(),
-            option,
-            reason,
-        })
-    })
+/// The settings `m` read as the options `O` and checked, type-erased for the [`super::Choice`].
+pub(super) fn typed<O: MethodOptions>(m: &Map<String, Value>) -> Result<Typed, (String, String)> {
+    read::<O>(m).map(|o| Typed(Arc::new(o)))
 }
 
 fn range(option: &str, ok: bool, reason: String) -> Result<(), (String, String)> {
@@ -175,10 +194,10 @@ pub(super) fn prox_read<const SEIDEL: bool>(
     Ok(o)
 }
 
-pub(super) fn prox_check<const SEIDEL: bool>(
+pub(super) fn prox_typed<const SEIDEL: bool>(
     m: &Map<String, Value>,
-) -> Result<(), (String, String)> {
-    prox_read::<SEIDEL>(m).map(|_| ())
+) -> Result<Typed, (String, String)> {
+    prox_read::<SEIDEL>(m).map(|o| Typed(Arc::new(o)))
 }
 
 impl MethodOptions for ProxOptions {

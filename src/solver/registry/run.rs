@@ -6,16 +6,16 @@
 
 use nalgebra::DVector;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::options::{IntoOptions, options, prox_read};
+use super::options::{IntoOptions, Typed};
 use super::{Choice, MethodOptions, Observer, Stats};
 use crate::newton::{ProxNsnOptions, cone_newton_prox_start};
 use crate::pivoting::{LemkeOptions, lemke};
 use crate::problem::{
     AnyProblem, BoxedLcp, FrictionContact, GlobalFrictionContact, Held, Lcp, ProblemError,
 };
-use crate::prox::{ProxProblem, prox_solve};
+use crate::prox::{ProxOptions, ProxProblem, prox_solve};
 use crate::solver::{Method, Params, SolveError, Solved, solve};
 
 /// What every run returns: the solve with its statistics as JSON.
@@ -103,7 +103,7 @@ pub(super) fn run<O, M>(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    m: &Map<String, Value>,
+    o: &Typed,
     obs: &mut Observer<'_>,
 ) -> Ran
 where
@@ -112,7 +112,7 @@ where
     M::Problem: Posed,
     M::Stats: Serialize,
 {
-    let o = options::<O>(name, m)?.into_options();
+    let o = o.get::<O>(name)?.clone().into_options();
     attempt::<M>(p, x, params, &o, obs).unwrap_or_else(|| unsupported(name, p))
 }
 
@@ -123,7 +123,7 @@ pub(super) fn run_either<O, A, B>(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    m: &Map<String, Value>,
+    o: &Typed,
     obs: &mut Observer<'_>,
 ) -> Ran
 where
@@ -135,7 +135,7 @@ where
     B::Problem: Posed,
     B::Stats: Serialize,
 {
-    let o = options::<O>(name, m)?.into_options();
+    let o = o.get::<O>(name)?.clone().into_options();
     attempt::<A>(p, x, params, &o, obs)
         .or_else(|| attempt::<B>(p, x, params, &o, obs))
         .unwrap_or_else(|| unsupported(name, p))
@@ -146,11 +146,11 @@ pub(super) fn run_auto(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    _: &Map<String, Value>,
+    _: &Typed,
     obs: &mut Observer<'_>,
 ) -> Ran {
     let c = Choice::new("auto").expect("registered").resolve(p);
-    (c.spec.run)(p, x, params, &Map::new(), obs)
+    (c.spec.run)(p, x, params, &c.options, obs)
 }
 
 /// Lemke's method: [`lemke`] rather than the bare loop, because it pivots from its own
@@ -159,12 +159,12 @@ pub(super) fn run_lemke(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    m: &Map<String, Value>,
+    o: &Typed,
     obs: &mut Observer<'_>,
 ) -> Ran {
-    let o = options::<LemkeOptions>("lemke", m)?;
+    let o = o.get::<LemkeOptions>("lemke")?;
     match p {
-        AnyProblem::Lcp(p) => erase(lemke(p, x, params, &o, obs)),
+        AnyProblem::Lcp(p) => erase(lemke(p, x, params, o, obs)),
         _ => unsupported("lemke", p),
     }
 }
@@ -174,12 +174,12 @@ pub(super) fn run_prox_nsn(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    m: &Map<String, Value>,
+    o: &Typed,
     obs: &mut Observer<'_>,
 ) -> Ran {
-    let o = options::<ProxNsnOptions>("prox-nsn", m)?;
+    let o = o.get::<ProxNsnOptions>("prox-nsn")?;
     match FrictionContact::of(p) {
-        Ok(Some(fc)) => erase(cone_newton_prox_start(&fc, x, params, &o, obs)),
+        Ok(Some(fc)) => erase(cone_newton_prox_start(&fc, x, params, o, obs)),
         Ok(None) => unsupported("prox-nsn", p),
         Err(e) => Err(e.into()),
     }
@@ -191,22 +191,16 @@ pub(super) fn run_prox<const SEIDEL: bool>(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    m: &Map<String, Value>,
+    o: &Typed,
     obs: &mut Observer<'_>,
 ) -> Ran {
     let name = if SEIDEL { "prox-gs" } else { "prox-jacobi" };
-    let options = prox_read::<SEIDEL>(m).map_err(|(option, reason)| {
-        SolveError::Problem(ProblemError::InvalidOption {
-            method: name.into(),
-            option,
-            reason,
-        })
-    })?;
+    let options = o.get::<ProxOptions>(name)?;
     let pp = match p {
         AnyProblem::Lcp(p) => ProxProblem::from_lcp(p),
         AnyProblem::Boxed(p) => ProxProblem::from_boxed(p)?,
         AnyProblem::Friction(p) => ProxProblem::from_friction_contact_as(p, p.kind()),
         AnyProblem::Global(g) => ProxProblem::from_global(g, g.kind()),
     };
-    erase(prox_solve(&pp, x, params, &options, obs))
+    erase(prox_solve(&pp, x, params, options, obs))
 }
