@@ -67,6 +67,13 @@ pub struct ProxProblem<'a> {
     pub(crate) offsets: Vec<usize>,
 }
 
+/// The law `kind` with each coefficient of `mu` (one 3-row contact each) and the row offsets
+/// `0, 3, .., 3 nc`: the layout of a friction problem.
+fn friction_laws(mu: &[f64], kind: FrictionKind) -> (Vec<ContactLaw>, Vec<usize>) {
+    let laws = mu.iter().map(|&m| ContactLaw::friction(kind, m)).collect();
+    (laws, (0..=mu.len()).map(|c| 3 * c).collect())
+}
+
 /// Row offsets of the contacts (`nc + 1` entries) after checking the laws.
 fn layout(laws: &[ContactLaw], rows: usize) -> Result<Vec<usize>, ProblemError> {
     let mut offsets = Vec::with_capacity(laws.len() + 1);
@@ -175,12 +182,7 @@ impl<'a> ProxProblem<'a> {
 
     /// As [`ProxProblem::from_friction_contact`], posing the law `kind` instead.
     pub fn from_friction_contact_as(fc: &'a FrictionContact, kind: FrictionKind) -> Self {
-        let laws: Vec<_> = fc
-            .mu()
-            .iter()
-            .map(|&mu| ContactLaw::friction(kind, mu))
-            .collect();
-        let offsets = (0..=laws.len()).map(|c| 3 * c).collect();
+        let (laws, offsets) = friction_laws(fc.mu().as_slice(), kind);
         ProxProblem {
             form: Form::Local(Held::Borrowed(fc.w())),
             b: Held::Borrowed(fc.q()),
@@ -193,12 +195,7 @@ impl<'a> ProxProblem<'a> {
     /// the law `kind` (disk or cone per contact). `M`, `H`, `q`, `b` and the factor of `M`
     /// are borrowed: nothing is checked or factorised again.
     pub fn from_global(gfc: &'a GlobalFrictionContact, kind: FrictionKind) -> Self {
-        let laws: Vec<_> = gfc
-            .mu()
-            .iter()
-            .map(|&mu| ContactLaw::friction(kind, mu))
-            .collect();
-        let offsets = (0..=laws.len()).map(|c| 3 * c).collect();
+        let (laws, offsets) = friction_laws(gfc.mu().as_slice(), kind);
         ProxProblem {
             form: Form::Global {
                 mass: Held::Borrowed(gfc.mass()),

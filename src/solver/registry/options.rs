@@ -89,14 +89,19 @@ fn range(option: &str, ok: bool, reason: String) -> Result<(), (String, String)>
     }
 }
 
+/// The relaxation parameter of PJ and PSOR: `0 < ω < 2`, where PSOR converges for
+/// symmetric positive definite `A` (Erleben 2009 slides eq. 20-37).
+fn relaxation(w: f64) -> Result<(), (String, String)> {
+    range(
+        "omega",
+        w > 0.0 && w < 2.0,
+        format!("{w} is outside (0, 2)"),
+    )
+}
+
 impl MethodOptions for PjOptions {
     fn validate(&self) -> Result<(), (String, String)> {
-        let w = self.omega;
-        range(
-            "omega",
-            w > 0.0 && w < 2.0,
-            format!("{w} is outside (0, 2)"),
-        )
+        relaxation(self.omega)
     }
 }
 
@@ -104,12 +109,7 @@ impl MethodOptions for PgsOptions {}
 
 impl MethodOptions for PsorOptions {
     fn validate(&self) -> Result<(), (String, String)> {
-        let w = self.omega;
-        range(
-            "omega",
-            w > 0.0 && w < 2.0,
-            format!("{w} is outside (0, 2)"),
-        )
+        relaxation(self.omega)
     }
 }
 
@@ -144,10 +144,7 @@ impl MethodOptions for NncgOptions {
 
 impl MethodOptions for ConeNewtonOptions {
     fn validate(&self) -> Result<(), (String, String)> {
-        self.check().map_err(|e| match e {
-            ProblemError::InvalidOption { option, reason, .. } => (option, reason),
-            e => (String::new(), e.to_string()),
-        })
+        from_check(self.check())
     }
 }
 
@@ -202,10 +199,7 @@ pub(super) fn prox_typed<const SEIDEL: bool>(
 
 impl MethodOptions for ProxOptions {
     fn validate(&self) -> Result<(), (String, String)> {
-        self.check().map_err(|e| match e {
-            ProblemError::InvalidOption { option, reason, .. } => (option, reason),
-            e => (String::new(), e.to_string()),
-        })
+        from_check(self.check())
     }
 }
 
@@ -225,20 +219,15 @@ impl<T> IntoOptions<T> for T {
     }
 }
 
-impl IntoOptions<SplittingOptions> for PjOptions {
-    fn into_options(self) -> SplittingOptions {
-        SplittingOptions::from(&self)
-    }
+/// The three splitting methods read their own options and share [`SplittingOptions`].
+macro_rules! into_splitting_options {
+    ($($o:ty),*) => {$(
+        impl IntoOptions<SplittingOptions> for $o {
+            fn into_options(self) -> SplittingOptions {
+                SplittingOptions::from(&self)
+            }
+        }
+    )*};
 }
 
-impl IntoOptions<SplittingOptions> for PgsOptions {
-    fn into_options(self) -> SplittingOptions {
-        SplittingOptions::from(&self)
-    }
-}
-
-impl IntoOptions<SplittingOptions> for PsorOptions {
-    fn into_options(self) -> SplittingOptions {
-        SplittingOptions::from(&self)
-    }
-}
+into_splitting_options!(PjOptions, PgsOptions, PsorOptions);
