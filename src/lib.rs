@@ -73,6 +73,7 @@ pub mod problem;
 pub mod prox;
 pub mod solver;
 pub mod splitting;
+pub mod stepping;
 pub mod world;
 
 // The book's chapters, compiled as doctests so that any Rust block in them is checked by

@@ -249,10 +249,17 @@ impl RigidBody {
     /// `G(Q) omega = 1/2 [0, omega] Q` (quaternion product, world-frame `omega`) is the
     /// matrix of eq. 24; the quaternion is then renormalised. `dt` in s.
     pub fn integrate_position(&mut self, dt: f64) {
-        self.position += self.linear_velocity * dt;
+        self.displace(&(self.linear_velocity * dt), &(self.angular_velocity * dt));
+    }
+
+    /// A finite displacement: `x += dx` (m) and `Q += G(Q) dtheta` with the rotation
+    /// vector `dtheta` (rad, world frame), then `Q` renormalised: the position update of
+    /// Erleben 2007 eq. 45e and 46c (and Erleben 2017 eq. 51) for a displacement
+    /// `[dx, dtheta]` of the body's generalised position.
+    pub fn displace(&mut self, dx: &Vector3<f64>, dtheta: &Vector3<f64>) {
+        self.position += dx;
         let q = *self.orientation.quaternion();
-        let omega = Quaternion::from_imag(self.angular_velocity);
-        let dq = omega * q * (0.5 * dt);
+        let dq = Quaternion::from_imag(*dtheta) * q * 0.5;
         self.orientation = UnitQuaternion::new_normalize(q + dq);
     }
 }

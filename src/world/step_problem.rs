@@ -95,6 +95,21 @@ impl World {
     pub fn contact_problem_with(&self, step: &StepParams) -> Result<StepProblem, MultibodyError> {
         step.validate()?;
         let contacts = self.contacts()?;
+        self.assemble(contacts, step)
+    }
+
+    /// The assembly of the step's contact problem from contacts already found (by
+    /// [`World::contacts`] at the current poses): what [`World::contact_problem_with`]
+    /// does after collision detection, for a time stepper that times the two apart or
+    /// reuses the contacts found at the end of the previous step.
+    ///
+    /// # Errors
+    /// As [`Assembly::new`].
+    pub fn assemble(
+        &self,
+        contacts: Vec<WorldContact>,
+        step: &StepParams,
+    ) -> Result<StepProblem, MultibodyError> {
         let list: Vec<Contact> = contacts.iter().map(|c| c.contact.clone()).collect();
         let assembly = Assembly::new(&self.rigid_bodies(), &list, step)?;
         Ok(StepProblem { contacts, assembly })

@@ -1,0 +1,224 @@
+//! Error correction at the position level: the projection `correction()` of Erleben
+//! 2007 eq. 46 and the post-stabilisation of Erleben 2017 eq. 43-51. Both solve the same
+//! linear complementarity problem; they differ in how often and how accurately.
+//!
+//! # The position LCP
+//!
+//! A displacement `dq` of the bodies changes the gaps, to first order, by
+//! `dg = J_n dq` (2017 eq. 43; `J_n` the normal rows of the contact Jacobian). Let the
+//! displacement come from contact "pushes" `lambda` (in kg m) weighted by the masses,
+//! `M dq = J_n^T lambda` (eq. 44-45); then `dg = J_n M^-1 J_n^T lambda = A lambda`
+//! (eq. 46). A push can only push (`lambda >= 0`), only at a contact that ends up
+//! touching, and must leave no contact penetrating:
+//!
+//! ```text
+//! 0 <= lambda  ⊥  A lambda + g >= 0,     A = J_n M^-1 J_n^T,  g the gaps   (2017 eq. 49; 2007 eq. 46b)
+//! q^corrected = q + M^-1 J_n^T lambda                                    (2017 eq. 51; 2007 eq. 46c)
+//! ```
+//!
+//! The tangential rows are dropped (the paper's "all contact tangent plane constraints
+//! are dropped") and the right-hand side is the gap vector, whose negative entries are
+//! the penetration depths `d_penetration` of 2007 eq. 46b. The velocities are not
+//! touched: this is an instantaneous change of position that disregards velocities and
+//! forces. `A` is the normal block of the Delassus operator, so `A` is the matrix the
+//! step's contact solve used, restricted to normal rows.
+//!
+//! # Two uses
+//!
+//! * [`Correction::Projection`](super::Correction::Projection): one solve per step with
+//!   a small fixed budget (5 projected Gauss-Seidel sweeps in the paper).
+//! * [`Correction::PostStabilisation`](super::Correction::PostStabilisation): solved to
+//!   tolerance and repeated, with collision detection again between passes, until no
+//!   contact penetrates more than the tolerance (the gap is linearised, so one pass
+//!   need not remove all of it: 2017 end of 4.4).
+
+use std::time::Instant;
+
+use nalgebra::DVector;
+use serde::Serialize;
+
+use super::{Settings, SimulationError};
+use crate::matrix::Matrix;
+use crate::multibody::StepParams;
+use crate::problem::{AnyProblem, Lcp};
+use crate::solver::registry::solve;
+use crate::world::{StepProblem, World, WorldContact};
+
+/// How the correction of a step went.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct CorrectionSummary {
+    /// Position-LCP solves made (0 when there was nothing to correct).
+    pub passes: usize,
+    /// Iterations over all passes.
+    pub iterations: usize,
+    /// The error of the last pass's LCP answer (0 without a pass).
+    pub error: f64,
+    /// The worst penetration before the correction, in m (`>= 0`).
+    pub penetration_before: f64,
+    /// Wall time of the solves and position updates in s (collision detection is not
+    /// included).
+    pub seconds: f64,
+}
+
+/// The worst penetration of `contacts` in m: `max(0, -min gap)`.
+pub fn worst_penetration(contacts: &[WorldContact]) -> f64 {
+    contacts.iter().fold(0.0_f64, |w, c| w.max(-c.gap))
+}
+
+// ANCHOR: position_lcp
+/// The position LCP `(A, g)` of the step's contacts: `A = J_n M^-1 J_n^T`, the normal
+/// rows and columns of the Delassus operator (`nc x nc`, 1/kg), and `g` the gaps (m).
+///
+/// # Errors
+/// As [`Lcp::new`] (only for non-finite data).
+pub fn position_lcp(step: &StepProblem) -> Result<Lcp, crate::problem::ProblemError> {
+    let w = step.assembly.delassus();
+    let nc = step.contacts.len();
+    let mut t = Vec::new();
+    for c in 0..nc {
+        w.for_each_in_row(3 * c, |j, v| {
+            if j % 3 == 0 {
+                t.push((c, j / 3, v));
+            }
+        });
+    }
+    let a = Matrix::from_triplets(nc, nc, &t).expect("indices within nc");
+    Lcp::new(a, step.gaps())
+}
+// ANCHOR_END: position_lcp
+
+// ANCHOR: displace
+/// Moves the bodies of `world` by `dq = M^-1 J_n^T lambda` (2007 eq. 46c, 2017 eq. 51),
+/// with `lambda` the `nc` normal pushes of the step's contacts (kg m).
+pub fn displace(world: &mut World, step: &StepProblem, lambda: &DVector<f64>) {
+    let a = &step.assembly;
+    let mut full = DVector::zeros(3 * lambda.len());
+    for (c, &l) in lambda.iter().enumerate() {
+        full[3 * c] = l;
+    }
+    let dq = a.apply_inverse_mass(&a.jacobian().tr_mul_vec(&full));
+    for k in 0..a.dof_map().blocks() {
+        let i = a.dof_map().body(k);
+        let body = &mut world.body_mut(i).expect("a body of the assembly").body;
+        body.displace(
+            &dq.fixed_rows::<3>(6 * k).into_owned(),
+            &dq.fixed_rows::<3>(6 * k + 3).into_owned(),
+        );
+    }
+}
+// ANCHOR_END: displace
+
+/// One pass: the position LCP of `contacts` solved with the correction solver, and the
+/// bodies moved. Returns the iterations and the error.
+fn pass(
+    world: &mut World,
+    contacts: Vec<WorldContact>,
+    settings: &Settings,
+    step_index: usize,
+) -> Result<(usize, f64), SimulationError> {
+    let params = StepParams {
+        dt: settings.dt,
+        gravity: *world.gravity(),
+        kind: settings.friction,
+    };
+    let step = world
+        .assemble(contacts, &params)
+        .map_err(SimulationError::world(step_index))?;
+    let fail = |message: String| SimulationError::Solve {
+        step: step_index,
+        stage: "correction",
+        message,
+    };
+    let lcp = position_lcp(&step).map_err(|e| fail(e.to_string()))?;
+    let problem = AnyProblem::Lcp(lcp);
+    let out = solve(
+        &problem,
+        &settings.correction_method,
+        DVector::zeros(step.contacts.len()),
+        &settings.correction_params,
+        &mut |_| std::ops::ControlFlow::Continue(()),
+    );
+    let Some(info) = out.info() else {
+        return Err(fail(match &out.result {
+            Err(e) => e.to_string(),
+            Ok(_) => unreachable!("a finished solve has a report"),
+        }));
+    };
+    let (iterations, error) = (
+        info.iterations,
+        info.error.get(settings.correction_params.measure),
+    );
+    displace(world, &step, &out.x);
+    Ok((iterations, error))
+}
+
+/// Collision detection as the stepper runs it (timed by the stepper).
+pub type Detect<'a> = dyn FnMut(&World) -> Result<Vec<WorldContact>, SimulationError> + 'a;
+
+// ANCHOR: projection
+/// The projection of Erleben 2007 eq. 46: one pass over `contacts` (found at the
+/// current poses of `world`) if any of them penetrates. Returns the summary and the
+/// contacts at the final poses (`detect` is called again only if bodies moved).
+///
+/// # Errors
+/// [`SimulationError`] from the assembly, the correction solver or `detect`.
+pub fn projection(
+    world: &mut World,
+    contacts: Vec<WorldContact>,
+    settings: &Settings,
+    step_index: usize,
+    detect: &mut Detect<'_>,
+) -> Result<(CorrectionSummary, Vec<WorldContact>), SimulationError> {
+    let mut s = CorrectionSummary {
+        penetration_before: worst_penetration(&contacts),
+        ..Default::default()
+    };
+    if s.penetration_before == 0.0 {
+        return Ok((s, contacts));
+    }
+    let t0 = Instant::now();
+    let (it, err) = pass(world, contacts, settings, step_index)?;
+    s.seconds = t0.elapsed().as_secs_f64();
+    s.passes = 1;
+    s.iterations = it;
+    s.error = err;
+    Ok((s, detect(world)?))
+}
+// ANCHOR_END: projection
+
+// ANCHOR: post_stabilise
+/// The post-stabilisation of Erleben 2017 eq. 43-51: passes while a contact penetrates
+/// more than [`Settings::stabilisation_tolerance`], at most
+/// [`Settings::stabilisation_passes`], with collision detection (`detect`, which also
+/// reports its own time) before each pass after the first.
+///
+/// # Errors
+/// [`SimulationError`] from collision detection, the assembly or the solver.
+pub fn post_stabilise(
+    world: &mut World,
+    contacts: Vec<WorldContact>,
+    settings: &Settings,
+    step_index: usize,
+    detect: &mut Detect<'_>,
+) -> Result<(CorrectionSummary, Vec<WorldContact>), SimulationError> {
+    let mut s = CorrectionSummary {
+        penetration_before: worst_penetration(&contacts),
+        ..Default::default()
+    };
+    let mut contacts = contacts;
+    let mut seconds = 0.0;
+    while s.passes < settings.stabilisation_passes
+        && worst_penetration(&contacts) > settings.stabilisation_tolerance
+    {
+        let t0 = Instant::now();
+        let (it, err) = pass(world, contacts, settings, step_index)?;
+        seconds += t0.elapsed().as_secs_f64();
+        s.passes += 1;
+        s.iterations += it;
+        s.error = err;
+        contacts = detect(world)?;
+    }
+    s.seconds = seconds;
+    Ok((s, contacts))
+}
+// ANCHOR_END: post_stabilise

@@ -1,0 +1,179 @@
+//! What a simulation reports per step: energies, momentum, penetration, the contact
+//! solve and the correction, and where the time went; written as JSON Lines or CSV.
+
+use std::fmt::Write as _;
+
+use nalgebra::Vector3;
+use serde::Serialize;
+
+use crate::world::World;
+
+/// Kinetic energy `sum 1/2 m |v|^2 + 1/2 w^T I w` of the bodies that are not fixed, in J.
+pub fn kinetic_energy(world: &World) -> f64 {
+    world
+        .bodies()
+        .iter()
+        .filter(|b| !b.body.fixed)
+        .map(|b| {
+            let rb = &b.body;
+            let w = &rb.angular_velocity;
+            0.5 * rb.mass * rb.linear_velocity.norm_squared()
+                + 0.5 * w.dot(&(rb.inertia_world() * w))
+        })
+        .sum()
+}
+
+/// Potential energy of gravity `sum -m g . x` of the bodies that are not fixed, in J
+/// (zero at the origin: with `g = (0, 0, -9.81)`, `m 9.81 z`).
+pub fn potential_energy(world: &World) -> f64 {
+    let g = world.gravity();
+    world
+        .bodies()
+        .iter()
+        .filter(|b| !b.body.fixed)
+        .map(|b| -b.body.mass * g.dot(&b.body.position))
+        .sum()
+}
+
+/// Linear momentum `sum m v` of the bodies that are not fixed, in kg m/s.
+pub fn momentum(world: &World) -> Vector3<f64> {
+    world
+        .bodies()
+        .iter()
+        .filter(|b| !b.body.fixed)
+        .map(|b| b.body.linear_velocity * b.body.mass)
+        .sum()
+}
+
+/// Angular momentum about the origin `sum x × m v + I w` of the bodies that are not
+/// fixed, in kg m²/s.
+pub fn angular_momentum(world: &World) -> Vector3<f64> {
+    world
+        .bodies()
+        .iter()
+        .filter(|b| !b.body.fixed)
+        .map(|b| {
+            let rb = &b.body;
+            rb.position.cross(&(rb.linear_velocity * rb.mass))
+                + rb.inertia_world() * rb.angular_velocity
+        })
+        .sum()
+}
+
+/// One step's record. Times in s, lengths in m, energies in J.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepRecord {
+    /// The step just taken, counted from 1.
+    pub step: usize,
+    /// Simulated time at its end.
+    pub time: f64,
+    /// Contacts of the step's contact problem.
+    pub contacts: usize,
+    /// The contact solver (`auto` resolved).
+    pub method: String,
+    /// `converged`, `max-iterations` or `no-contacts`.
+    pub status: String,
+    /// Iterations of the contact solve.
+    pub iterations: usize,
+    /// Error of the contact impulses in the solver's measure.
+    pub error: f64,
+    /// Worst penetration at the end of the step (after the correction), `>= 0`.
+    pub max_penetration: f64,
+    /// Worst penetration before the correction (equal to `max_penetration` without one).
+    pub penetration_before_correction: f64,
+    /// Kinetic energy at the end of the step.
+    pub kinetic_energy: f64,
+    /// Potential energy of gravity at the end of the step.
+    pub potential_energy: f64,
+    /// Linear momentum at the end of the step (kg m/s).
+    pub momentum: [f64; 3],
+    /// Angular momentum about the origin at the end of the step (kg m²/s).
+    pub angular_momentum: [f64; 3],
+    /// Position-LCP passes of the correction.
+    pub correction_passes: usize,
+    /// Iterations of the correction solves.
+    pub correction_iterations: usize,
+    /// Wall time of collision detection (every detection of the step).
+    pub collision_seconds: f64,
+    /// Wall time of the dynamics: assembly, posing, contact solve, velocity and position
+    /// update.
+    pub dynamics_seconds: f64,
+    /// Wall time of the contact solve alone (part of `dynamics_seconds`).
+    pub solve_seconds: f64,
+    /// Wall time of the correction's solves and position updates.
+    pub correction_seconds: f64,
+}
+
+/// The CSV columns, in order (vectors as `_x`, `_y`, `_z` columns).
+pub const CSV_COLUMNS: &[&str] = &[
+    "step",
+    "time",
+    "contacts",
+    "method",
+    "status",
+    "iterations",
+    "error",
+    "max_penetration",
+    "penetration_before_correction",
+    "kinetic_energy",
+    "potential_energy",
+    "momentum_x",
+    "momentum_y",
+    "momentum_z",
+    "angular_momentum_x",
+    "angular_momentum_y",
+    "angular_momentum_z",
+    "correction_passes",
+    "correction_iterations",
+    "collision_seconds",
+    "dynamics_seconds",
+    "solve_seconds",
+    "correction_seconds",
+];
+
+impl StepRecord {
+    /// The record as one line of JSON (no newline).
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(self).expect("plain data serialises")
+    }
+
+    /// The CSV header line (no newline).
+    pub fn csv_header() -> String {
+        CSV_COLUMNS.join(",")
+    }
+
+    /// The record as one CSV line in the order of [`CSV_COLUMNS`] (no newline; floats in
+    /// Rust's shortest round-trip form).
+    pub fn to_csv_line(&self) -> String {
+        let mut s = String::new();
+        let _ = write!(
+            s,
+            "{},{},{},{},{},{},{},{},{},{},{}",
+            self.step,
+            self.time,
+            self.contacts,
+            self.method,
+            self.status,
+            self.iterations,
+            self.error,
+            self.max_penetration,
+            self.penetration_before_correction,
+            self.kinetic_energy,
+            self.potential_energy
+        );
+        for v in self.momentum.iter().chain(&self.angular_momentum) {
+            let _ = write!(s, ",{v}");
+        }
+        let _ = write!(
+            s,
+            ",{},{},{},{},{},{}",
+            self.correction_passes,
+            self.correction_iterations,
+            self.collision_seconds,
+            self.dynamics_seconds,
+            self.solve_seconds,
+            self.correction_seconds
+        );
+        s
+    }
+}

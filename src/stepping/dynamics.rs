@@ -1,0 +1,200 @@
+//! `dynamics()`: the velocity update of one step (Erleben 2007 eq. 45a-d), shared by
+//! both schemes. Given the contacts found at the poses where the step evaluates `J` and
+//! `M`, it poses the contact problem ([`super::posed`]), solves it with the chosen method
+//! of the registry warm-started from the previous step, and returns
+//! `u^{t+1} = u^t + dt M^-1 f_ext + M^-1 J^T r` (eq. 45d). The position update (eq. 45e)
+//! is the scheme's.
+
+use std::time::Instant;
+
+use nalgebra::DVector;
+use serde::Serialize;
+
+use super::posed::pose;
+use super::{Settings, SimulationError};
+use crate::multibody::StepParams;
+use crate::policy::warm_start;
+use crate::problem::AnyProblem;
+use crate::solver::registry::solve;
+use crate::world::{ContactId, StepProblem, World, WorldContact};
+
+/// How a contact solve of a step went.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SolveSummary {
+    /// The method run (`auto` resolved).
+    pub method: String,
+    /// `converged`, `max-iterations`, or `no-contacts` when there was nothing to solve.
+    pub status: String,
+    /// Iterations (sweeps, Newton steps, pivots).
+    pub iterations: usize,
+    /// The error of the returned impulses, in the solver's measure (Siconos
+    /// normalisation by default), measured on them.
+    pub error: f64,
+    /// Wall time of the solve in s.
+    pub seconds: f64,
+}
+
+impl SolveSummary {
+    fn nothing(method: &str) -> Self {
+        SolveSummary {
+            method: method.to_string(),
+            status: "no-contacts".into(),
+            iterations: 0,
+            error: 0.0,
+            seconds: 0.0,
+        }
+    }
+}
+
+/// The impulses of the previous step, kept to warm-start the next one.
+#[derive(Debug, Clone, Default)]
+pub struct WarmStart {
+    ids: Vec<ContactId>,
+    r: Vec<f64>,
+}
+
+impl WarmStart {
+    /// The start of a step whose contacts are `ids`: the previous impulse of every
+    /// contact that persists, zero for the new ones ([`warm_start::by_identity`]).
+    pub fn start_for(&self, ids: &[ContactId]) -> DVector<f64> {
+        warm_start::by_identity(&self.ids, &self.r, ids, 3)
+            .unwrap_or_else(|_| DVector::zeros(3 * ids.len()))
+    }
+
+    /// Remembers the impulses `r` of contacts `ids`.
+    pub fn remember(&mut self, ids: Vec<ContactId>, r: &DVector<f64>) {
+        self.ids = ids;
+        self.r = r.as_slice().to_vec();
+    }
+}
+
+/// What `dynamics()` produced.
+#[derive(Debug)]
+pub struct Dynamics {
+    /// The step's contacts and assembly.
+    pub step: StepProblem,
+    /// The problem that was solved (what `--dump-problems` writes).
+    pub problem: AnyProblem,
+    /// The contact impulses `r` (`3nc`, N s).
+    pub r: DVector<f64>,
+    /// `u^{t+1}` (`6nb` over the bodies that are not fixed, in the assembly's order).
+    pub velocity: DVector<f64>,
+    /// How the solve went.
+    pub solve: SolveSummary,
+    /// Wall time of the assembly and of posing the problem, in s.
+    pub assembly_seconds: f64,
+}
+
+// ANCHOR: dynamics
+/// Eq. 45a-d at the poses of `world` with the contacts `contacts` found there;
+/// `horizon` is the time from these poses to the end of the step (see [`pose`]).
+///
+/// # Errors
+/// [`SimulationError::World`] if the assembly refuses the world,
+/// [`SimulationError::Solve`] if the solver refuses the problem or breaks down (reaching
+/// the iteration cap is not an error: the last iterate is used and the summary says so).
+pub fn dynamics(
+    world: &World,
+    contacts: Vec<WorldContact>,
+    horizon: f64,
+    settings: &Settings,
+    warm: &WarmStart,
+    step_index: usize,
+) -> Result<Dynamics, SimulationError> {
+    let t0 = Instant::now();
+    let params = StepParams {
+        dt: settings.dt,
+        gravity: *world.gravity(),
+        kind: settings.friction,
+    };
+    let step = world
+        .assemble(contacts, &params)
+        .map_err(SimulationError::world(step_index))?;
+    let local = pose(&step, horizon, settings.cfm, settings.friction).map_err(|e| {
+        SimulationError::Solve {
+            step: step_index,
+            stage: "contact solve",
+            message: e.to_string(),
+        }
+    })?;
+    let problem = AnyProblem::Friction(local);
+    let assembly_seconds = t0.elapsed().as_secs_f64();
+    let ids = step.ids();
+    let (r, solve_summary) = if ids.is_empty() {
+        (
+            DVector::zeros(0),
+            SolveSummary::nothing(settings.method.name()),
+        )
+    } else {
+        let start = if settings.warm_start {
+            warm.start_for(&ids)
+        } else {
+            DVector::zeros(3 * ids.len())
+        };
+        let out = solve(
+            &problem,
+            &settings.method,
+            start,
+            &settings.params,
+            &mut |_| std::ops::ControlFlow::Continue(()),
+        );
+        let Some(info) = out.info() else {
+            let message = match &out.result {
+                Err(e) => e.to_string(),
+                Ok(_) => unreachable!("a finished solve has a report"),
+            };
+            return Err(SimulationError::Solve {
+                step: step_index,
+                stage: "contact solve",
+                message,
+            });
+        };
+        let summary = SolveSummary {
+            method: out.method.name().to_string(),
+            status: out.status().to_string(),
+            iterations: info.iterations,
+            error: info.error.get(settings.params.measure),
+            seconds: info.seconds,
+        };
+        (out.x, summary)
+    };
+    let velocity = step.assembly.velocity_after(&r);
+    Ok(Dynamics {
+        step,
+        problem,
+        r,
+        velocity,
+        solve: solve_summary,
+        assembly_seconds,
+    })
+}
+// ANCHOR_END: dynamics
+
+/// Sets the velocities of the bodies of `world` that are not fixed from `u` (`6nb`, in
+/// the order of the assembly's [`crate::multibody::DofMap`]).
+pub fn apply_velocity(world: &mut World, step: &StepProblem, u: &DVector<f64>) {
+    let dofs = step.assembly.dof_map();
+    for k in 0..dofs.blocks() {
+        let body = &mut world
+            .body_mut(dofs.body(k))
+            .expect("a body of the assembly")
+            .body;
+        body.linear_velocity = u.fixed_rows::<3>(6 * k).into_owned();
+        body.angular_velocity = u.fixed_rows::<3>(6 * k + 3).into_owned();
+    }
+}
+
+/// Moves every body of `world` with its current velocity for `dt` s
+/// ([`crate::multibody::RigidBody::integrate_position`]; fixed bodies with a prescribed
+/// velocity move too, fixed bodies at rest stay).
+pub fn integrate_positions(world: &mut World, dt: f64) {
+    for i in 0..world.bodies().len() {
+        let body = &mut world.body_mut(i).expect("index in range").body;
+        if !body.fixed
+            || body.linear_velocity != nalgebra::Vector3::zeros()
+            || body.angular_velocity != nalgebra::Vector3::zeros()
+        {
+            body.integrate_position(dt);
+        }
+    }
+}

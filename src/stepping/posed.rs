@@ -1,0 +1,68 @@
+//! The contact problem a time step solves, posed from the step's assembly: the
+//! Delassus operator with constraint force mixing, and a right-hand side that holds the
+//! free velocity, the prescribed motion, Newton's impact law and the gaps.
+//!
+//! ```text
+//! W' = J M^-1 J^T + gamma I                                   (Erleben 2007 eq. 45b, 41)
+//! q  = J (u^t + dt M^-1 f_ext) + b_kin + b_n                  (eq. 45a)
+//! b_n = gap / horizon     on a contact still apart (gap > 0), unless it bounces
+//!     = e min(v_n^-, 0)   otherwise                           (eq. 21-22, Newton's law)
+//! ```
+//!
+//! Collision detection reports contacts up to a margin apart ([`crate::world::World`]).
+//! The plain velocity-level condition `u_n >= 0` would treat such a contact as touching
+//! and stop the bodies short of it. The gap term lets a contact that is `gap` apart
+//! approach by at most `gap` during the time left until the end of the step (`horizon`:
+//! `dt` for the velocity-based scheme, `dt/2` after Moreau's half step), so it closes
+//! exactly instead of stopping early, and it never acts on contacts that stay apart.
+//!
+//! A contact apart that bounces (`e > 0`) and would close within the step at its
+//! approach velocity `v_n^-` (`gap + horizon v_n^- < 0`) takes Newton's law instead: the
+//! impact happens during the step, and the law is applied to it then, not one step late
+//! (when the velocity would already have been stopped by the gap term). The rebound
+//! then starts up to `gap` (at most the margin) early.
+//! A penetration (`gap < 0`) is not turned into a velocity: removing it is the error
+//! correction's job ([`super::correction`]), as in Erleben 2007, so the velocities stay
+//! those of the model.
+
+use nalgebra::DVector;
+
+use super::cfm::with_cfm;
+use crate::problem::{FrictionContact, FrictionKind};
+use crate::world::StepProblem;
+
+// ANCHOR: posed
+/// The local problem `u = W' r + q` of a step (shape `3nc`; `r` in N s, `u` in m/s).
+///
+/// `horizon` (s, `> 0`) is the time from where the contacts were found to the end of
+/// the step; `cfm` is `gamma` of Erleben 2007 eq. 41 (1/kg, `>= 0`).
+///
+/// # Errors
+/// As [`FrictionContact::new`] (only for non-finite data from extreme inputs).
+pub fn pose(
+    step: &StepProblem,
+    horizon: f64,
+    cfm: f64,
+    kind: FrictionKind,
+) -> Result<FrictionContact, crate::problem::ProblemError> {
+    let a = &step.assembly;
+    let mut q = a.jacobian().mul_vec(&a.free_velocity()) + a.b_kinematic();
+    let rest = a.b_restitution();
+    let v_before = a.contact_velocity(a.velocity());
+    for (c, contact) in step.contacts.iter().enumerate() {
+        let (gap, e, vn) = (contact.gap, contact.contact.restitution(), v_before[3 * c]);
+        let bounces = e > 0.0 && gap + horizon * vn < 0.0;
+        q[3 * c] += if gap > 0.0 && !bounces {
+            gap / horizon
+        } else {
+            rest[3 * c]
+        };
+    }
+    FrictionContact::new(with_cfm(&a.delassus(), cfm), q, a.mu().clone(), kind)
+}
+// ANCHOR_END: posed
+
+/// The normal rows of `v` (every third entry, from 0): `nc` entries.
+pub fn normal_part(v: &DVector<f64>) -> DVector<f64> {
+    DVector::from_iterator(v.len() / 3, v.iter().step_by(3).copied())
+}

@@ -1,0 +1,203 @@
+//! The settings of a simulation: the time step, the scheme, the contact solver, error
+//! correction and constraint force mixing.
+
+use serde::{Deserialize, Serialize};
+
+use super::SimulationError;
+use crate::problem::FrictionKind;
+use crate::solver::Params;
+use crate::solver::registry::Choice;
+
+/// The time-stepping scheme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stepper {
+    /// The velocity-based scheme of Erleben 2007 eq. 45 (the semi-implicit Euler step of
+    /// the 2009 slides, eq. 11-18): collision detection at `q^t`, the contact problem,
+    /// `u^{t+1}`, then `q^{t+1} = q^t + dt S u^{t+1}` ([`super::velocity`]).
+    Velocity,
+    /// Moreau's mid-point scheme (Erleben 2017 eq. 41-42): `q^{t+1/2} = q^t + dt/2 u^t`,
+    /// collision detection and the contact problem there, then
+    /// `q^{t+1} = q^{t+1/2} + dt/2 u^{t+1}` ([`super::moreau`]).
+    Moreau,
+}
+
+impl Stepper {
+    /// Every scheme.
+    pub const ALL: [Stepper; 2] = [Stepper::Velocity, Stepper::Moreau];
+
+    /// The name used by the command line (`velocity`, `moreau`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Stepper::Velocity => "velocity",
+            Stepper::Moreau => "moreau",
+        }
+    }
+
+    /// The scheme called `name`.
+    pub fn from_name(name: &str) -> Option<Stepper> {
+        Stepper::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// How penetration left by the velocity-level step is removed (both solve the position
+/// LCP of [`super::correction`]; they differ in how they use it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Correction {
+    /// Nothing: penetration stays until the motion removes it.
+    None,
+    /// The projection `correction()` of Erleben 2007 eq. 46: one solve of the position
+    /// LCP per step with the correction solver's small iteration budget (the paper uses 5
+    /// projected Gauss-Seidel sweeps), then `s += S M^-1 J^T lambda`.
+    Projection,
+    /// The post-stabilisation of Erleben 2017 eq. 43-51: the same LCP solved to the
+    /// correction tolerance, repeated with fresh collision detection (the gap is
+    /// linearised) until no contact penetrates more than the tolerance or
+    /// [`Settings::stabilisation_passes`] passes were made.
+    PostStabilisation,
+}
+
+impl Correction {
+    /// Every kind.
+    pub const ALL: [Correction; 3] = [
+        Correction::None,
+        Correction::Projection,
+        Correction::PostStabilisation,
+    ];
+
+    /// The name used by the command line (`none`, `projection`, `post-stabilisation`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Correction::None => "none",
+            Correction::Projection => "projection",
+            Correction::PostStabilisation => "post-stabilisation",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Correction> {
+        Correction::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// Everything a [`super::Simulation`] needs besides the world.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Time step `dt` in s (`> 0`). Default `0.01` (every experiment of Erleben 2007).
+    pub dt: f64,
+    /// The scheme. Default [`Stepper::Velocity`].
+    pub stepper: Stepper,
+    /// The contact solver of each step, any method of the registry that solves a local
+    /// friction problem. Default `auto` (the cone Newton, the method that solves every
+    /// shared fc3d problem; see the book's solver-interface chapter).
+    pub method: Choice,
+    /// Tolerance and iteration cap of the contact solve. Default tolerance `1e-8` in the
+    /// Siconos normalisation, cap 1000. A solve that stops at the cap is not an error:
+    /// the step goes on with the last iterate and its status and error are recorded.
+    pub params: Params,
+    /// The friction law of the contact problems. Default [`FrictionKind::Coulomb`].
+    pub friction: FrictionKind,
+    /// Warm-start each contact solve from the previous step's impulses of the contacts
+    /// that persist (matched by [`crate::world::ContactId`]). Default `true`.
+    pub warm_start: bool,
+    /// Constraint force mixing `gamma` (Erleben 2007 eq. 41): the solver sees
+    /// `W + gamma I` instead of `W`, in 1/kg. Default 0 (none).
+    pub cfm: f64,
+    /// The error correction. Default [`Correction::None`].
+    pub correction: Correction,
+    /// The solver of the correction's LCP. Default `pgs` (projected Gauss-Seidel, as in
+    /// Erleben 2007).
+    pub correction_method: Choice,
+    /// Tolerance and cap of the correction solve. Default `1e-8` and 5 sweeps for
+    /// [`Correction::Projection`] (Erleben 2007 section 4 uses 5 iterations); see
+    /// [`Settings::with_correction`].
+    pub correction_params: Params,
+    /// The most position-LCP passes of [`Correction::PostStabilisation`] per step.
+    /// Default 4.
+    pub stabilisation_passes: usize,
+    /// The penetration (m, `>= 0`) post-stabilisation accepts without another pass.
+    /// Default `1e-6`.
+    pub stabilisation_tolerance: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            dt: 0.01,
+            stepper: Stepper::Velocity,
+            method: Choice::new("auto").expect("auto is a registered method"),
+            params: Params {
+                tol: 1e-8,
+                max_iter: 1000,
+                ..Params::default()
+            },
+            friction: FrictionKind::Coulomb,
+            warm_start: true,
+            cfm: 0.0,
+            correction: Correction::None,
+            correction_method: Choice::new("pgs").expect("pgs is a registered method"),
+            correction_params: Params {
+                tol: 1e-8,
+                max_iter: 5,
+                ..Params::default()
+            },
+            stabilisation_passes: 4,
+            stabilisation_tolerance: 1e-6,
+        }
+    }
+}
+
+impl Settings {
+    /// The same settings with correction `c` and the correction solver's budget that
+    /// goes with it: 5 sweeps for [`Correction::Projection`] (Erleben 2007), 1000 for
+    /// [`Correction::PostStabilisation`] (solved to tolerance, Erleben 2017).
+    pub fn with_correction(mut self, c: Correction) -> Self {
+        self.correction = c;
+        self.correction_params.max_iter = match c {
+            Correction::PostStabilisation => 1000,
+            _ => 5,
+        };
+        self
+    }
+
+    /// Checks the numbers.
+    ///
+    /// # Errors
+    /// [`SimulationError::Settings`] naming the setting: `dt` not finite and positive,
+    /// `cfm` negative or not finite, a negative or non-finite tolerance, a zero cap.
+    pub fn validate(&self) -> Result<(), SimulationError> {
+        let bad = |what: &str, why: String| {
+            Err(SimulationError::Settings {
+                reason: format!("{what}: {why}"),
+            })
+        };
+        if !(self.dt.is_finite() && self.dt > 0.0) {
+            return bad("dt", format!("must be finite and > 0, got {}", self.dt));
+        }
+        if !(self.cfm.is_finite() && self.cfm >= 0.0) {
+            return bad("cfm", format!("must be finite and >= 0, got {}", self.cfm));
+        }
+        for (what, p) in [
+            ("tolerance", &self.params),
+            ("correction tolerance", &self.correction_params),
+        ] {
+            if !(p.tol.is_finite() && p.tol >= 0.0) {
+                return bad(what, format!("must be finite and >= 0, got {}", p.tol));
+            }
+            if p.max_iter == 0 {
+                return bad(what, "the iteration cap must be at least 1".into());
+            }
+        }
+        if !(self.stabilisation_tolerance.is_finite() && self.stabilisation_tolerance >= 0.0) {
+            return bad(
+                "stabilisation tolerance",
+                format!(
+                    "must be finite and >= 0, got {}",
+                    self.stabilisation_tolerance
+                ),
+            );
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,211 @@
+//! [`Simulation`]: a world, its settings, and the state carried between steps (time,
+//! the warm start, the contacts at the current poses).
+
+use std::cell::Cell;
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use super::correction::{post_stabilise, projection, worst_penetration};
+use super::diagnostics::{
+    StepRecord, angular_momentum, kinetic_energy, momentum, potential_energy,
+};
+use super::dynamics::WarmStart;
+use super::{Correction, Settings, SimulationError, Stepper, moreau, velocity};
+use crate::problem::AnyProblem;
+use crate::world::{World, WorldContact};
+
+/// A simulation over time.
+///
+/// Each [`Simulation::step`] takes the world from `t` to `t + dt`: the scheme's
+/// collision detection and contact solve ([`super::velocity`] or [`super::moreau`]),
+/// then the error correction ([`super::correction`]), then the diagnostics of the new
+/// state ([`StepRecord`]). Everything is deterministic: the same world and settings give
+/// bit-identical trajectories (only the timings in the records differ).
+///
+/// # Example
+///
+/// ```
+/// use nalgebra::{UnitQuaternion, Vector3};
+/// use nonsmooth::stepping::{Settings, Simulation};
+/// use nonsmooth::world::{MaterialId, Shape, World};
+///
+/// let mut world = World::new();
+/// let cube = Shape::cuboid(0.5, 0.5, 0.5).unwrap();
+/// world.add(cube, 1000.0, Vector3::new(0.0, 0.0, 0.5), UnitQuaternion::identity(), MaterialId::default()).unwrap();
+/// let mut sim = Simulation::new(world, Settings::default()).unwrap();
+/// for _ in 0..100 {
+///     let record = sim.step().unwrap();
+///     assert_eq!(record.contacts, 4);
+///     assert_eq!(record.status, "converged");
+/// }
+/// // The resting box has not moved.
+/// assert!((sim.world().bodies()[0].body.position.z - 0.5).abs() < 1e-9);
+/// ```
+#[derive(Debug)]
+pub struct Simulation {
+    world: World,
+    settings: Settings,
+    time: f64,
+    steps: usize,
+    warm: WarmStart,
+    contacts: Option<Vec<WorldContact>>,
+    last_problem: Option<AnyProblem>,
+}
+
+impl Simulation {
+    /// A simulation of `world` from time 0.
+    ///
+    /// # Errors
+    /// [`SimulationError::Settings`] for settings out of range, [`SimulationError::World`]
+    /// (step 0) for an invalid world.
+    pub fn new(world: World, settings: Settings) -> Result<Self, SimulationError> {
+        settings.validate()?;
+        world.validate().map_err(SimulationError::world(0))?;
+        Ok(Simulation {
+            world,
+            settings,
+            time: 0.0,
+            steps: 0,
+            warm: WarmStart::default(),
+            contacts: None,
+            last_problem: None,
+        })
+    }
+
+    /// The world in its current state.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Simulated time in s.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Steps taken.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// The contact problem the last step solved (local form, with the gap, restitution
+    /// and CFM terms of [`super::posed`]): what `nonsmooth simulate --dump-problems`
+    /// writes.
+    pub fn last_problem(&self) -> Option<&AnyProblem> {
+        self.last_problem.as_ref()
+    }
+
+    // ANCHOR: step
+    /// Takes one step of `dt` and returns its record.
+    ///
+    /// # Errors
+    /// [`SimulationError`] from collision detection, the assembly or a solver; the
+    /// world, time and warm start are then left as they were before the step.
+    pub fn step(&mut self) -> Result<StepRecord, SimulationError> {
+        let index = self.steps;
+        let s = &self.settings;
+        let mut world = self.world.clone();
+        let collision = Cell::new(0.0);
+        let mut detect = |w: &World| {
+            let t0 = Instant::now();
+            let c = w.contacts().map_err(SimulationError::world(index));
+            collision.set(collision.get() + t0.elapsed().as_secs_f64());
+            c
+        };
+
+        // Collision detection, dynamics and the position update of the scheme.
+        let t0 = Instant::now();
+        let d = match s.stepper {
+            Stepper::Velocity => {
+                let contacts = match &self.contacts {
+                    Some(c) => c.clone(),
+                    None => detect(&world)?,
+                };
+                velocity::step(&mut world, contacts, s, &self.warm, index)?
+            }
+            Stepper::Moreau => moreau::step(&mut world, s, &self.warm, index, &mut detect)?,
+        };
+        let dynamics_seconds = t0.elapsed().as_secs_f64() - collision.get();
+
+        // Error correction at the new poses.
+        let end = detect(&world)?;
+        let (correction, end) = match s.correction {
+            Correction::None => (Default::default(), end),
+            Correction::Projection => projection(&mut world, end, s, index, &mut detect)?,
+            Correction::PostStabilisation => {
+                post_stabilise(&mut world, end, s, index, &mut detect)?
+            }
+        };
+        let penetration = worst_penetration(&end);
+        let dt = s.dt;
+
+        let (p, l) = (momentum(&world), angular_momentum(&world));
+        let record = StepRecord {
+            step: index + 1,
+            time: (index + 1) as f64 * dt,
+            contacts: d.step.contacts.len(),
+            method: d.solve.method.clone(),
+            status: d.solve.status.clone(),
+            iterations: d.solve.iterations,
+            error: d.solve.error,
+            max_penetration: penetration,
+            penetration_before_correction: if correction.passes > 0 {
+                correction.penetration_before
+            } else {
+                penetration
+            },
+            kinetic_energy: kinetic_energy(&world),
+            potential_energy: potential_energy(&world),
+            momentum: [p.x, p.y, p.z],
+            angular_momentum: [l.x, l.y, l.z],
+            correction_passes: correction.passes,
+            correction_iterations: correction.iterations,
+            collision_seconds: collision.get(),
+            dynamics_seconds,
+            solve_seconds: d.solve.seconds,
+            correction_seconds: correction.seconds,
+        };
+
+        // Commit.
+        self.warm.remember(d.step.ids(), &d.r);
+        self.world = world;
+        self.contacts = Some(end);
+        self.last_problem = Some(d.problem);
+        self.steps += 1;
+        self.time = record.time;
+        Ok(record)
+    }
+    // ANCHOR_END: step
+
+    /// Takes up to `steps` steps, handing each record and the simulation to `each`
+    /// (which can stop early with `ControlFlow::Break`). Returns the records.
+    ///
+    /// # Errors
+    /// The first step that fails; the records before it are lost only to the caller of
+    /// this convenience (use [`Simulation::step`] to keep them).
+    pub fn run(
+        &mut self,
+        steps: usize,
+        mut each: impl FnMut(&StepRecord, &Simulation) -> ControlFlow<()>,
+    ) -> Result<Vec<StepRecord>, SimulationError> {
+        let mut out = Vec::with_capacity(steps);
+        for _ in 0..steps {
+            let r = self.step()?;
+            let flow = each(&r, self);
+            out.push(r);
+            if flow.is_break() {
+                break;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Collision detection as a [`Detect`] without timing (for callers outside a step).
+pub fn detect_at(step: usize) -> impl FnMut(&World) -> Result<Vec<WorldContact>, SimulationError> {
+    move |w: &World| w.contacts().map_err(SimulationError::world(step))
+}
