@@ -11,6 +11,7 @@
 
 pub mod panels;
 pub mod plot;
+pub mod series;
 
 use std::path::PathBuf;
 
