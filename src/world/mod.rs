@@ -14,6 +14,7 @@
 //! | `contact` | [`WorldContact`], [`ContactId`] | Erleben 2007 eq. 2, 6, 46 (the gap) |
 //! | `step_problem` | [`StepProblem`], [`World::contact_problem`] | Erleben 2007 eq. 10-22 |
 //! | `convert` | nalgebra <-> parry (glam) at the boundary | — |
+//! | [`render`] | pictures of the world as SVG: frames, strips, animations | — |
 //!
 //! Collision detection is parry3d-f64 0.31 (its types are glam's; `convert.rs` is the only
 //! file that sees them). The time steppers that move the world are not here yet.
@@ -44,6 +45,7 @@ mod convert;
 mod ground;
 mod material;
 mod narrow_phase;
+pub mod render;
 mod shape;
 mod step_problem;
 #[cfg(test)]

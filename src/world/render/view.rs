@@ -1,0 +1,111 @@
+//! What the picture looks along ([`View`]) and how it is drawn ([`RenderOptions`]).
+
+use nalgebra::Vector3;
+
+use super::frame::invalid;
+use crate::multibody::MultibodyError;
+
+/// The direction of the (orthographic) projection. World `z` is up on screen in every view
+/// but [`View::Top`].
+///
+/// | view | looks along | screen right | screen up | faces of an axis-aligned box seen |
+/// |---|---|---|---|---|
+/// | `Isometric` | `(-1, 1, -1)/√3` (from `+x`, `-y`, `+z`) | `(1, 1, 0)/√2` | `(-1, 1, 2)/√6` | `+x`, `-y`, `+z` |
+/// | `Front` | `+y` (onto the `x-z` plane) | `+x` | `+z` | `-y` |
+/// | `Side` | `-x` (onto the `y-z` plane) | `+y` | `+z` | `+x` |
+/// | `Top` | `-z` (onto the `x-y` plane) | `+x` | `+y` | `+z` |
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum View {
+    /// The standard isometric view: every world axis foreshortened equally, `z` up.
+    #[default]
+    Isometric,
+    /// Looking along `+y`: `x` to the right, `z` up.
+    Front,
+    /// Looking along `-x`: `y` to the right, `z` up.
+    Side,
+    /// Looking down along `-z`: `x` to the right, `y` up.
+    Top,
+}
+
+impl View {
+    /// The unit vectors `(right, up, forward)` of the view in world coordinates: screen
+    /// right, screen up, and the direction the viewer looks along (into the picture).
+    /// They form a right-handed frame: `right = forward × up`.
+    pub fn axes(&self) -> (Vector3<f64>, Vector3<f64>, Vector3<f64>) {
+        match self {
+            View::Isometric => {
+                let s2 = std::f64::consts::SQRT_2;
+                let s3 = 3f64.sqrt();
+                let s6 = 6f64.sqrt();
+                (
+                    Vector3::new(1.0 / s2, 1.0 / s2, 0.0),
+                    Vector3::new(-1.0 / s6, 1.0 / s6, 2.0 / s6),
+                    Vector3::new(-1.0 / s3, 1.0 / s3, -1.0 / s3),
+                )
+            }
+            View::Front => (Vector3::x(), Vector3::z(), Vector3::y()),
+            View::Side => (Vector3::y(), Vector3::z(), -Vector3::x()),
+            View::Top => (Vector3::x(), Vector3::y(), -Vector3::z()),
+        }
+    }
+}
+
+/// How a picture is drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderOptions {
+    /// The projection (default [`View::Isometric`]).
+    pub view: View,
+    /// The width of one picture in pixels (default 480; `> 0`).
+    pub width: u32,
+    /// The height of one picture in pixels (default 360; `> 0`).
+    pub height: u32,
+    /// The world box `(lo, hi)` in m that the picture fits, or `None` (the default) for
+    /// [`auto_bounds`](super::auto_bounds) of all the frames drawn together, so that an
+    /// animation or a strip keeps one scale and does not jump. Given bounds must be finite
+    /// with `lo < hi` in every coordinate.
+    pub bounds: Option<(Vector3<f64>, Vector3<f64>)>,
+    /// Body indices drawn in an accent colour (indices with no body are ignored).
+    pub highlight: Vec<usize>,
+    /// Print the frame's time (`t = 0.50 s`) in the top left corner (default `true`).
+    pub label: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            view: View::Isometric,
+            width: 480,
+            height: 360,
+            bounds: None,
+            highlight: Vec::new(),
+            label: true,
+        }
+    }
+}
+
+impl RenderOptions {
+    /// Checks the size (both `> 0`) and the bounds, if given (finite, `lo < hi`).
+    ///
+    /// # Errors
+    /// [`MultibodyError::InvalidScene`].
+    pub fn validate(&self) -> Result<(), MultibodyError> {
+        if self.width == 0 || self.height == 0 {
+            return Err(invalid(format!(
+                "picture size {}x{} pixels: both must be positive",
+                self.width, self.height
+            )));
+        }
+        if let Some((lo, hi)) = &self.bounds {
+            if !lo.iter().chain(hi.iter()).all(|v| v.is_finite()) {
+                return Err(invalid("bounds are not finite".into()));
+            }
+            if (0..3).any(|k| lo[k] >= hi[k]) {
+                return Err(invalid(format!(
+                    "bounds ({}, {}, {})..({}, {}, {}) are empty in some coordinate",
+                    lo.x, lo.y, lo.z, hi.x, hi.y, hi.z
+                )));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,473 @@
+//! The SVG renderer of the world (`nonsmooth::world::render`): geometry read back from the
+//! SVG text, culling, painter's order, determinism, animation structure, bounds and
+//! errors.
+
+use nalgebra::{UnitQuaternion, Vector3};
+use nonsmooth::multibody::MultibodyError;
+use nonsmooth::world::render::{
+    BodyPose, Camera, Frame, LABEL_PX, MARGIN_PX, RenderOptions, View, animated_svg, auto_bounds,
+    frame_svg, strip_svg,
+};
+use nonsmooth::world::{MaterialId, Shape, World};
+
+fn pose(shape: Shape, x: f64, y: f64, z: f64) -> BodyPose {
+    BodyPose {
+        shape,
+        position: Vector3::new(x, y, z),
+        orientation: UnitQuaternion::identity(),
+        fixed: false,
+    }
+}
+
+fn frame(bodies: Vec<BodyPose>) -> Frame {
+    Frame {
+        time: 0.5,
+        ground: None,
+        bodies,
+    }
+}
+
+/// The elements (one per line) whose text contains `needle`.
+fn elements<'a>(svg: &'a str, needle: &str) -> Vec<&'a str> {
+    svg.lines().filter(|l| l.contains(needle)).collect()
+}
+
+/// The value of attribute `name` of element `e`.
+fn attr<'a>(e: &'a str, name: &str) -> &'a str {
+    let key = format!(" {name}=\"");
+    let start = e.find(&key).unwrap_or_else(|| panic!("no {name} in {e}")) + key.len();
+    let len = e[start..].find('"').unwrap();
+    &e[start..start + len]
+}
+
+fn points(e: &str) -> Vec<(f64, f64)> {
+    attr(e, "points")
+        .split(' ')
+        .map(|p| {
+            let (x, y) = p.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect()
+}
+
+fn extent(pts: &[(f64, f64)]) -> (f64, f64, f64, f64) {
+    let f =
+        |g: fn(&(f64, f64)) -> f64, m: fn(f64, f64) -> f64, init| pts.iter().map(g).fold(init, m);
+    (
+        f(|p| p.0, f64::min, f64::INFINITY),
+        f(|p| p.0, f64::max, f64::NEG_INFINITY),
+        f(|p| p.1, f64::min, f64::INFINITY),
+        f(|p| p.1, f64::max, f64::NEG_INFINITY),
+    )
+}
+
+/// Two decimals in the SVG: a coordinate is within 0.005 px, a difference within 0.01 px.
+const PX: f64 = 0.0101;
+
+#[test]
+fn a_box_seen_from_the_front_is_a_rectangle_of_its_size() {
+    let b = pose(Shape::cuboid(0.5, 0.3, 0.2).unwrap(), 0.0, 0.0, 0.2);
+    let opts = RenderOptions {
+        view: View::Front,
+        width: 400,
+        height: 300,
+        bounds: Some((Vector3::new(-2.0, -1.0, 0.0), Vector3::new(2.0, 1.0, 3.0))),
+        label: false,
+        ..Default::default()
+    };
+    let f = frame(vec![b]);
+    // The box (-2..2) x (0..3) fills 380 x 280 pixels inside the border: 95 or 93.3 px/m.
+    let scale = ((400.0 - 2.0 * MARGIN_PX) / 4.0).min((300.0 - 2.0 * MARGIN_PX) / 3.0);
+    let cam = Camera::fit(std::slice::from_ref(&f), &opts).unwrap();
+    assert!((cam.scale() - scale).abs() < 1e-12);
+    let svg = frame_svg(&f, &opts).unwrap();
+    let faces = elements(&svg, "data-face=");
+    assert_eq!(faces.len(), 1);
+    let pts = points(faces[0]);
+    assert_eq!(pts.len(), 4);
+    let (x0, x1, y0, y1) = extent(&pts);
+    assert!((x1 - x0 - 1.0 * scale).abs() < PX, "width {}", x1 - x0);
+    assert!((y1 - y0 - 0.4 * scale).abs() < PX, "height {}", y1 - y0);
+    // Every corner is a corner of that rectangle (axis-aligned on screen).
+    for (x, y) in &pts {
+        assert!((x - x0).abs() < PX || (x - x1).abs() < PX);
+        assert!((y - y0).abs() < PX || (y - y1).abs() < PX);
+    }
+    // Centred across; z up: the bottom z = 0 at the bottom border, the top z = 0.4 above.
+    assert!(((x0 + x1) / 2.0 - 200.0).abs() < PX);
+    assert!((y1 - (300.0 - MARGIN_PX)).abs() < PX);
+    assert!((y0 - (300.0 - MARGIN_PX - 0.4 * scale)).abs() < PX);
+}
+
+#[test]
+fn a_sphere_is_a_disc_of_its_radius() {
+    let f = frame(vec![pose(Shape::sphere(0.3).unwrap(), 1.0, 2.0, 3.0)]);
+    for view in [View::Isometric, View::Front, View::Side, View::Top] {
+        let opts = RenderOptions {
+            view,
+            ..Default::default()
+        };
+        let svg = frame_svg(&f, &opts).unwrap();
+        let discs: Vec<_> = elements(&svg, "<circle")
+            .into_iter()
+            .filter(|e| !e.contains("data-mark"))
+            .collect();
+        assert_eq!(discs.len(), 1, "{view:?}");
+        let r: f64 = attr(discs[0], "r").parse().unwrap();
+        let scale = Camera::fit(std::slice::from_ref(&f), &opts)
+            .unwrap()
+            .scale();
+        assert!((r - 0.3 * scale).abs() < PX / 2.0, "{view:?}: {r}");
+        if view == View::Front {
+            // Alone, without ground: the 0.6 m cube fits the height below the label.
+            let fit = (360.0 - 2.0 * MARGIN_PX - LABEL_PX) / 0.6;
+            assert!((scale - fit).abs() < 1e-9);
+            assert!((r - 0.5 * (360.0 - 2.0 * MARGIN_PX - LABEL_PX)).abs() < PX / 2.0);
+        }
+    }
+}
+
+#[test]
+fn a_lying_capsule_from_the_front_is_a_stadium() {
+    let lying = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), std::f64::consts::FRAC_PI_2);
+    let f = frame(vec![BodyPose {
+        orientation: lying,
+        ..pose(Shape::capsule(0.4, 0.1).unwrap(), 0.0, 0.0, 0.1)
+    }]);
+    let opts = RenderOptions {
+        view: View::Front,
+        ..Default::default()
+    };
+    let scale = Camera::fit(std::slice::from_ref(&f), &opts)
+        .unwrap()
+        .scale();
+    let svg = frame_svg(&f, &opts).unwrap();
+    let paths = elements(&svg, "<path");
+    assert_eq!(paths.len(), 1);
+    // M p1+n L p2+n A r,r 0 0 0 p2-n L p1-n A r,r 0 0 0 p1+n Z
+    let d = attr(paths[0], "d");
+    let nums: Vec<f64> = d
+        .split(|c: char| c == ' ' || c == ',' || c.is_ascii_alphabetic())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert_eq!(nums.len(), 2 + 2 + 7 + 2 + 7);
+    let corners = [
+        (nums[0], nums[1]),
+        (nums[2], nums[3]),
+        (nums[9], nums[10]),
+        (nums[11], nums[12]),
+    ];
+    let (x0, x1, y0, y1) = extent(&corners);
+    // The band between the end centres (2 half heights long) is 2 r wide.
+    assert!((x1 - x0 - 0.8 * scale).abs() < PX);
+    assert!((y1 - y0 - 0.2 * scale).abs() < PX);
+    assert!((nums[4] - 0.1 * scale).abs() < PX / 2.0 && nums[4] == nums[5]);
+}
+
+#[test]
+fn culling_keeps_the_faces_that_face_the_viewer() {
+    let f = frame(vec![pose(
+        Shape::cuboid(0.5, 0.4, 0.3).unwrap(),
+        0.0,
+        0.0,
+        1.0,
+    )]);
+    for (view, seen) in [
+        (View::Isometric, vec!["+x", "-y", "+z"]),
+        (View::Front, vec!["-y"]),
+        (View::Side, vec!["+x"]),
+        (View::Top, vec!["+z"]),
+    ] {
+        let svg = frame_svg(
+            &f,
+            &RenderOptions {
+                view,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let mut faces: Vec<_> = elements(&svg, "data-face=")
+            .iter()
+            .map(|e| attr(e, "data-face"))
+            .collect();
+        faces.sort();
+        let mut seen = seen;
+        seen.sort();
+        assert_eq!(faces, seen, "{view:?}");
+    }
+}
+
+#[test]
+fn the_nearer_box_is_drawn_later() {
+    let cube = Shape::cuboid(0.5, 0.5, 0.5).unwrap();
+    // Body 0 is in front in both views (smaller y for Front; towards +x -y +z for
+    // Isometric), so index order alone would draw it first.
+    let f = frame(vec![pose(cube, 0.3, -1.5, 0.5), pose(cube, 0.0, 0.0, 0.5)]);
+    for view in [View::Front, View::Isometric] {
+        let svg = frame_svg(
+            &f,
+            &RenderOptions {
+                view,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let near = svg.find("data-body=\"0\"").unwrap();
+        let far_last = svg.rfind("data-body=\"1\"").unwrap();
+        assert!(
+            far_last < near,
+            "{view:?}: the far box must be finished first"
+        );
+    }
+}
+
+fn mixed_frame(t: f64) -> Frame {
+    let q = UnitQuaternion::from_euler_angles(0.3 * t, 0.7, 1.1 * t);
+    let mut bodies = vec![
+        pose(Shape::cuboid(0.5, 0.3, 0.2).unwrap(), 0.0, 0.0, 0.2),
+        pose(Shape::sphere(0.25).unwrap(), 1.0, 0.5, 2.0 - t),
+        pose(Shape::capsule(0.4, 0.15).unwrap(), -1.0, 0.2, 0.6),
+        pose(Shape::cuboid(2.0, 0.1, 1.0).unwrap(), 0.0, 2.0, 1.0),
+    ];
+    for b in &mut bodies[1..3] {
+        b.orientation = q;
+    }
+    bodies[3].fixed = true;
+    Frame {
+        time: t,
+        ground: Some(0.0),
+        bodies,
+    }
+}
+
+#[test]
+fn the_same_frame_renders_byte_identically() {
+    let f = mixed_frame(0.7);
+    for view in [View::Isometric, View::Front, View::Side, View::Top] {
+        let opts = RenderOptions {
+            view,
+            highlight: vec![2],
+            ..Default::default()
+        };
+        let a = frame_svg(&f, &opts).unwrap();
+        let b = frame_svg(&f.clone(), &opts.clone()).unwrap();
+        assert_eq!(a, b);
+        assert!(a.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(a.contains("viewBox=\"0 0 480 360\"") && a.ends_with("</svg>\n"));
+        assert!(a.contains("t = 0.70 s"));
+        // No number has more than two decimals.
+        assert!(!a.contains(".000"));
+    }
+}
+
+#[test]
+fn fixed_bodies_are_grey_and_highlighted_ones_stand_out() {
+    let f = mixed_frame(0.0);
+    let opts = RenderOptions {
+        view: View::Front,
+        highlight: vec![0],
+        ..Default::default()
+    };
+    let svg = frame_svg(&f, &opts).unwrap();
+    let fill = |body: usize| {
+        let e = elements(&svg, &format!("data-body=\"{body}\" data-face"))[0];
+        attr(e, "fill").to_string()
+    };
+    let grey = fill(3);
+    assert!(
+        grey[1..3] == grey[3..5] && grey[3..5] == grey[5..7],
+        "{grey}"
+    );
+    let plain = frame_svg(
+        &f,
+        &RenderOptions {
+            highlight: vec![],
+            ..opts
+        },
+    )
+    .unwrap();
+    assert_ne!(svg, plain);
+    assert_ne!(fill(0), grey);
+}
+
+#[test]
+fn an_animation_has_one_group_per_frame_and_shows_the_first() {
+    let frames: Vec<Frame> = (0..7).map(|k| mixed_frame(0.1 * k as f64)).collect();
+    let svg = animated_svg(&frames, &RenderOptions::default(), 0.1).unwrap();
+    let groups = elements(&svg, "<g data-frame=");
+    assert_eq!(groups.len(), 7);
+    assert!(groups[0].contains("visibility=\"visible\""));
+    assert!(
+        groups[1..]
+            .iter()
+            .all(|g| g.contains("visibility=\"hidden\""))
+    );
+    let anims = elements(&svg, "<animate ");
+    assert_eq!(anims.len(), 7);
+    for a in &anims {
+        assert!(a.contains("calcMode=\"discrete\"") && a.contains("repeatCount=\"indefinite\""));
+        assert!(a.contains("dur=\"0.700000s\""));
+    }
+    // Frame 3 shows from 3/7 to 4/7 of the loop.
+    assert!(anims[3].contains("keyTimes=\"0;0.428571;0.571429\""));
+    assert_eq!(svg.matches("t = 0.30 s").count(), 1);
+    // One frame: no animation at all.
+    let one = animated_svg(&frames[..1], &RenderOptions::default(), 0.1).unwrap();
+    assert!(!one.contains("<animate"));
+}
+
+#[test]
+fn a_strip_puts_the_frames_side_by_side() {
+    let frames: Vec<Frame> = (0..3).map(|k| mixed_frame(0.5 * k as f64)).collect();
+    let svg = strip_svg(&frames, &RenderOptions::default()).unwrap();
+    assert!(svg.contains("viewBox=\"0 0 1440 360\""));
+    assert_eq!(elements(&svg, "<g data-frame=").len(), 3);
+    assert!(svg.contains("translate(960,0)"));
+    for t in ["t = 0.00 s", "t = 0.50 s", "t = 1.00 s"] {
+        assert_eq!(svg.matches(t).count(), 1);
+    }
+}
+
+#[test]
+fn auto_bounds_hold_every_body_of_every_frame() {
+    let frames: Vec<Frame> = (0..20).map(|k| mixed_frame(0.1 * k as f64)).collect();
+    let (lo, hi) = auto_bounds(&frames).unwrap();
+    for view in [View::Isometric, View::Front, View::Side, View::Top] {
+        let opts = RenderOptions {
+            view,
+            ..Default::default()
+        };
+        let cam = Camera::fit(&frames, &opts).unwrap();
+        for f in &frames {
+            for b in &f.bodies {
+                let (l, h) = b.aabb();
+                assert!((0..3).all(|k| lo[k] <= l[k] && h[k] <= hi[k]));
+                // And on screen, inside the picture's border.
+                for k in 0..8 {
+                    let p = Vector3::new(
+                        if k & 1 == 0 { l.x } else { h.x },
+                        if k & 2 == 0 { l.y } else { h.y },
+                        if k & 4 == 0 { l.z } else { h.z },
+                    );
+                    let (x, y) = cam.project(&p);
+                    let m = MARGIN_PX - 1e-9;
+                    assert!(x >= m && x <= 480.0 - m, "{view:?} x {x}");
+                    assert!(y >= m + LABEL_PX && y <= 360.0 - m, "{view:?} y {y}");
+                }
+            }
+        }
+        // The ground is near, so it is in the box too.
+        assert!(lo.z < 0.0);
+    }
+}
+
+#[test]
+fn a_world_snapshot_copies_the_poses() {
+    let mut world = World::new();
+    let cube = Shape::cuboid(0.5, 0.5, 0.5).unwrap();
+    let q = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 0.5);
+    world
+        .add(
+            cube,
+            1000.0,
+            Vector3::new(1.0, 2.0, 0.5),
+            q,
+            MaterialId::default(),
+        )
+        .unwrap();
+    world
+        .add_fixed(cube, Vector3::new(3.0, 0.0, 0.5), q, MaterialId::default())
+        .unwrap();
+    let f = Frame::of(&world, 1.25);
+    assert_eq!(f.time, 1.25);
+    assert_eq!(f.ground, Some(0.0));
+    assert_eq!(f.bodies.len(), 2);
+    assert_eq!(f.bodies[0].position, Vector3::new(1.0, 2.0, 0.5));
+    assert_eq!(f.bodies[0].orientation, q);
+    assert_eq!(f.bodies[0].shape, cube);
+    assert!(!f.bodies[0].fixed && f.bodies[1].fixed);
+}
+
+fn invalid<T: std::fmt::Debug>(r: Result<T, MultibodyError>) -> bool {
+    matches!(r, Err(MultibodyError::InvalidScene { .. }))
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    let opts = RenderOptions::default();
+    let good = mixed_frame(0.0);
+    assert!(invalid(strip_svg(&[], &opts)));
+    assert!(invalid(animated_svg(&[], &opts, 0.1)));
+    assert!(invalid(auto_bounds(&[])));
+    for (w, h) in [(0, 360), (480, 0), (0, 0)] {
+        let o = RenderOptions {
+            width: w,
+            height: h,
+            ..Default::default()
+        };
+        assert!(invalid(frame_svg(&good, &o)));
+        assert!(invalid(animated_svg(std::slice::from_ref(&good), &o, 0.1)));
+    }
+    // Too small to leave room inside the border.
+    let tiny = RenderOptions {
+        width: 20,
+        height: 20,
+        ..Default::default()
+    };
+    assert!(invalid(frame_svg(&good, &tiny)));
+    let mut nan = good.clone();
+    nan.bodies[1].position.y = f64::NAN;
+    assert!(invalid(frame_svg(&nan, &opts)));
+    // A bad frame anywhere in an animation.
+    assert!(invalid(animated_svg(&[good.clone(), nan], &opts, 0.1)));
+    let mut inf = good.clone();
+    inf.ground = Some(f64::INFINITY);
+    assert!(invalid(frame_svg(&inf, &opts)));
+    let mut inf = good.clone();
+    inf.time = f64::NAN;
+    assert!(invalid(frame_svg(&inf, &opts)));
+    let mut bad_shape = good.clone();
+    bad_shape.bodies[0].shape = Shape::Sphere { radius: -1.0 };
+    assert!(invalid(frame_svg(&bad_shape, &opts)));
+    let mut bad_q = good.clone();
+    bad_q.bodies[0].orientation =
+        UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(f64::NAN, 0.0, 0.0, 0.0));
+    assert!(invalid(frame_svg(&bad_q, &opts)));
+    for spf in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e-9] {
+        assert!(invalid(animated_svg(
+            std::slice::from_ref(&good),
+            &opts,
+            spf
+        )));
+    }
+    for bounds in [
+        (Vector3::zeros(), Vector3::zeros()),
+        (Vector3::repeat(1.0), Vector3::zeros()),
+        (Vector3::zeros(), Vector3::new(1.0, f64::NAN, 1.0)),
+    ] {
+        let o = RenderOptions {
+            bounds: Some(bounds),
+            ..Default::default()
+        };
+        assert!(invalid(frame_svg(&good, &o)));
+    }
+    // Nothing to fit: no bodies and no bounds; with bounds the empty world draws.
+    let empty = Frame {
+        time: 0.0,
+        ground: Some(0.0),
+        bodies: vec![],
+    };
+    assert!(invalid(frame_svg(&empty, &opts)));
+    let o = RenderOptions {
+        bounds: Some((Vector3::repeat(-1.0), Vector3::repeat(1.0))),
+        ..Default::default()
+    };
+    assert!(frame_svg(&empty, &o).unwrap().contains("class=\"ground\""));
+    // Highlighting a body that does not exist is no error.
+    let o = RenderOptions {
+        highlight: vec![99],
+        ..Default::default()
+    };
+    assert!(frame_svg(&good, &o).is_ok());
+}
