@@ -110,6 +110,7 @@ pub fn dynamics(
     let step = world
         .assemble(contacts, &params)
         .map_err(SimulationError::world(step_index))?;
+    let horizon = settings.gap_term.then_some(horizon);
     let local = pose(&step, horizon, settings.cfm, settings.friction).map_err(|e| {
         SimulationError::Solve {
             step: step_index,

@@ -35,13 +35,15 @@ use crate::world::StepProblem;
 /// The local problem `u = W' r + q` of a step (shape `3nc`; `r` in N s, `u` in m/s).
 ///
 /// `horizon` (s, `> 0`) is the time from where the contacts were found to the end of
-/// the step; `cfm` is `gamma` of Erleben 2007 eq. 41 (1/kg, `>= 0`).
+/// the step, or `None` for eq. 45 as printed: no gap term, every contact found within
+/// the margin acts as touching ([`super::Settings::gap_term`]); `cfm` is `gamma` of
+/// Erleben 2007 eq. 41 (1/kg, `>= 0`).
 ///
 /// # Errors
 /// As [`FrictionContact::new`] (only for non-finite data from extreme inputs).
 pub fn pose(
     step: &StepProblem,
-    horizon: f64,
+    horizon: Option<f64>,
     cfm: f64,
     kind: FrictionKind,
 ) -> Result<FrictionContact, crate::problem::ProblemError> {
@@ -51,11 +53,9 @@ pub fn pose(
     let v_before = a.contact_velocity(a.velocity());
     for (c, contact) in step.contacts.iter().enumerate() {
         let (gap, e, vn) = (contact.gap, contact.contact.restitution(), v_before[3 * c]);
-        let bounces = e > 0.0 && gap + horizon * vn < 0.0;
-        q[3 * c] += if gap > 0.0 && !bounces {
-            gap / horizon
-        } else {
-            rest[3 * c]
+        q[3 * c] += match horizon {
+            Some(h) if gap > 0.0 && !(e > 0.0 && gap + h * vn < 0.0) => gap / h,
+            _ => rest[3 * c],
         };
     }
     FrictionContact::new(with_cfm(&a.delassus(), cfm), q, a.mu().clone(), kind)

@@ -101,6 +101,13 @@ pub struct Settings {
     /// Warm-start each contact solve from the previous step's impulses of the contacts
     /// that persist (matched by [`crate::world::ContactId`]). Default `true`.
     pub warm_start: bool,
+    /// Pose contacts found apart (gap `> 0`, within the world's margin) with the gap
+    /// term `u_n >= -gap / horizon` ([`super::posed`]). Default `true`. With `false`, the
+    /// step is eq. 45 as printed: every contact within the margin acts as touching, so a
+    /// body that an inexact solve lifts stays lifted until the gap exceeds the margin
+    /// (the "popcorn" of Erleben 2007 section 6, shown in the book's time-stepping
+    /// chapter).
+    pub gap_term: bool,
     /// Constraint force mixing `gamma` (Erleben 2007 eq. 41): the solver sees
     /// `W + gamma I` instead of `W`, in 1/kg. Default 0 (none).
     pub cfm: f64,
@@ -134,6 +141,7 @@ impl Default for Settings {
             },
             friction: FrictionKind::Coulomb,
             warm_start: true,
+            gap_term: true,
             cfm: 0.0,
             correction: Correction::None,
             correction_method: Choice::new("pgs").expect("pgs is a registered method"),
