@@ -58,6 +58,9 @@ pub use fischer::{
     PAPER_NEWTON_ITERATIONS, Start, fischer_merit, fischer_newton,
 };
 pub use inner::{InnerSolver, KrylovOutcome, gmres, quasi_ncg};
+/// The crate's deterministic generator, shared with the seeded scenes of
+/// [`crate::world::scenes`].
+pub(crate) use jacobian::SplitMix64;
 pub use jacobian::{GeneralizedJacobian, JacobianOptions, KinkStrategy};
 pub use line_search::{Armijo, LineSearch};
 pub use minmap::{MinMapNewton, MinMapNewtonOptions, MinMapNewtonPrepared, min_map_newton};

@@ -135,6 +135,15 @@ impl World {
         self.materials.add(m)
     }
 
+    /// Replaces material `id` (material 0 is the default of every body and of the
+    /// ground).
+    ///
+    /// # Errors
+    /// As [`Materials::set`].
+    pub fn set_material(&mut self, id: MaterialId, m: Material) -> Result<(), MultibodyError> {
+        self.materials.set(id, m)
+    }
+
     /// Overrides the contact material of materials `a` and `b` (either order).
     ///
     /// # Errors

@@ -163,6 +163,32 @@ impl Materials {
         }
     }
 
+    /// Replaces material `id` (for example material 0, the default of every body that
+    /// names no other).
+    ///
+    /// # Errors
+    /// [`MultibodyError::UnknownMaterial`], or as [`Material::validate`].
+    pub fn set(&mut self, id: MaterialId, m: Material) -> Result<(), MultibodyError> {
+        self.check(id)?;
+        m.validate()?;
+        self.list[id.0] = m;
+        Ok(())
+    }
+
+    /// The materials with their ids, in id order.
+    pub fn iter(&self) -> impl Iterator<Item = (MaterialId, &Material)> {
+        self.list
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (MaterialId(i), m))
+    }
+
+    /// The per-pair overrides set by [`Materials::set_pair`], as `(a, b, material)` with
+    /// `a <= b`, sorted.
+    pub fn pairs(&self) -> impl Iterator<Item = (MaterialId, MaterialId, &Material)> {
+        self.pairs.iter().map(|(&(a, b), m)| (a, b, m))
+    }
+
     /// Overrides the contact material of the (unordered) pair `a`, `b`.
     ///
     /// # Errors

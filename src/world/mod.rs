@@ -15,9 +15,11 @@
 //! | `step_problem` | [`StepProblem`], [`World::contact_problem`] | Erleben 2007 eq. 10-22 |
 //! | `convert` | nalgebra <-> parry (glam) at the boundary | — |
 //! | [`render`] | pictures of the world as SVG: frames, strips, animations | — |
+//! | [`scenes`] | named scenes (box stack, heavy on light, wall, tower, ball grid, pile) as worlds at rest, [`scenes::SceneKind`], [`scenes::build`] | Erleben 2007 fig. 9-11, 13; Silcowitz et al. 2009 fig. 9-10; Erleben 2017 fig. 3 |
+//! | [`scene_file`] | the JSON scene format: [`read_scene`], [`scene_from_path`], [`write_scene`], [`SceneFileError`] | — |
 //!
 //! Collision detection is parry3d-f64 0.31 (its types are glam's; `convert.rs` is the only
-//! file that sees them). The time steppers that move the world are not here yet.
+//! file that sees them). The time steppers that move the world are in [`crate::stepping`].
 //!
 //! # Example
 //!
@@ -46,6 +48,8 @@ mod ground;
 mod material;
 mod narrow_phase;
 pub mod render;
+pub mod scene_file;
+pub mod scenes;
 mod shape;
 mod step_problem;
 #[cfg(test)]
@@ -55,5 +59,6 @@ pub use bodies::{DEFAULT_MARGIN, World, WorldBody};
 pub use contact::{ContactId, WorldContact, feature_name, identities};
 pub use ground::GroundPlane;
 pub use material::{Material, MaterialId, Materials};
+pub use scene_file::{SceneFileError, read_scene, scene_from_path, write_scene};
 pub use shape::Shape;
 pub use step_problem::StepProblem;
