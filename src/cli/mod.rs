@@ -22,6 +22,7 @@ mod info;
 mod isolated;
 mod methods;
 mod output;
+mod simulate;
 mod solve;
 mod table;
 
@@ -74,6 +75,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// List the methods, the problem types each solves, and their options with defaults.
     Methods(methods::MethodsArgs),
+    /// Run a scene over time (time stepping, collision detection, error correction) with
+    /// any method as the contact solver; print a row per step or JSON Lines.
+    Simulate(simulate::SimulateArgs),
     /// Reads one FCLIB file and prints it as JSON: the child process that keeps the HDF5 C
     /// library out of the program's own process (see `cli/isolated.rs`).
     #[command(name = "internal-read-fclib", hide = true)]
@@ -160,6 +164,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Convert(a) => convert::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Methods(a) => methods::run(a),
+        Command::Simulate(a) => simulate::run(a),
         Command::InternalReadFclib { path } => Ok(isolated::child(path)),
     }
 }

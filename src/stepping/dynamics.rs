@@ -132,13 +132,10 @@ pub fn dynamics(
         } else {
             DVector::zeros(3 * ids.len())
         };
-        let out = solve(
-            &problem,
-            &settings.method,
-            start,
-            &settings.params,
-            &mut |_| std::ops::ControlFlow::Continue(()),
-        );
+        let method = settings.method_for(ids.len());
+        let out = solve(&problem, &method, start, &settings.params, &mut |_| {
+            std::ops::ControlFlow::Continue(())
+        });
         let Some(info) = out.info() else {
             let message = match &out.result {
                 Err(e) => e.to_string(),

@@ -1,0 +1,436 @@
+//! `nonsmooth simulate`: run a scene over time with any method of the registry as the
+//! contact solver; print a per-step table or JSON Lines; optionally write the trajectory,
+//! the records, every step's contact problem and an animation.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::Failure;
+use super::args;
+use super::output::Streamed;
+use super::table::{Align, Table, emit, sci};
+use crate::io::json;
+use crate::problem::{FrictionKind, Provenance};
+use crate::solver::registry::{Choice, OptionError};
+use crate::stepping::{Correction, Settings, Simulation, StepRecord, Stepper};
+use crate::world::World;
+use crate::world::render::{Frame, RenderOptions, animated_svg};
+use crate::world::scenes::heavy_on_light::{self, HeavyOnLightParams};
+use crate::world::scenes::{SceneKind, build};
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// A scene: box-stack, heavy-on-light, wall, tower, ball-grid, pile, or a scene file
+    /// (.json; the format is in the book's chapter "The world and collision detection").
+    scene: String,
+    /// The scene's size: boxes of box-stack, bricks per row of wall, layers of tower,
+    /// spheres per side of ball-grid, bodies of pile.
+    #[arg(long)]
+    n: Option<usize>,
+    /// Mass ratio of heavy-on-light (heavy / light; a finite number > 0; default 1000).
+    #[arg(long, allow_hyphen_values = true, value_parser = args::ratio)]
+    ratio: Option<f64>,
+    /// Seed of the pile's random shapes and placement.
+    #[arg(long, default_value = "0")]
+    seed: u64,
+    /// Steps to take.
+    #[arg(long, default_value = "500")]
+    steps: usize,
+    /// Time step in s (finite, > 0).
+    #[arg(long, default_value = "0.01", allow_hyphen_values = true, value_parser = positive)]
+    dt: f64,
+    /// The contact solver: any method that solves a 3D friction problem (auto, nsgs,
+    /// nsn, prox-gs, prox-jacobi, prox-nsn; `nonsmooth methods` lists them).
+    #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Choice>().map_err(|e| e.to_string()))]
+    method: Choice,
+    /// Set an option of the method: KEY=VALUE, repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// Tolerance of each contact solve (Siconos 4.4 normalisation).
+    #[arg(long, default_value = "1e-8", allow_hyphen_values = true, value_parser = args::tolerance)]
+    tol: f64,
+    /// Iteration cap of each contact solve (a step that reaches it goes on with the last
+    /// iterate; its status says max-iterations).
+    #[arg(long, default_value = "1000", value_parser = at_least_one)]
+    max_iter: usize,
+    /// The scheme: velocity (Erleben 2007 eq. 45) or moreau (mid-point, Erleben 2017 eq.
+    /// 41-42).
+    #[arg(long, default_value = "velocity", value_parser = |s: &str| Stepper::from_name(s).ok_or_else(|| format!("unknown stepper `{s}` (expected velocity or moreau)")))]
+    stepper: Stepper,
+    /// Error correction: none, projection (Erleben 2007 eq. 46, 5 PGS sweeps) or
+    /// post-stabilisation (Erleben 2017 eq. 43-51, solved to tolerance).
+    #[arg(long, default_value = "none", value_parser = |s: &str| Correction::from_name(s).ok_or_else(|| format!("unknown correction `{s}` (expected none, projection or post-stabilisation)")))]
+    correction: Correction,
+    /// Iteration cap of each correction solve (default 5 for projection, 1000 for
+    /// post-stabilisation).
+    #[arg(long, value_parser = at_least_one)]
+    correction_iter: Option<usize>,
+    /// Constraint force mixing gamma >= 0 in 1/kg: the solver sees W + gamma I (Erleben
+    /// 2007 eq. 41).
+    #[arg(long, default_value = "0", allow_hyphen_values = true, value_parser = non_negative)]
+    cfm: f64,
+    /// Friction law: coulomb or ccp.
+    #[arg(long, default_value = "coulomb", value_parser = args::kind)]
+    kind: FrictionKind,
+    /// Start every contact solve from zero instead of the previous step's impulses.
+    #[arg(long)]
+    cold: bool,
+    /// Write each step's contact problem (local form, the project's JSON) into this
+    /// folder as step-NNNNNN.json (created if missing; steps without contacts are skipped).
+    #[arg(long, value_name = "DIR")]
+    dump_problems: Option<PathBuf>,
+    /// Write the trajectory: every body's position, orientation quaternion (w, x, y, z)
+    /// and velocities at every step; .jsonl (one object per step) or .csv (one row per
+    /// step and body).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write the per-step records to a file: .jsonl or .csv.
+    #[arg(long, value_name = "FILE")]
+    records: Option<PathBuf>,
+    /// Write an animation of the run (an animated SVG, at most 100 frames, isometric).
+    #[arg(long, value_name = "FILE.svg")]
+    animate: Option<PathBuf>,
+    /// Write the scene (at its start) as a scene file and go on.
+    #[arg(long, value_name = "FILE.json")]
+    save_scene: Option<PathBuf>,
+    /// Print one row every N steps (the last step is always printed); 0 prints only the
+    /// summary.
+    #[arg(long, value_name = "N")]
+    every: Option<usize>,
+    /// One JSON object per step and line on standard output instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("expected a finite number > 0, got `{s}`")),
+    }
+}
+
+fn non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("expected a finite number >= 0, got `{s}`")),
+    }
+}
+
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(v) if v >= 1 => Ok(v),
+        _ => Err(format!("expected a whole number >= 1, got `{s}`")),
+    }
+}
+
+/// The world named or described by `scene`.
+fn world(a: &SimulateArgs) -> Result<World, Failure> {
+    if let Some(kind) = SceneKind::from_name(&a.scene) {
+        let e = |e: crate::multibody::MultibodyError| Failure::Usage(format!("{}: {e}", a.scene));
+        return match (kind, a.ratio) {
+            (SceneKind::HeavyOnLight, Some(ratio)) => {
+                if a.n.is_some() {
+                    return Err(Failure::Usage(
+                        "heavy-on-light has no size (--n); set its mass ratio with --ratio".into(),
+                    ));
+                }
+                heavy_on_light::build(&HeavyOnLightParams {
+                    ratio,
+                    ..HeavyOnLightParams::default()
+                })
+                .map_err(e)
+            }
+            (SceneKind::HeavyOnLight, None) if a.n.is_some() => Err(Failure::Usage(
+                "heavy-on-light has no size (--n); set its mass ratio with --ratio".into(),
+            )),
+            (_, Some(_)) => Err(Failure::Usage(
+                "--ratio applies to heavy-on-light only".into(),
+            )),
+            _ => build(kind, a.n, a.seed).map_err(e),
+        };
+    }
+    let path = Path::new(&a.scene);
+    if path.exists() {
+        if a.n.is_some() || a.ratio.is_some() {
+            return Err(Failure::Usage(
+                "--n and --ratio apply to the named scenes, not to a scene file".into(),
+            ));
+        }
+        return crate::world::scene_file::scene_from_path(path)
+            .map_err(|e| Failure::Input(e.to_string()));
+    }
+    let names: Vec<&str> = SceneKind::ALL.iter().map(|k| k.name()).collect();
+    Err(Failure::Usage(format!(
+        "`{}` is neither a scene ({}) nor a scene file",
+        a.scene,
+        names.join(", ")
+    )))
+}
+
+fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
+    let usage = |e: OptionError| Failure::Usage(e.to_string());
+    let mut method = a.method.clone();
+    for pair in &a.set {
+        method = method.set_pair(pair).map_err(usage)?;
+    }
+    if !method
+        .spec()
+        .applies_to(crate::solver::registry::ProblemType::Fc3d)
+    {
+        return Err(Failure::Usage(format!(
+            "method `{}` does not solve 3D friction problems (use auto, nsgs, nsn, prox-gs, prox-jacobi or prox-nsn)",
+            method.name()
+        )));
+    }
+    let mut s = Settings {
+        dt: a.dt,
+        stepper: a.stepper,
+        method,
+        friction: a.kind,
+        warm_start: !a.cold,
+        cfm: a.cfm,
+        ..Settings::default()
+    }
+    .with_correction(a.correction);
+    s.params.tol = a.tol;
+    s.params.max_iter = a.max_iter;
+    if let Some(k) = a.correction_iter {
+        s.correction_params.max_iter = k;
+    }
+    Ok(s)
+}
+
+fn table() -> Table {
+    Table::new(&[
+        ("step", 6, Align::Right),
+        ("time", 7, Align::Right),
+        ("contacts", 8, Align::Right),
+        ("status", 14, Align::Left),
+        ("iter", 5, Align::Right),
+        ("error", 9, Align::Right),
+        ("penetration", 11, Align::Right),
+        ("kinetic", 10, Align::Right),
+        ("potential", 10, Align::Right),
+        ("ms", 7, Align::Right),
+    ])
+}
+
+fn row(r: &StepRecord) -> Vec<String> {
+    vec![
+        r.step.to_string(),
+        format!("{:.3}", r.time),
+        r.contacts.to_string(),
+        r.status.clone(),
+        r.iterations.to_string(),
+        sci(Some(r.error)),
+        sci(Some(r.max_penetration)),
+        sci(Some(r.kinetic_energy)),
+        sci(Some(r.potential_energy)),
+        format!(
+            "{:.2}",
+            1e3 * (r.collision_seconds + r.dynamics_seconds + r.correction_seconds)
+        ),
+    ]
+}
+
+/// One line of the trajectory as JSON.
+fn pose_line(r: &StepRecord, w: &World) -> String {
+    let bodies: Vec<[f64; 13]> = w
+        .bodies()
+        .iter()
+        .map(|b| {
+            let (p, q) = (&b.body.position, b.body.orientation.quaternion());
+            let (v, o) = (&b.body.linear_velocity, &b.body.angular_velocity);
+            [
+                p.x, p.y, p.z, q.w, q.i, q.j, q.k, v.x, v.y, v.z, o.x, o.y, o.z,
+            ]
+        })
+        .collect();
+    serde_json::json!({"step": r.step, "time": r.time, "bodies": bodies}).to_string()
+}
+
+const POSE_COLUMNS: &str = "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
+
+fn pose_rows(r: &StepRecord, w: &World) -> String {
+    let mut s = String::new();
+    for (i, b) in w.bodies().iter().enumerate() {
+        let (p, q) = (&b.body.position, b.body.orientation.quaternion());
+        let (v, o) = (&b.body.linear_velocity, &b.body.angular_velocity);
+        if i > 0 {
+            s.push('\n');
+        }
+        s.push_str(&format!(
+            "{},{},{i},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            r.step, r.time, p.x, p.y, p.z, q.w, q.i, q.j, q.k, v.x, v.y, v.z, o.x, o.y, o.z
+        ));
+    }
+    s
+}
+
+enum Sink {
+    Jsonl(Streamed),
+    Csv(Streamed),
+}
+
+fn sink(path: &Option<PathBuf>, what: &str) -> Result<Option<Sink>, Failure> {
+    let Some(p) = path else { return Ok(None) };
+    match p.extension().and_then(|e| e.to_str()) {
+        Some("jsonl") => Ok(Some(Sink::Jsonl(Streamed::create(p, what)?))),
+        Some("csv") => Ok(Some(Sink::Csv(Streamed::create(p, what)?))),
+        _ => Err(Failure::Usage(format!(
+            "{}: the {what} is written as .jsonl or .csv (from the extension)",
+            p.display()
+        ))),
+    }
+}
+
+/// Runs `nonsmooth simulate`.
+///
+/// # Errors
+/// [`Failure::Usage`] for a bad command line, [`Failure::Input`] for a scene file that
+/// cannot be read or a step that fails (the records so far are written first).
+pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
+    let world = world(&a)?;
+    let settings = settings(&a)?;
+    if let Some(p) = &a.save_scene {
+        super::output::check_writable_file(p, "scene file")?;
+        crate::io::write_atomic(p, crate::world::scene_file::write_scene(&world).as_bytes())?;
+    }
+    if let Some(dir) = &a.dump_problems {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            Failure::Usage(format!("{}: cannot create the folder: {e}", dir.display()))
+        })?;
+    }
+    if let Some(p) = &a.animate
+        && p.extension().and_then(|e| e.to_str()) != Some("svg")
+    {
+        return Err(Failure::Usage(format!(
+            "{}: the animation is written as an .svg file",
+            p.display()
+        )));
+    }
+    let mut out = sink(&a.out, "trajectory")?;
+    if let Some(Sink::Csv(f)) = &mut out {
+        f.line(POSE_COLUMNS)?;
+    }
+    let mut records = sink(&a.records, "records")?;
+    if let Some(Sink::Csv(f)) = &mut records {
+        f.line(&StepRecord::csv_header())?;
+    }
+    let bodies = world.bodies().len();
+    let mut sim = Simulation::new(world, settings).map_err(|e| Failure::Usage(e.to_string()))?;
+    let every = a.every.unwrap_or((a.steps / 20).max(1));
+    let frame_every = (a.steps / 100).max(1);
+    let mut frames = vec![Frame::of(sim.world(), 0.0)];
+
+    let bar = if a.quiet || a.json {
+        ProgressBar::hidden()
+    } else {
+        let b = ProgressBar::with_draw_target(Some(a.steps as u64), ProgressDrawTarget::stderr());
+        b.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} steps {elapsed_precise} {msg}")
+                .expect("a valid template"),
+        );
+        b
+    };
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    let t = table();
+    if !a.json {
+        eprintln!(
+            "{}: {bodies} bodies, dt {} s, {} steps, {} stepper, method {}, correction {}",
+            a.scene,
+            a.dt,
+            a.steps,
+            a.stepper.name(),
+            sim.settings().method.name(),
+            a.correction.name()
+        );
+        bar.suspend(|| emit(&mut lock, &t.header()))?;
+    }
+    let mut unconverged = 0usize;
+    let mut failure = None;
+    for _ in 0..a.steps {
+        let r = match sim.step() {
+            Ok(r) => r,
+            Err(e) => {
+                failure = Some(e.to_string());
+                break;
+            }
+        };
+        if r.status == "max-iterations" {
+            unconverged += 1;
+        }
+        if let Some(dir) = &a.dump_problems
+            && let Some(p) = sim.last_problem()
+            && r.contacts > 0
+        {
+            let name = format!("step-{:06}", r.step);
+            let prov = Provenance {
+                source: "nonsmooth simulate".into(),
+                description: format!(
+                    "scene {}, step {} (t = {} s), dt {} s, {} stepper, cfm {}; the local problem the step solved",
+                    a.scene,
+                    r.step,
+                    r.time,
+                    a.dt,
+                    a.stepper.name(),
+                    a.cfm
+                ),
+                units: [("r", "N s"), ("u", "m/s")]
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+            };
+            json::write(dir.join(format!("{name}.json")), &name, p, None, &prov)?;
+        }
+        match &mut out {
+            Some(Sink::Jsonl(f)) => f.line(&pose_line(&r, sim.world()))?,
+            Some(Sink::Csv(f)) => f.line(&pose_rows(&r, sim.world()))?,
+            None => {}
+        }
+        match &mut records {
+            Some(Sink::Jsonl(f)) => f.line(&r.to_json_line())?,
+            Some(Sink::Csv(f)) => f.line(&r.to_csv_line())?,
+            None => {}
+        }
+        if a.animate.is_some() && r.step % frame_every == 0 {
+            frames.push(Frame::of(sim.world(), r.time));
+        }
+        if a.json {
+            emit(&mut lock, &r.to_json_line())?;
+        } else if every > 0 && (r.step % every == 0 || r.step == a.steps) {
+            bar.suspend(|| emit(&mut lock, &t.row(&row(&r))))?;
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    for s in [out, records].into_iter().flatten() {
+        match s {
+            Sink::Jsonl(f) | Sink::Csv(f) => f.finish()?,
+        }
+    }
+    if let Some(p) = &a.animate {
+        let svg = animated_svg(&frames, &RenderOptions::default(), 0.1)
+            .map_err(|e| Failure::Input(e.to_string()))?;
+        crate::io::write_atomic(p, svg.as_bytes())?;
+    }
+    if let Some(m) = failure {
+        return Err(Failure::Input(format!("{}: {m}", a.scene)));
+    }
+    if !a.json {
+        eprintln!(
+            "{} steps, {:.3} s simulated; {unconverged} contact solves stopped at the cap (--max-iter {})",
+            sim.steps(),
+            sim.time(),
+            a.max_iter
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

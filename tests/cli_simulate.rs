@@ -1,0 +1,257 @@
+//! `nonsmooth simulate`: the per-step JSON Lines, the files it writes, and the errors.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn nonsmooth() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_nonsmooth"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "nonsmooth-cli-simulate-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = nonsmooth().args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn json_lines_have_the_documented_fields() {
+    let (code, out, err) = run(&[
+        "simulate",
+        "box-stack",
+        "--n",
+        "3",
+        "--steps",
+        "15",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 15);
+    for (k, r) in rows.iter().enumerate() {
+        for f in [
+            "step",
+            "time",
+            "contacts",
+            "iterations",
+            "error",
+            "max_penetration",
+            "kinetic_energy",
+            "potential_energy",
+            "status",
+            "method",
+            "momentum",
+            "collision_seconds",
+            "dynamics_seconds",
+        ] {
+            assert!(r.get(f).is_some(), "missing {f} in {r}");
+        }
+        assert_eq!(r["step"], k + 1);
+        assert_eq!(r["contacts"], 12);
+        assert!(r["error"].as_f64().unwrap().is_finite());
+    }
+}
+
+/// The same command twice writes identical trajectories (the records differ only in
+/// their timings).
+#[test]
+fn trajectories_are_reproducible_and_well_formed() {
+    let d = tmp("traj");
+    let mut outs = Vec::new();
+    for k in 0..2 {
+        let t = d.join(format!("t{k}.csv"));
+        let r = d.join(format!("r{k}.jsonl"));
+        let (code, _, err) = run(&[
+            "simulate",
+            "pile",
+            "--n",
+            "12",
+            "--steps",
+            "40",
+            "--method",
+            "nsgs",
+            "-q",
+            "--out",
+            t.to_str().unwrap(),
+            "--records",
+            r.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        outs.push(std::fs::read_to_string(&t).unwrap());
+        let recs = std::fs::read_to_string(&r).unwrap();
+        assert_eq!(recs.lines().count(), 40);
+    }
+    assert_eq!(outs[0], outs[1]);
+    let lines: Vec<&str> = outs[0].lines().collect();
+    assert_eq!(
+        lines[0],
+        "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz"
+    );
+    // 40 steps of 16 bodies (12 dropped, 4 fixed walls).
+    assert_eq!(lines.len(), 1 + 40 * 16);
+    for l in &lines[1..] {
+        let cols: Vec<f64> = l.split(',').map(|c| c.parse().unwrap()).collect();
+        assert_eq!(cols.len(), 16);
+        let q = (cols[6].powi(2) + cols[7].powi(2) + cols[8].powi(2) + cols[9].powi(2)).sqrt();
+        assert!((q - 1.0).abs() < 1e-12);
+    }
+}
+
+/// Every problem `--dump-problems` writes is a real problem: the command line reads it
+/// back and the cone Newton solves it.
+#[test]
+fn dumped_problems_are_read_back_and_solved() {
+    let d = tmp("dump");
+    let dir = d.join("problems");
+    let (code, _, err) = run(&[
+        "simulate",
+        "box-stack",
+        "--n",
+        "2",
+        "--steps",
+        "10",
+        "-q",
+        "--dump-problems",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let files = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(files, 10);
+    let (code, out, err) = run(&[
+        "solve",
+        dir.to_str().unwrap(),
+        "--method",
+        "nsn",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 10);
+    assert!(rows.iter().all(|r| r["status"] == "converged"), "{out}");
+}
+
+#[test]
+fn scene_files_round_trip_through_the_command_line() {
+    let d = tmp("scene");
+    let scene = d.join("stack.json");
+    let (code, a, err) = run(&[
+        "simulate",
+        "box-stack",
+        "--n",
+        "2",
+        "--steps",
+        "5",
+        "--json",
+        "--save-scene",
+        scene.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, b, err) = run(&[
+        "simulate",
+        scene.to_str().unwrap(),
+        "--steps",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let strip = |s: &str| -> Vec<(u64, f64, f64)> {
+        s.lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                (
+                    v["contacts"].as_u64().unwrap(),
+                    v["kinetic_energy"].as_f64().unwrap(),
+                    v["potential_energy"].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(strip(&a), strip(&b));
+}
+
+#[test]
+fn an_animation_is_written() {
+    let d = tmp("anim");
+    let svg = d.join("a.svg");
+    let (code, _, err) = run(&[
+        "simulate",
+        "heavy-on-light",
+        "--steps",
+        "20",
+        "-q",
+        "--animate",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("<animate"));
+}
+
+#[test]
+fn bad_command_lines_are_usage_errors() {
+    for (args, needle) in [
+        (vec!["simulate", "nope"], "neither a scene"),
+        (
+            vec!["simulate", "wall", "--method", "lemke"],
+            "does not solve 3D friction",
+        ),
+        (vec!["simulate", "heavy-on-light", "--n", "3"], "--ratio"),
+        (
+            vec!["simulate", "wall", "--ratio", "10"],
+            "heavy-on-light only",
+        ),
+        (vec!["simulate", "wall", "--dt", "0"], "finite number > 0"),
+        (vec!["simulate", "wall", "--cfm", "-1"], ">= 0"),
+        (
+            vec!["simulate", "wall", "--stepper", "rk4"],
+            "unknown stepper",
+        ),
+        (
+            vec!["simulate", "wall", "--correction", "baumgarte"],
+            "unknown correction",
+        ),
+        (vec!["simulate", "wall", "--set", "nope=1"], "nope"),
+        (
+            vec!["simulate", "box-stack", "--out", "x.txt"],
+            ".jsonl or .csv",
+        ),
+        (vec!["simulate", "box-stack", "--animate", "x.gif"], ".svg"),
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_malformed_scene_file_is_an_input_error() {
+    let d = tmp("bad");
+    let f = d.join("bad.json");
+    std::fs::write(
+        &f,
+        r#"{"bodies": [{"shape": {"cube": 1}, "position": [0,0,1], "density": 1}]}"#,
+    )
+    .unwrap();
+    let (code, _, err) = run(&["simulate", f.to_str().unwrap(), "--steps", "1"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("bodies[0]"), "{err}");
+}
