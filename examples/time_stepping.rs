@@ -161,10 +161,27 @@ fn resting(out: &mut String) -> Vec<Series> {
         ("nsgs 3, eq. 45, dt 0.005", "nsgs", 3, 0.005, false),
         ("nsgs 3, eq. 45, dt 0.001", "nsgs", 3, 0.001, false),
     ];
-    writeln!(out, "A 0.6 x 0.4 x 0.2 m box of 96 kg resting on the ground for 2 s, every contact solve").unwrap();
-    writeln!(out, "from zero; potential energy relative to the start (J), drops of more than 1e-4 J in").unwrap();
-    writeln!(out, "one step, and the largest contact-solve error (\"eq. 45\": no gap term):\n").unwrap();
-    writeln!(out, "  {:<26} {:>11} {:>11} {:>11} {:>6} {:>10}", "solve", "min dE", "max dE", "dE at 2 s", "drops", "max error").unwrap();
+    writeln!(
+        out,
+        "A 0.6 x 0.4 x 0.2 m box of 96 kg resting on the ground for 2 s, every contact solve"
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "from zero; potential energy relative to the start (J), drops of more than 1e-4 J in"
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "one step, and the largest contact-solve error (\"eq. 45\": no gap term):\n"
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "  {:<26} {:>11} {:>11} {:>11} {:>6} {:>10}",
+        "solve", "min dE", "max dE", "dE at 2 s", "drops", "max error"
+    )
+    .unwrap();
     let mut series = Vec::new();
     for (label, method, sweeps, dt, gap_term) in cases {
         let mut w = World::new();
@@ -194,7 +211,12 @@ fn resting(out: &mut String) -> Vec<Series> {
         let lo = pts.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
         let hi = pts.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
         let drops = pts.windows(2).filter(|w| w[1].1 < w[0].1 - 1e-4).count();
-        writeln!(out, "  {label:<26} {lo:>11.3e} {hi:>11.3e} {:>11.3e} {drops:>6} {worst:>10.2e}", pts.last().unwrap().1).unwrap();
+        writeln!(
+            out,
+            "  {label:<26} {lo:>11.3e} {hi:>11.3e} {:>11.3e} {drops:>6} {worst:>10.2e}",
+            pts.last().unwrap().1
+        )
+        .unwrap();
         let stride = (pts.len() / 200).max(1);
         series.push(Series {
             label: label.to_string(),

@@ -43,7 +43,7 @@ pub mod contact;
 pub mod reference;
 pub mod scenes;
 
-pub use assembly::{Assembly, DofMap, StepParams};
+pub use assembly::{Assembly, DofMap, Gyroscopic, StepParams};
 pub use body::RigidBody;
 pub use contact::{BodyRef, Contact, tangent_basis};
 pub use scenes::{Ground, Scene, SceneKind, SceneParams};

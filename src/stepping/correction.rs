@@ -120,6 +120,7 @@ fn pass(
         dt: settings.dt,
         gravity: *world.gravity(),
         kind: settings.friction,
+        gyroscopic: settings.gyroscopic,
     };
     let step = world
         .assemble(contacts, &params)

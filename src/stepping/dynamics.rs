@@ -106,6 +106,7 @@ pub fn dynamics(
         dt: settings.dt,
         gravity: *world.gravity(),
         kind: settings.friction,
+        gyroscopic: settings.gyroscopic,
     };
     let step = world
         .assemble(contacts, &params)

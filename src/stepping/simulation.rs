@@ -130,6 +130,7 @@ impl Simulation {
             Stepper::Moreau => moreau::step(&mut world, s, &self.warm, index, &mut detect)?,
         };
         let dynamics_seconds = t0.elapsed().as_secs_f64() - collision.get();
+        check_motion(&world, index)?;
 
         // Error correction at the new poses.
         let end = detect(&world)?;
@@ -208,4 +209,29 @@ impl Simulation {
 /// Collision detection as a [`Detect`] without timing (for callers outside a step).
 pub fn detect_at(step: usize) -> impl FnMut(&World) -> Result<Vec<WorldContact>, SimulationError> {
     move |w: &World| w.contacts().map_err(SimulationError::world(step))
+}
+
+/// Refuses a step whose velocities or poses are not finite (a diverged solve: impulses
+/// finite but so large that the velocity overflows), naming the first such body.
+fn check_motion(world: &World, step: usize) -> Result<(), SimulationError> {
+    for (i, b) in world.bodies().iter().enumerate() {
+        let rb = &b.body;
+        let finite = rb.linear_velocity.iter().all(|v| v.is_finite())
+            && rb.angular_velocity.iter().all(|v| v.is_finite())
+            && rb.position.iter().all(|v| v.is_finite())
+            && rb.orientation.coords.iter().all(|v| v.is_finite());
+        if !finite {
+            return Err(SimulationError::Solve {
+                step,
+                stage: "contact solve",
+                message: format!(
+                    "the step diverged: body {i} has a velocity or pose that is not finite \
+                     (v = {:?}, w = {:?})",
+                    rb.linear_velocity.as_slice(),
+                    rb.angular_velocity.as_slice()
+                ),
+            });
+        }
+    }
+    Ok(())
 }

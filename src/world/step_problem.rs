@@ -83,6 +83,7 @@ impl World {
             dt,
             gravity: *self.gravity(),
             kind: FrictionKind::Coulomb,
+            ..StepParams::default()
         })
     }
     // ANCHOR_END: contact_problem

@@ -109,6 +109,7 @@ pub fn system(max_bodies: usize, max_contacts: usize) -> impl Strategy<Value = S
                     } else {
                         FrictionKind::Coulomb
                     },
+                    ..StepParams::default()
                 },
             }
         })

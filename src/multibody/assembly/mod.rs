@@ -40,7 +40,7 @@ mod step;
 mod tests;
 
 pub use dof_map::DofMap;
-pub use step::StepParams;
+pub use step::{Gyroscopic, StepParams};
 
 use std::ops::AddAssign;
 
@@ -141,7 +141,11 @@ impl Assembly {
                 inv_i: body.inverse_inertia_world(),
             });
             mass.push((body.mass, i_world));
-            let (f, tau) = body.external_wrench(&step.gravity);
+            let (f, mut tau) = body.external_wrench(&step.gravity);
+            if step.gyroscopic == Gyroscopic::Implicit {
+                let w = &body.angular_velocity;
+                tau += w.cross(&(i_world * w)) + body.implicit_gyroscopic_torque(step.dt);
+            }
             u.fixed_rows_mut::<3>(6 * k)
                 .copy_from(&body.linear_velocity);
             u.fixed_rows_mut::<3>(6 * k + 3)

@@ -1,0 +1,247 @@
+//! The experiments over time of the book's chapter "Experiments over time": the heavy box
+//! on the light box under projected Gauss-Seidel and the cone Newton (Silcowitz, Niebe and
+//! Erleben 2009, figures 9-10), with an animation of both side by side, and pictures of
+//! every named scene at a few frames, all drawn by `world::render`.
+//!
+//! ```text
+//! cargo run --release --example simulation_experiments
+//! ```
+//!
+//! Writes `book/src/generated/experiments_*.txt` and `book/src/figures/experiments_*`;
+//! its test checks the committed files.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::fmt::Write;
+
+use nalgebra::Vector3;
+use nonsmooth::solver::registry::Choice;
+use nonsmooth::stepping::{Settings, Simulation, StepRecord};
+use nonsmooth::world::render::{Frame, RenderOptions, View, animated_svg, strip_svg};
+use nonsmooth::world::scenes::{SceneKind, build};
+use plotters::prelude::SeriesLabelPosition;
+use support::series::{Series, TimeFigure};
+
+/// A run of heavy-on-light: records, the heavy box's sinking (initial height minus
+/// height, m) per step, and frames every `frame_every` steps.
+struct Run {
+    records: Vec<StepRecord>,
+    sinking: Vec<(f64, f64)>,
+    frames: Vec<Frame>,
+}
+
+// ANCHOR: heavy_on_light
+/// Heavy box (1000 kg) on a light one (1 kg) on the ground, 500 steps of 0.01 s, with
+/// `method` capped at `sweeps` iterations a step.
+fn heavy_on_light(method: &str, sweeps: usize, frame_every: usize) -> Run {
+    let world = build(SceneKind::HeavyOnLight, None, 0).unwrap();
+    let z0 = world.bodies()[1].body.position.z;
+    let mut s = Settings {
+        method: Choice::new(method).unwrap(),
+        ..Settings::default()
+    };
+    s.params.max_iter = sweeps;
+    let mut sim = Simulation::new(world, s).unwrap();
+    let mut run = Run {
+        records: Vec::new(),
+        sinking: Vec::new(),
+        frames: vec![Frame::of(sim.world(), 0.0)],
+    };
+    for _ in 0..500 {
+        let r = sim.step().unwrap();
+        run.sinking
+            .push((r.time, z0 - sim.world().bodies()[1].body.position.z));
+        if r.step % frame_every == 0 {
+            run.frames.push(Frame::of(sim.world(), r.time));
+        }
+        run.records.push(r);
+    }
+    run
+}
+// ANCHOR_END: heavy_on_light
+
+/// Two frames side by side in one picture: `a` moved `-dx` along x, `b` moved `+dx`.
+fn side_by_side(a: &Frame, b: &Frame, dx: f64) -> Frame {
+    let mut bodies = Vec::new();
+    for (f, s) in [(a, -dx), (b, dx)] {
+        for p in &f.bodies {
+            let mut p = p.clone();
+            p.position += Vector3::new(s, 0.0, 0.0);
+            bodies.push(p);
+        }
+    }
+    Frame {
+        time: a.time,
+        ground: a.ground,
+        bodies,
+    }
+}
+
+fn heavy_on_light_experiment() {
+    let runs = [
+        ("nsgs, 10 sweeps", heavy_on_light("nsgs", 10, 10)),
+        ("nsn, 1e-8", heavy_on_light("nsn", 1000, 10)),
+    ];
+    let mut t = String::new();
+    writeln!(
+        t,
+        "Heavy box (1000 kg) on a light box (1 kg) on the ground, dt = 0.01 s, 500 steps."
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "Sinking of the heavy box (initial height minus height, m):\n"
+    )
+    .unwrap();
+    write!(t, "  {:>6}", "t (s)").unwrap();
+    for (label, _) in &runs {
+        write!(t, "  {label:>16}").unwrap();
+    }
+    writeln!(t).unwrap();
+    for step in [1, 10, 50, 100, 200, 300, 400, 500] {
+        write!(t, "  {:>6.2}", step as f64 * 0.01).unwrap();
+        for (_, r) in &runs {
+            write!(t, "  {:>16.4e}", r.sinking[step - 1].1).unwrap();
+        }
+        writeln!(t).unwrap();
+    }
+    writeln!(
+        t,
+        "\nPer run: steps that met the tolerance 1e-8, median iterations, worst penetration (m):\n"
+    )
+    .unwrap();
+    for (label, r) in &runs {
+        let converged = r.records.iter().filter(|x| x.status == "converged").count();
+        let mut it: Vec<usize> = r.records.iter().map(|x| x.iterations).collect();
+        it.sort_unstable();
+        let pen = r
+            .records
+            .iter()
+            .map(|x| x.max_penetration)
+            .fold(0.0, f64::max);
+        writeln!(
+            t,
+            "  {label:<16} {converged:>4}/500 converged, median {:>4} iterations, worst penetration {pen:.3e}",
+            it[it.len() / 2]
+        )
+        .unwrap();
+    }
+    support::publish("generated/experiments_heavy_on_light.txt", &t);
+
+    TimeFigure {
+        name: "experiments_heavy_on_light".into(),
+        caption: "Heavy box on a light box (1000:1): sinking of the heavy box".into(),
+        x_desc: "time (s)",
+        y_desc: "sinking (m)",
+        legend: SeriesLabelPosition::UpperLeft,
+        series: runs
+            .iter()
+            .map(|(label, r)| Series {
+                label: label.to_string(),
+                points: r.sinking.iter().copied().step_by(5).collect(),
+            })
+            .collect(),
+    }
+    .publish();
+
+    // The animation: NSGS on the left, the cone Newton on the right, the heavy boxes
+    // highlighted.
+    let frames: Vec<Frame> = runs[0]
+        .1
+        .frames
+        .iter()
+        .zip(&runs[1].1.frames)
+        .map(|(a, b)| side_by_side(a, b, 1.0))
+        .collect();
+    let opts = RenderOptions {
+        view: View::Front,
+        width: 480,
+        height: 300,
+        highlight: vec![1, 3],
+        ..RenderOptions::default()
+    };
+    let svg = animated_svg(&frames, &opts, 0.1).unwrap();
+    support::publish("figures/experiments_heavy_on_light_animation.svg", &svg);
+    let picked: Vec<Frame> = [0, 10, 25, 50].iter().map(|&k| frames[k].clone()).collect();
+    let strip = strip_svg(&picked, &RenderOptions { width: 240, ..opts }).unwrap();
+    support::publish("figures/experiments_heavy_on_light_strip.svg", &strip);
+}
+
+// ANCHOR: scenes
+/// Every named scene at its default size: `steps` steps of 0.01 s with NSGS (at most 30
+/// sweeps a step), drawn at the start, a third, two thirds and the end.
+fn scene_pictures() {
+    let mut t = String::new();
+    writeln!(t, "The named scenes at their default sizes, NSGS with at most 30 sweeps a step, dt = 0.01 s:\n").unwrap();
+    writeln!(
+        t,
+        "  {:<15} {:>7} {:>6} {:>14} {:>14} {:>16}",
+        "scene", "bodies", "steps", "contacts (0)", "contacts (end)", "worst pen. (m)"
+    )
+    .unwrap();
+    for kind in SceneKind::ALL {
+        let steps = match kind {
+            SceneKind::Pile => 120,
+            SceneKind::Wall => 30,
+            _ => 60,
+        };
+        let world = build(kind, None, 0).unwrap();
+        let bodies = world.bodies().len();
+        let mut s = Settings {
+            method: Choice::new("nsgs").unwrap(),
+            ..Settings::default()
+        };
+        s.params.max_iter = 30;
+        let mut sim = Simulation::new(world, s).unwrap();
+        let mut frames = vec![Frame::of(sim.world(), 0.0)];
+        let mut first = None;
+        let mut last = 0;
+        let mut pen: f64 = 0.0;
+        for k in 1..=steps {
+            let r = sim.step().unwrap();
+            first.get_or_insert(r.contacts);
+            last = r.contacts;
+            pen = pen.max(r.max_penetration);
+            if k % (steps / 3) == 0 {
+                frames.push(Frame::of(sim.world(), r.time));
+            }
+        }
+        writeln!(
+            t,
+            "  {:<15} {bodies:>7} {steps:>6} {:>14} {last:>14} {pen:>16.3e}",
+            kind.name(),
+            first.unwrap()
+        )
+        .unwrap();
+        let opts = RenderOptions {
+            width: 200,
+            height: 170,
+            ..RenderOptions::default()
+        };
+        let svg = strip_svg(&frames, &opts).unwrap();
+        support::publish(
+            &format!("figures/experiments_scene_{}.svg", kind.name()),
+            &svg,
+        );
+    }
+    support::publish("generated/experiments_scenes.txt", &t);
+}
+// ANCHOR_END: scenes
+
+fn build_all() {
+    heavy_on_light_experiment();
+    scene_pictures();
+}
+
+fn main() {
+    build_all();
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn generated_output_is_current() {
+        super::build_all();
+    }
+}
