@@ -564,7 +564,7 @@ fn a_world_with_every_feature_round_trips() {
 }
 
 fn example_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/scenes/example.json")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenes/example.json")
 }
 
 #[test]
