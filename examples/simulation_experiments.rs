@@ -66,7 +66,7 @@ fn side_by_side(a: &Frame, b: &Frame, dx: f64) -> Frame {
     let mut bodies = Vec::new();
     for (f, s) in [(a, -dx), (b, dx)] {
         for p in &f.bodies {
-            let mut p = p.clone();
+            let mut p = *p;
             p.position += Vector3::new(s, 0.0, 0.0);
             bodies.push(p);
         }

@@ -46,8 +46,8 @@ fn free_body_keeps_its_linear_momentum_exactly() {
         let p0 = rec[0].momentum;
         for r in &rec {
             assert_eq!(r.contacts, 0);
-            for k in 0..3 {
-                assert!((r.momentum[k] - p0[k]).abs() <= 1e-12 * p0[k].abs().max(1.0));
+            for (m, m0) in r.momentum.iter().zip(&p0) {
+                assert!((m - m0).abs() <= 1e-12 * m0.abs().max(1.0));
             }
         }
         assert!(sim.world().bodies()[0].body.position.x > 1.9);

@@ -206,7 +206,7 @@ impl Simulation {
     }
 }
 
-/// Collision detection as a [`Detect`] without timing (for callers outside a step).
+/// Collision detection as a [`Detect`](super::correction::Detect) without timing (for callers outside a step).
 pub fn detect_at(step: usize) -> impl FnMut(&World) -> Result<Vec<WorldContact>, SimulationError> {
     move |w: &World| w.contacts().map_err(SimulationError::world(step))
 }
