@@ -52,7 +52,7 @@ fn main() {
         .iter()
         .map(|&n| (SceneKind::Wall, n, 0))
         .chain(
-            [250, 500, 1000, 2000]
+            [250, 500, 1000, 2000, 3000]
                 .iter()
                 .map(|&n| (SceneKind::Pile, n, 150)),
         )
