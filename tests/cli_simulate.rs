@@ -235,6 +235,16 @@ fn bad_command_lines_are_usage_errors() {
             ".jsonl or .csv",
         ),
         (vec!["simulate", "box-stack", "--animate", "x.gif"], ".svg"),
+        (vec!["simulate", "wall", "--seed", "3"], "pile only"),
+        (
+            vec!["simulate", "wall", "--correction-iter", "5"],
+            "--correction projection",
+        ),
+        (
+            vec!["simulate", "wall", "--json", "--every", "5"],
+            "--json prints every step",
+        ),
+        (vec!["simulate", "wall", "--max-iter", "0"], "expected 1 to"),
     ] {
         let (code, out, err) = run(&args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");

@@ -47,6 +47,36 @@ pub fn ratio(s: &str) -> Result<f64, String> {
     Ok(r)
 }
 
+/// A time step in s: a finite number `> 0`.
+pub fn time_step(s: &str) -> Result<f64, String> {
+    let t = number(s)?;
+    if !(t > 0.0) || !t.is_finite() {
+        return Err(format!(
+            "`{s}` is not a time step: expected a finite number > 0 (seconds)"
+        ));
+    }
+    Ok(t)
+}
+
+/// A constraint force mixing `gamma`: a finite number `>= 0` (1/kg).
+pub fn cfm(s: &str) -> Result<f64, String> {
+    let g = number(s)?;
+    if !(g >= 0.0) || !g.is_finite() {
+        return Err(format!(
+            "`{s}` is not a constraint force mixing: expected a finite number >= 0 (1/kg)"
+        ));
+    }
+    Ok(g)
+}
+
+/// The most iterations a solve of a simulation step may be capped at.
+pub const MAX_STEP_ITERATIONS: usize = 100_000_000;
+
+/// An iteration cap of a solve in a simulation step, in `1..=MAX_STEP_ITERATIONS`.
+pub fn iterations(s: &str) -> Result<usize, String> {
+    count(s, MAX_STEP_ITERATIONS, "iterations")
+}
+
 /// A friction law: `coulomb` or `ccp`.
 pub fn kind(s: &str) -> Result<FrictionKind, String> {
     s.parse()
@@ -113,6 +143,8 @@ mod tests {
     fn values_out_of_range_are_refused() {
         for bad in ["inf", "nan", "-1", "-0.1", "x", ""] {
             assert!(tolerance(bad).is_err(), "{bad}");
+            assert!(time_step(bad).is_err(), "{bad}");
+            assert!(cfm(bad).is_err(), "{bad}");
         }
         assert_eq!(tolerance("0").unwrap(), 0.0);
         assert_eq!(tolerance("1e-8").unwrap(), 1e-8);

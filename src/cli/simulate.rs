@@ -33,14 +33,14 @@ pub struct SimulateArgs {
     /// Mass ratio of heavy-on-light (heavy / light; a finite number > 0; default 1000).
     #[arg(long, allow_hyphen_values = true, value_parser = args::ratio)]
     ratio: Option<f64>,
-    /// Seed of the pile's random shapes and placement.
-    #[arg(long, default_value = "0")]
-    seed: u64,
+    /// Seed of the pile's random shapes and placement (pile only; default 0).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Steps to take.
     #[arg(long, default_value = "500")]
     steps: usize,
     /// Time step in s (finite, > 0).
-    #[arg(long, default_value = "0.01", allow_hyphen_values = true, value_parser = positive)]
+    #[arg(long, default_value = "0.01", allow_hyphen_values = true, value_parser = args::time_step)]
     dt: f64,
     /// The contact solver: any method that solves a 3D friction problem (auto, nsgs,
     /// nsn, prox-gs, prox-jacobi, prox-nsn; `nonsmooth methods` lists them).
@@ -54,7 +54,7 @@ pub struct SimulateArgs {
     tol: f64,
     /// Iteration cap of each contact solve (a step that reaches it goes on with the last
     /// iterate; its status says max-iterations).
-    #[arg(long, default_value = "1000", value_parser = at_least_one)]
+    #[arg(long, default_value = "1000", value_parser = args::iterations)]
     max_iter: usize,
     /// The scheme: velocity (Erleben 2007 eq. 45) or moreau (mid-point, Erleben 2017 eq.
     /// 41-42).
@@ -66,11 +66,11 @@ pub struct SimulateArgs {
     correction: Correction,
     /// Iteration cap of each correction solve (default 5 for projection, 1000 for
     /// post-stabilisation).
-    #[arg(long, value_parser = at_least_one)]
+    #[arg(long, value_parser = args::iterations)]
     correction_iter: Option<usize>,
     /// Constraint force mixing gamma >= 0 in 1/kg: the solver sees W + gamma I (Erleben
     /// 2007 eq. 41).
-    #[arg(long, default_value = "0", allow_hyphen_values = true, value_parser = non_negative)]
+    #[arg(long, default_value = "0", allow_hyphen_values = true, value_parser = args::cfm)]
     cfm: f64,
     /// Friction law: coulomb or ccp.
     #[arg(long, default_value = "coulomb", value_parser = args::kind)]
@@ -108,27 +108,6 @@ pub struct SimulateArgs {
     quiet: bool,
 }
 
-fn positive(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("expected a finite number > 0, got `{s}`")),
-    }
-}
-
-fn non_negative(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(format!("expected a finite number >= 0, got `{s}`")),
-    }
-}
-
-fn at_least_one(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(v) if v >= 1 => Ok(v),
-        _ => Err(format!("expected a whole number >= 1, got `{s}`")),
-    }
-}
-
 /// The world named or described by `scene`.
 fn world(a: &SimulateArgs) -> Result<World, Failure> {
     if let Some(kind) = SceneKind::from_name(&a.scene) {
@@ -152,14 +131,17 @@ fn world(a: &SimulateArgs) -> Result<World, Failure> {
             (_, Some(_)) => Err(Failure::Usage(
                 "--ratio applies to heavy-on-light only".into(),
             )),
-            _ => build(kind, a.n, a.seed).map_err(e),
+            _ if a.seed.is_some() && kind != SceneKind::Pile => {
+                Err(Failure::Usage("--seed applies to the pile only".into()))
+            }
+            _ => build(kind, a.n, a.seed.unwrap_or(0)).map_err(e),
         };
     }
     let path = Path::new(&a.scene);
     if path.exists() {
-        if a.n.is_some() || a.ratio.is_some() {
+        if a.n.is_some() || a.ratio.is_some() || a.seed.is_some() {
             return Err(Failure::Usage(
-                "--n and --ratio apply to the named scenes, not to a scene file".into(),
+                "--n, --ratio and --seed apply to the named scenes, not to a scene file".into(),
             ));
         }
         return crate::world::scene_file::scene_from_path(path)
@@ -179,14 +161,15 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     for pair in &a.set {
         method = method.set_pair(pair).map_err(usage)?;
     }
-    if !method
-        .spec()
-        .applies_to(crate::solver::registry::ProblemType::Fc3d)
-    {
-        return Err(Failure::Usage(format!(
-            "method `{}` does not solve 3D friction problems (use auto, nsgs, nsn, prox-gs, prox-jacobi or prox-nsn)",
-            method.name()
-        )));
+    if a.correction_iter.is_some() && a.correction == Correction::None {
+        return Err(Failure::Usage(
+            "--correction-iter applies with --correction projection or post-stabilisation".into(),
+        ));
+    }
+    if a.every.is_some() && a.json {
+        return Err(Failure::Usage(
+            "--every applies to the table; --json prints every step".into(),
+        ));
     }
     let mut s = Settings {
         dt: a.dt,
@@ -203,6 +186,7 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     if let Some(k) = a.correction_iter {
         s.correction_params.max_iter = k;
     }
+    s.validate().map_err(|e| Failure::Usage(e.to_string()))?;
     Ok(s)
 }
 

@@ -3,6 +3,7 @@
 
 use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
 
+use super::assembly::Gyroscopic;
 use super::{MultibodyError, check_finite, check_positive};
 
 /// Relative asymmetry above which a body-frame inertia tensor is rejected.
@@ -244,32 +245,42 @@ impl RigidBody {
         (gravity * self.mass + self.force, self.torque + gyro)
     }
 
+    /// As [`RigidBody::external_wrench`] with the gyroscopic torque taken as `gyroscopic`
+    /// says for a step of `dt` s ([`RigidBody::implicit_gyroscopic_torque`] when
+    /// implicit).
+    pub fn external_wrench_with(
+        &self,
+        gravity: &Vector3<f64>,
+        gyroscopic: Gyroscopic,
+        dt: f64,
+    ) -> (Vector3<f64>, Vector3<f64>) {
+        match gyroscopic {
+            Gyroscopic::Explicit => self.external_wrench(gravity),
+            Gyroscopic::Implicit => (
+                gravity * self.mass + self.force,
+                self.torque + self.implicit_gyroscopic_torque(dt),
+            ),
+        }
+    }
+
     /// The gyroscopic torque of a step of `dt` s taken implicitly (N m): with `I` the
     /// world-frame inertia, one Newton step on `f(w') = I (w' - w) + dt w' x I w' = 0`
     /// from `w' = w`, whose Jacobian is `I + dt ([w']_x I - [I w']_x)`, gives
     /// `w' = w - J^-1 dt (w x I w)`, and the torque `I (w' - w) / dt`. For small
     /// `dt |w|` it is `-w x I w`, the explicit term of Erleben 2007 eq. 18; unlike it, it
-    /// never feeds energy into a fast spin. Zero for a fixed body, and when `J` is singular
-    /// (not for `dt > 0` and a valid inertia) the explicit term is returned.
+    /// never feeds energy into a fast spin. When `J` is singular (not for `dt > 0` and a
+    /// valid inertia) the explicit term is returned.
     pub fn implicit_gyroscopic_torque(&self, dt: f64) -> Vector3<f64> {
         let w = self.angular_velocity;
         let i = self.inertia_world();
         let iw = i * w;
-        let explicit = -w.cross(&iw);
-        if self.fixed || w == Vector3::zeros() {
-            return if self.fixed {
-                Vector3::zeros()
-            } else {
-                explicit
-            };
-        }
         let j = i + (w.cross_matrix() * i - iw.cross_matrix()) * dt;
         match j.try_inverse() {
             Some(j_inv) => {
                 let w_new = w - j_inv * (w.cross(&iw) * dt);
                 i * (w_new - w) / dt
             }
-            None => explicit,
+            None => -w.cross(&iw),
         }
     }
 

@@ -37,11 +37,10 @@ use std::time::Instant;
 use nalgebra::DVector;
 use serde::Serialize;
 
+use super::dynamics::{Stage, registry_solve};
 use super::{Settings, SimulationError};
 use crate::matrix::Matrix;
-use crate::multibody::StepParams;
 use crate::problem::{AnyProblem, Lcp};
-use crate::solver::registry::solve;
 use crate::world::{StepProblem, World, WorldContact};
 
 /// How the correction of a step went.
@@ -116,50 +115,62 @@ fn pass(
     settings: &Settings,
     step_index: usize,
 ) -> Result<(usize, f64), SimulationError> {
-    let params = StepParams {
-        dt: settings.dt,
-        gravity: *world.gravity(),
-        kind: settings.friction,
-        gyroscopic: settings.gyroscopic,
-    };
     let step = world
-        .assemble(contacts, &params)
+        .assemble(contacts, &settings.step_params(world))
         .map_err(SimulationError::world(step_index))?;
-    let fail = |message: String| SimulationError::Solve {
+    let lcp = position_lcp(&step).map_err(|e| SimulationError::Solve {
         step: step_index,
         stage: "correction",
-        message,
-    };
-    let lcp = position_lcp(&step).map_err(|e| fail(e.to_string()))?;
-    let problem = AnyProblem::Lcp(lcp);
-    let out = solve(
-        &problem,
+        message: e.to_string(),
+    })?;
+    let (lambda, summary) = registry_solve(
+        &AnyProblem::Lcp(lcp),
         &settings.correction_method,
         DVector::zeros(step.contacts.len()),
         &settings.correction_params,
-        &mut |_| std::ops::ControlFlow::Continue(()),
-    );
-    let Some(info) = out.info() else {
-        return Err(fail(match &out.result {
-            Err(e) => e.to_string(),
-            Ok(_) => unreachable!("a finished solve has a report"),
-        }));
-    };
-    let (iterations, error) = (
-        info.iterations,
-        info.error.get(settings.correction_params.measure),
-    );
-    displace(world, &step, &out.x);
-    Ok((iterations, error))
+        Stage::new("correction", step_index),
+    )?;
+    displace(world, &step, &lambda);
+    Ok((summary.iterations, summary.error))
 }
 
 /// Collision detection as the stepper runs it (timed by the stepper).
 pub type Detect<'a> = dyn FnMut(&World) -> Result<Vec<WorldContact>, SimulationError> + 'a;
 
+/// Passes while a contact penetrates more than `tolerance`, at most `max_passes`, with
+/// collision detection after each. Returns the summary and the contacts at the final
+/// poses (`contacts` themselves when no pass was made).
+fn passes(
+    world: &mut World,
+    contacts: Vec<WorldContact>,
+    settings: &Settings,
+    step_index: usize,
+    detect: &mut Detect<'_>,
+    (max_passes, tolerance): (usize, f64),
+) -> Result<(CorrectionSummary, Vec<WorldContact>), SimulationError> {
+    let mut s = CorrectionSummary {
+        penetration_before: worst_penetration(&contacts),
+        ..Default::default()
+    };
+    let mut contacts = contacts;
+    while s.passes < max_passes && worst_penetration(&contacts) > tolerance {
+        let t0 = Instant::now();
+        let (it, err) = pass(world, contacts, settings, step_index)?;
+        s.seconds += t0.elapsed().as_secs_f64();
+        s.passes += 1;
+        s.iterations += it;
+        s.error = err;
+        contacts = detect(world)?;
+    }
+    Ok((s, contacts))
+}
+
 // ANCHOR: projection
 /// The projection of Erleben 2007 eq. 46: one pass over `contacts` (found at the
-/// current poses of `world`) if any of them penetrates. Returns the summary and the
-/// contacts at the final poses (`detect` is called again only if bodies moved).
+/// current poses of `world`) if any of them penetrates, with the correction solver's
+/// budget ([`Settings::correction_params`]; 5 sweeps by
+/// [`Settings::with_correction`]). Returns the summary and the contacts at the final
+/// poses (`detect` is called again only if bodies moved).
 ///
 /// # Errors
 /// [`SimulationError`] from the assembly, the correction solver or `detect`.
@@ -170,20 +181,7 @@ pub fn projection(
     step_index: usize,
     detect: &mut Detect<'_>,
 ) -> Result<(CorrectionSummary, Vec<WorldContact>), SimulationError> {
-    let mut s = CorrectionSummary {
-        penetration_before: worst_penetration(&contacts),
-        ..Default::default()
-    };
-    if s.penetration_before == 0.0 {
-        return Ok((s, contacts));
-    }
-    let t0 = Instant::now();
-    let (it, err) = pass(world, contacts, settings, step_index)?;
-    s.seconds = t0.elapsed().as_secs_f64();
-    s.passes = 1;
-    s.iterations = it;
-    s.error = err;
-    Ok((s, detect(world)?))
+    passes(world, contacts, settings, step_index, detect, (1, 0.0))
 }
 // ANCHOR_END: projection
 
@@ -191,7 +189,7 @@ pub fn projection(
 /// The post-stabilisation of Erleben 2017 eq. 43-51: passes while a contact penetrates
 /// more than [`Settings::stabilisation_tolerance`], at most
 /// [`Settings::stabilisation_passes`], with collision detection (`detect`, which also
-/// reports its own time) before each pass after the first.
+/// reports its own time) after each pass.
 ///
 /// # Errors
 /// [`SimulationError`] from collision detection, the assembly or the solver.
@@ -202,24 +200,10 @@ pub fn post_stabilise(
     step_index: usize,
     detect: &mut Detect<'_>,
 ) -> Result<(CorrectionSummary, Vec<WorldContact>), SimulationError> {
-    let mut s = CorrectionSummary {
-        penetration_before: worst_penetration(&contacts),
-        ..Default::default()
-    };
-    let mut contacts = contacts;
-    let mut seconds = 0.0;
-    while s.passes < settings.stabilisation_passes
-        && worst_penetration(&contacts) > settings.stabilisation_tolerance
-    {
-        let t0 = Instant::now();
-        let (it, err) = pass(world, contacts, settings, step_index)?;
-        seconds += t0.elapsed().as_secs_f64();
-        s.passes += 1;
-        s.iterations += it;
-        s.error = err;
-        contacts = detect(world)?;
-    }
-    s.seconds = seconds;
-    Ok((s, contacts))
+    let budget = (
+        settings.stabilisation_passes,
+        settings.stabilisation_tolerance,
+    );
+    passes(world, contacts, settings, step_index, detect, budget)
 }
 // ANCHOR_END: post_stabilise

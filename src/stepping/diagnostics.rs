@@ -8,14 +8,15 @@ use serde::Serialize;
 
 use crate::world::World;
 
+/// The bodies that are not fixed.
+fn moving(world: &World) -> impl Iterator<Item = &crate::multibody::RigidBody> {
+    world.bodies().iter().map(|b| &b.body).filter(|b| !b.fixed)
+}
+
 /// Kinetic energy `sum 1/2 m |v|^2 + 1/2 w^T I w` of the bodies that are not fixed, in J.
 pub fn kinetic_energy(world: &World) -> f64 {
-    world
-        .bodies()
-        .iter()
-        .filter(|b| !b.body.fixed)
-        .map(|b| {
-            let rb = &b.body;
+    moving(world)
+        .map(|rb| {
             let w = &rb.angular_velocity;
             0.5 * rb.mass * rb.linear_velocity.norm_squared()
                 + 0.5 * w.dot(&(rb.inertia_world() * w))
@@ -27,33 +28,19 @@ pub fn kinetic_energy(world: &World) -> f64 {
 /// (zero at the origin: with `g = (0, 0, -9.81)`, `m 9.81 z`).
 pub fn potential_energy(world: &World) -> f64 {
     let g = world.gravity();
-    world
-        .bodies()
-        .iter()
-        .filter(|b| !b.body.fixed)
-        .map(|b| -b.body.mass * g.dot(&b.body.position))
-        .sum()
+    moving(world).map(|b| -b.mass * g.dot(&b.position)).sum()
 }
 
 /// Linear momentum `sum m v` of the bodies that are not fixed, in kg m/s.
 pub fn momentum(world: &World) -> Vector3<f64> {
-    world
-        .bodies()
-        .iter()
-        .filter(|b| !b.body.fixed)
-        .map(|b| b.body.linear_velocity * b.body.mass)
-        .sum()
+    moving(world).map(|b| b.linear_velocity * b.mass).sum()
 }
 
 /// Angular momentum about the origin `sum x × m v + I w` of the bodies that are not
 /// fixed, in kg m²/s.
 pub fn angular_momentum(world: &World) -> Vector3<f64> {
-    world
-        .bodies()
-        .iter()
-        .filter(|b| !b.body.fixed)
-        .map(|b| {
-            let rb = &b.body;
+    moving(world)
+        .map(|rb| {
             rb.position.cross(&(rb.linear_velocity * rb.mass))
                 + rb.inertia_world() * rb.angular_velocity
         })

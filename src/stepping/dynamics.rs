@@ -12,10 +12,10 @@ use serde::Serialize;
 
 use super::posed::pose;
 use super::{Settings, SimulationError};
-use crate::multibody::StepParams;
 use crate::policy::warm_start;
 use crate::problem::AnyProblem;
-use crate::solver::registry::solve;
+use crate::solver::Params;
+use crate::solver::registry::{Choice, solve};
 use crate::world::{ContactId, StepProblem, World, WorldContact};
 
 /// How a contact solve of a step went.
@@ -46,6 +46,52 @@ impl SolveSummary {
     }
 }
 
+/// Where a solve of a step happens, for its errors.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Stage {
+    name: &'static str,
+    step: usize,
+}
+
+impl Stage {
+    pub(crate) fn new(name: &'static str, step: usize) -> Self {
+        Stage { name, step }
+    }
+}
+
+/// Solves `problem` with `choice` from `start` through the registry: the answer (the
+/// last iterate when the cap was reached) and how the solve went, or the solver's
+/// refusal or breakdown as a [`SimulationError::Solve`] at `stage`.
+pub(crate) fn registry_solve(
+    problem: &AnyProblem,
+    choice: &Choice,
+    start: DVector<f64>,
+    params: &Params,
+    stage: Stage,
+) -> Result<(DVector<f64>, SolveSummary), SimulationError> {
+    let out = solve(problem, choice, start, params, &mut |_| {
+        std::ops::ControlFlow::Continue(())
+    });
+    let summary = match (out.info(), &out.result) {
+        (Some(info), _) => SolveSummary {
+            method: out.method.name().to_string(),
+            status: out.status().to_string(),
+            iterations: info.iterations,
+            error: info.error.get(params.measure),
+            seconds: info.seconds,
+        },
+        (None, Err(e)) => {
+            return Err(SimulationError::Solve {
+                step: stage.step,
+                stage: stage.name,
+                message: e.to_string(),
+            });
+        }
+        (None, Ok(_)) => unreachable!("a finished solve has a report"),
+    };
+    Ok((out.x, summary))
+}
+
 /// The impulses of the previous step, kept to warm-start the next one.
 #[derive(Debug, Clone, Default)]
 pub struct WarmStart {
@@ -58,7 +104,7 @@ impl WarmStart {
     /// contact that persists, zero for the new ones ([`warm_start::by_identity`]).
     pub fn start_for(&self, ids: &[ContactId]) -> DVector<f64> {
         warm_start::by_identity(&self.ids, &self.r, ids, 3)
-            .unwrap_or_else(|_| DVector::zeros(3 * ids.len()))
+            .expect("the remembered impulses are finite, three per remembered identity")
     }
 
     /// Remembers the impulses `r` of contacts `ids`.
@@ -102,14 +148,8 @@ pub fn dynamics(
     step_index: usize,
 ) -> Result<Dynamics, SimulationError> {
     let t0 = Instant::now();
-    let params = StepParams {
-        dt: settings.dt,
-        gravity: *world.gravity(),
-        kind: settings.friction,
-        gyroscopic: settings.gyroscopic,
-    };
     let step = world
-        .assemble(contacts, &params)
+        .assemble(contacts, &settings.step_params(world))
         .map_err(SimulationError::world(step_index))?;
     let horizon = settings.gap_term.then_some(horizon);
     let local = pose(&step, horizon, settings.cfm, settings.friction).map_err(|e| {
@@ -134,28 +174,8 @@ pub fn dynamics(
             DVector::zeros(3 * ids.len())
         };
         let method = settings.method_for(ids.len());
-        let out = solve(&problem, &method, start, &settings.params, &mut |_| {
-            std::ops::ControlFlow::Continue(())
-        });
-        let Some(info) = out.info() else {
-            let message = match &out.result {
-                Err(e) => e.to_string(),
-                Ok(_) => unreachable!("a finished solve has a report"),
-            };
-            return Err(SimulationError::Solve {
-                step: step_index,
-                stage: "contact solve",
-                message,
-            });
-        };
-        let summary = SolveSummary {
-            method: out.method.name().to_string(),
-            status: out.status().to_string(),
-            iterations: info.iterations,
-            error: info.error.get(settings.params.measure),
-            seconds: info.seconds,
-        };
-        (out.x, summary)
+        let stage = Stage::new("contact solve", step_index);
+        registry_solve(&problem, &method, start, &settings.params, stage)?
     };
     let velocity = step.assembly.velocity_after(&r);
     Ok(Dynamics {

@@ -25,8 +25,6 @@
 //! correction's job ([`super::correction`]), as in Erleben 2007, so the velocities stay
 //! those of the model.
 
-use nalgebra::DVector;
-
 use super::cfm::with_cfm;
 use crate::problem::{FrictionContact, FrictionKind};
 use crate::world::StepProblem;
@@ -61,8 +59,3 @@ pub fn pose(
     FrictionContact::new(with_cfm(&a.delassus(), cfm), q, a.mu().clone(), kind)
 }
 // ANCHOR_END: posed
-
-/// The normal rows of `v` (every third entry, from 0): `nc` entries.
-pub fn normal_part(v: &DVector<f64>) -> DVector<f64> {
-    DVector::from_iterator(v.len() / 3, v.iter().step_by(3).copied())
-}

@@ -155,16 +155,7 @@ impl Shape {
         position: Vector3<f64>,
     ) -> Result<RigidBody, MultibodyError> {
         self.validate()?;
-        if !mass.is_finite() {
-            return Err(MultibodyError::NonFinite {
-                what: "mass",
-                body: None,
-                contact: None,
-            });
-        }
-        if mass <= 0.0 {
-            return Err(MultibodyError::NonPositiveMass { body: None, mass });
-        }
+        // RigidBody::new checks the mass (finite, then > 0) before the inertia made from it.
         RigidBody::new(mass, self.inertia(mass), position)
     }
 

@@ -141,11 +141,7 @@ impl Assembly {
                 inv_i: body.inverse_inertia_world(),
             });
             mass.push((body.mass, i_world));
-            let (f, mut tau) = body.external_wrench(&step.gravity);
-            if step.gyroscopic == Gyroscopic::Implicit {
-                let w = &body.angular_velocity;
-                tau += w.cross(&(i_world * w)) + body.implicit_gyroscopic_torque(step.dt);
-            }
+            let (f, tau) = body.external_wrench_with(&step.gravity, step.gyroscopic, step.dt);
             u.fixed_rows_mut::<3>(6 * k)
                 .copy_from(&body.linear_velocity);
             u.fixed_rows_mut::<3>(6 * k + 3)
