@@ -57,7 +57,7 @@ fn free_fall_energy(out: &mut String) {
     .unwrap();
     for dt in [0.01, 0.005, 0.0025] {
         let mut row = Vec::new();
-        for stepper in Stepper::ALL {
+        for stepper in [Stepper::Velocity, Stepper::Moreau] {
             let mut w = World::new().with_ground(None).unwrap();
             w.add_with_mass(
                 Shape::cuboid(0.1, 0.1, 0.1).unwrap(),
@@ -131,7 +131,7 @@ fn bounce(out: &mut String) {
     for e in [0.3, 0.6, 0.9] {
         let mut cells = Vec::new();
         for dt in [0.01, 0.001] {
-            for stepper in Stepper::ALL {
+            for stepper in [Stepper::Velocity, Stepper::Moreau] {
                 cells.push(rebound(e, 1.0, stepper, dt));
             }
         }

@@ -69,6 +69,17 @@ pub fn cfm(s: &str) -> Result<f64, String> {
     Ok(g)
 }
 
+/// The weight `a` of velocity-based shock propagation: a number in `[0, 1]`.
+pub fn vsp_weight(s: &str) -> Result<f64, String> {
+    let a = number(s)?;
+    if !(0.0..=1.0).contains(&a) {
+        return Err(format!(
+            "`{s}` is not a shock-propagation weight: expected a number in [0, 1] (the paper uses 0 < a < 0.01)"
+        ));
+    }
+    Ok(a)
+}
+
 /// The most iterations a solve of a simulation step may be capped at.
 pub const MAX_STEP_ITERATIONS: usize = 100_000_000;
 

@@ -56,14 +56,25 @@ pub struct SimulateArgs {
     /// iterate; its status says max-iterations).
     #[arg(long, default_value = "1000", value_parser = args::iterations)]
     max_iter: usize,
-    /// The scheme: velocity (Erleben 2007 eq. 45) or moreau (mid-point, Erleben 2017 eq.
-    /// 41-42).
-    #[arg(long, default_value = "velocity", value_parser = |s: &str| Stepper::from_name(s).ok_or_else(|| format!("unknown stepper `{s}` (expected velocity or moreau)")))]
+    /// The scheme: velocity (Erleben 2007 eq. 45), moreau (mid-point, Erleben 2017 eq.
+    /// 41-42) or vsp (velocity-based shock propagation, Erleben 2007 figure 14; the same
+    /// as --shock-propagation).
+    #[arg(long, default_value = "velocity", value_parser = |s: &str| Stepper::from_name(s).ok_or_else(|| format!("unknown stepper `{s}` (expected velocity, moreau or vsp)")))]
     stepper: Stepper,
+    /// Velocity-based shock propagation (Erleben 2007 figure 14): a fraction a of each
+    /// step for the whole system, the rest stack layer by stack layer with each layer's
+    /// bottom fixed; the table gains a layers column.
+    #[arg(long, conflicts_with = "stepper")]
+    shock_propagation: bool,
+    /// The weight a of shock propagation, 0 <= a <= 1 (default 0.005; the paper uses
+    /// 0 < a < 0.01; a = 0 lets no body feel the weight of the layers above it).
+    #[arg(long, value_name = "A", allow_hyphen_values = true, value_parser = args::vsp_weight)]
+    vsp_weight: Option<f64>,
     /// Error correction: none, projection (Erleben 2007 eq. 46, 5 PGS sweeps) or
-    /// post-stabilisation (Erleben 2017 eq. 43-51, solved to tolerance).
-    #[arg(long, default_value = "none", value_parser = |s: &str| Correction::from_name(s).ok_or_else(|| format!("unknown correction `{s}` (expected none, projection or post-stabilisation)")))]
-    correction: Correction,
+    /// post-stabilisation (Erleben 2017 eq. 43-51, solved to tolerance). Default none,
+    /// projection with shock propagation (the final correction of figure 14).
+    #[arg(long, value_parser = |s: &str| Correction::from_name(s).ok_or_else(|| format!("unknown correction `{s}` (expected none, projection or post-stabilisation)")))]
+    correction: Option<Correction>,
     /// Iteration cap of each correction solve (default 5 for projection, 1000 for
     /// post-stabilisation).
     #[arg(long, value_parser = args::iterations)]
@@ -155,13 +166,35 @@ fn world(a: &SimulateArgs) -> Result<World, Failure> {
     )))
 }
 
+/// The stepper asked for: `--stepper`, or vsp with `--shock-propagation`.
+fn stepper(a: &SimulateArgs) -> Stepper {
+    if a.shock_propagation {
+        Stepper::Vsp
+    } else {
+        a.stepper
+    }
+}
+
+/// The correction asked for, with its default (projection for shock propagation).
+fn correction(a: &SimulateArgs) -> Correction {
+    a.correction.unwrap_or(match stepper(a) {
+        Stepper::Vsp => Correction::Projection,
+        _ => Correction::None,
+    })
+}
+
 fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     let usage = |e: OptionError| Failure::Usage(e.to_string());
     let mut method = a.method.clone();
     for pair in &a.set {
         method = method.set_pair(pair).map_err(usage)?;
     }
-    if a.correction_iter.is_some() && a.correction == Correction::None {
+    if a.vsp_weight.is_some() && stepper(a) != Stepper::Vsp {
+        return Err(Failure::Usage(
+            "--vsp-weight applies with --shock-propagation (or --stepper vsp)".into(),
+        ));
+    }
+    if a.correction_iter.is_some() && correction(a) == Correction::None {
         return Err(Failure::Usage(
             "--correction-iter applies with --correction projection or post-stabilisation".into(),
         ));
@@ -173,14 +206,17 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     }
     let mut s = Settings {
         dt: a.dt,
-        stepper: a.stepper,
+        stepper: stepper(a),
         method,
         friction: a.kind,
         warm_start: !a.cold,
         cfm: a.cfm,
         ..Settings::default()
     }
-    .with_correction(a.correction);
+    .with_correction(correction(a));
+    if let Some(w) = a.vsp_weight {
+        s.vsp_weight = w;
+    }
     s.params.tol = a.tol;
     s.params.max_iter = a.max_iter;
     if let Some(k) = a.correction_iter {
@@ -190,11 +226,17 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     Ok(s)
 }
 
-fn table() -> Table {
-    Table::new(&[
+/// The table of steps; with a layers column for shock propagation.
+fn table(layers: bool) -> Table {
+    let mut columns = vec![
         ("step", 6, Align::Right),
         ("time", 7, Align::Right),
         ("contacts", 8, Align::Right),
+    ];
+    if layers {
+        columns.push(("layers", 6, Align::Right));
+    }
+    columns.extend([
         ("status", 14, Align::Left),
         ("iter", 5, Align::Right),
         ("error", 9, Align::Right),
@@ -202,14 +244,20 @@ fn table() -> Table {
         ("kinetic", 10, Align::Right),
         ("potential", 10, Align::Right),
         ("ms", 7, Align::Right),
-    ])
+    ]);
+    Table::new(&columns)
 }
 
-fn row(r: &StepRecord) -> Vec<String> {
-    vec![
+fn row(r: &StepRecord, layers: bool) -> Vec<String> {
+    let mut cells = vec![
         r.step.to_string(),
         format!("{:.3}", r.time),
         r.contacts.to_string(),
+    ];
+    if layers {
+        cells.push(r.layers.to_string());
+    }
+    cells.extend([
         r.status.clone(),
         r.iterations.to_string(),
         sci(Some(r.error)),
@@ -220,7 +268,8 @@ fn row(r: &StepRecord) -> Vec<String> {
             "{:.2}",
             1e3 * (r.collision_seconds + r.dynamics_seconds + r.correction_seconds)
         ),
-    ]
+    ]);
+    cells
 }
 
 /// One line of the trajectory as JSON.
@@ -325,16 +374,22 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
     };
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    let t = table();
+    let layers = sim.settings().stepper == Stepper::Vsp;
+    let t = table(layers);
     if !a.json {
         eprintln!(
-            "{}: {bodies} bodies, dt {} s, {} steps, {} stepper, method {}, correction {}",
+            "{}: {bodies} bodies, dt {} s, {} steps, {} stepper{}, method {}, correction {}",
             a.scene,
             a.dt,
             a.steps,
-            a.stepper.name(),
+            sim.settings().stepper.name(),
+            if layers {
+                format!(" (weight a = {})", sim.settings().vsp_weight)
+            } else {
+                String::new()
+            },
             sim.settings().method.name(),
-            a.correction.name()
+            sim.settings().correction.name()
         );
         bar.suspend(|| emit(&mut lock, &t.header()))?;
     }
@@ -364,7 +419,7 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
                     r.step,
                     r.time,
                     a.dt,
-                    a.stepper.name(),
+                    sim.settings().stepper.name(),
                     a.cfm
                 ),
                 units: [("r", "N s"), ("u", "m/s")]
@@ -390,7 +445,7 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
         if a.json {
             emit(&mut lock, &r.to_json_line())?;
         } else if every > 0 && (r.step % every == 0 || r.step == a.steps) {
-            bar.suspend(|| emit(&mut lock, &t.row(&row(&r))))?;
+            bar.suspend(|| emit(&mut lock, &t.row(&row(&r, layers))))?;
         }
         bar.inc(1);
     }

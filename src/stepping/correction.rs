@@ -109,7 +109,7 @@ pub fn displace(world: &mut World, step: &StepProblem, lambda: &DVector<f64>) {
 
 /// One pass: the position LCP of `contacts` solved with the correction solver, and the
 /// bodies moved. Returns the iterations and the error.
-fn pass(
+pub(crate) fn pass(
     world: &mut World,
     contacts: Vec<WorldContact>,
     settings: &Settings,

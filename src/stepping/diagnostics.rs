@@ -56,11 +56,17 @@ pub struct StepRecord {
     pub time: f64,
     /// Contacts of the step's contact problem.
     pub contacts: usize,
-    /// The contact solver (`auto` resolved).
+    /// Stack layers of the step ([`super::shock::StackLayers`]; 0 unless the stepper is
+    /// [`super::Stepper::Vsp`]).
+    pub layers: usize,
+    /// The contact solver (`auto` resolved; VSP lists every method its solves used,
+    /// joined by `+`).
     pub method: String,
     /// `converged`, `max-iterations` or `no-contacts`.
     pub status: String,
-    /// Iterations of the contact solve.
+    /// Iterations of the contact solve (VSP: summed over the whole-system solve and the
+    /// layer solves; their error is the worst, their status the first that is not
+    /// `converged`).
     pub iterations: usize,
     /// Error of the contact impulses in the solver's measure.
     pub error: f64,
@@ -96,6 +102,7 @@ pub const CSV_COLUMNS: &[&str] = &[
     "step",
     "time",
     "contacts",
+    "layers",
     "method",
     "status",
     "iterations",
@@ -135,10 +142,11 @@ impl StepRecord {
         let mut s = String::new();
         let _ = write!(
             s,
-            "{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{}",
             self.step,
             self.time,
             self.contacts,
+            self.layers,
             self.method,
             self.status,
             self.iterations,

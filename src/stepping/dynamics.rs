@@ -35,7 +35,7 @@ pub struct SolveSummary {
 }
 
 impl SolveSummary {
-    fn nothing(method: &str) -> Self {
+    pub(crate) fn nothing(method: &str) -> Self {
         SolveSummary {
             method: method.to_string(),
             status: "no-contacts".into(),
@@ -107,6 +107,15 @@ impl WarmStart {
             .expect("the remembered impulses are finite, three per remembered identity")
     }
 
+    /// The same impulses times `factor` (the start of a solve over a fraction `factor`
+    /// of the step, whose impulses scale with its duration).
+    pub fn scaled(&self, factor: f64) -> WarmStart {
+        WarmStart {
+            ids: self.ids.clone(),
+            r: self.r.iter().map(|r| r * factor).collect(),
+        }
+    }
+
     /// Remembers the impulses `r` of contacts `ids`.
     pub fn remember(&mut self, ids: Vec<ContactId>, r: &DVector<f64>) {
         self.ids = ids;
@@ -131,6 +140,32 @@ pub struct Dynamics {
     pub assembly_seconds: f64,
 }
 
+/// The step's assembly at the poses of `world` with `contacts`, and its contact problem
+/// posed for `horizon` ([`pose`]): the first half of [`dynamics`].
+///
+/// # Errors
+/// As [`dynamics`].
+pub fn posed_step(
+    world: &World,
+    contacts: Vec<WorldContact>,
+    horizon: f64,
+    settings: &Settings,
+    step_index: usize,
+) -> Result<(StepProblem, AnyProblem), SimulationError> {
+    let step = world
+        .assemble(contacts, &settings.step_params(world))
+        .map_err(SimulationError::world(step_index))?;
+    let horizon = settings.gap_term.then_some(horizon);
+    let local = pose(&step, horizon, settings.cfm, settings.friction).map_err(|e| {
+        SimulationError::Solve {
+            step: step_index,
+            stage: "contact solve",
+            message: e.to_string(),
+        }
+    })?;
+    Ok((step, AnyProblem::Friction(local)))
+}
+
 // ANCHOR: dynamics
 /// Eq. 45a-d at the poses of `world` with the contacts `contacts` found there;
 /// `horizon` is the time from these poses to the end of the step (see [`pose`]).
@@ -148,18 +183,7 @@ pub fn dynamics(
     step_index: usize,
 ) -> Result<Dynamics, SimulationError> {
     let t0 = Instant::now();
-    let step = world
-        .assemble(contacts, &settings.step_params(world))
-        .map_err(SimulationError::world(step_index))?;
-    let horizon = settings.gap_term.then_some(horizon);
-    let local = pose(&step, horizon, settings.cfm, settings.friction).map_err(|e| {
-        SimulationError::Solve {
-            step: step_index,
-            stage: "contact solve",
-            message: e.to_string(),
-        }
-    })?;
-    let problem = AnyProblem::Friction(local);
+    let (step, problem) = posed_step(world, contacts, horizon, settings, step_index)?;
     let assembly_seconds = t0.elapsed().as_secs_f64();
     let ids = step.ids();
     let (r, solve_summary) = if ids.is_empty() {

@@ -9,6 +9,7 @@
 //! | [`velocity`] | the velocity-based scheme | Erleben 2007 eq. 45; 2009 slides eq. 11-18 |
 //! | [`moreau`] | Moreau's mid-point scheme | Erleben 2017 eq. 41-42 |
 //! | [`correction`] | the position LCP; projection and post-stabilisation | Erleben 2007 eq. 46; 2017 eq. 43-51 |
+//! | [`shock`] | stack layers, shock propagation, the VSP scheme | Erleben 2007 section 4, fig. 12-14 |
 //! | [`cfm`] | damping / constraint force mixing `A + gamma I` | Erleben 2007 eq. 41-44 |
 //! | [`diagnostics`] | energies, momentum, [`StepRecord`] (JSON Lines, CSV) | — |
 //! | `simulation` | [`Simulation`]: the loop and the state between steps | — |
@@ -25,6 +26,7 @@ mod error;
 pub mod moreau;
 pub mod posed;
 mod settings;
+pub mod shock;
 mod simulation;
 pub mod velocity;
 

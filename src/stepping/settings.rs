@@ -22,17 +22,23 @@ pub enum Stepper {
     /// collision detection and the contact problem there, then
     /// `q^{t+1} = q^{t+1/2} + dt/2 u^{t+1}` ([`super::moreau`]).
     Moreau,
+    /// Velocity-based shock propagation (Erleben 2007 figure 14): `dynamics(a dt)` of
+    /// the whole system, then `dynamics((1 - a) dt)` and `correction()` stack layer by
+    /// stack layer with each layer's bottom fixed ([`super::shock::vsp`];
+    /// [`Settings::vsp_weight`] is `a`).
+    Vsp,
 }
 
 impl Stepper {
     /// Every scheme.
-    pub const ALL: [Stepper; 2] = [Stepper::Velocity, Stepper::Moreau];
+    pub const ALL: [Stepper; 3] = [Stepper::Velocity, Stepper::Moreau, Stepper::Vsp];
 
-    /// The name used by the command line (`velocity`, `moreau`).
+    /// The name used by the command line (`velocity`, `moreau`, `vsp`).
     pub fn name(self) -> &'static str {
         match self {
             Stepper::Velocity => "velocity",
             Stepper::Moreau => "moreau",
+            Stepper::Vsp => "vsp",
         }
     }
 
@@ -135,6 +141,14 @@ pub struct Settings {
     /// The penetration (m, `>= 0`) post-stabilisation accepts without another pass.
     /// Default `1e-6`.
     pub stabilisation_tolerance: f64,
+    /// The weight `a` of [`Stepper::Vsp`] (`0 <= a <= 1`): the fraction of the step
+    /// taken by the whole system before the layered rest. Default
+    /// [`super::shock::DEFAULT_VSP_WEIGHT`] (Erleben 2007 uses `0 < a < 0.01`).
+    pub vsp_weight: f64,
+    /// Whether [`Stepper::Vsp`] runs `correction()` in each stack layer after the
+    /// layer's dynamics (figure 14). Default `true`; the final correction after
+    /// collision detection at `t + dt` is [`Settings::correction`].
+    pub vsp_layered_correction: bool,
 }
 
 impl Default for Settings {
@@ -162,6 +176,8 @@ impl Default for Settings {
             },
             stabilisation_passes: 4,
             stabilisation_tolerance: 1e-6,
+            vsp_weight: super::shock::DEFAULT_VSP_WEIGHT,
+            vsp_layered_correction: true,
         }
     }
 }
@@ -195,6 +211,17 @@ impl Settings {
         self
     }
 
+    /// The same settings with the VSP scheme of Erleben 2007 figure 14 and weight `a`:
+    /// [`Stepper::Vsp`], layered corrections, and the final [`Correction::Projection`]
+    /// (5 sweeps), as in the paper.
+    pub fn with_shock_propagation(self, a: f64) -> Self {
+        let mut s = self.with_correction(Correction::Projection);
+        s.stepper = Stepper::Vsp;
+        s.vsp_weight = a;
+        s.vsp_layered_correction = true;
+        s
+    }
+
     /// The assembly's parameters of a step of `world` with these settings.
     pub fn step_params(&self, world: &World) -> StepParams {
         StepParams {
@@ -210,7 +237,7 @@ impl Settings {
     /// # Errors
     /// [`SimulationError::Settings`] naming the setting: `dt` not finite and positive,
     /// `cfm` negative or not finite, a negative or non-finite tolerance, a zero cap, no
-    /// stabilisation pass, a contact solver that does not solve 3D friction problems or a
+    /// stabilisation pass, a VSP weight outside `[0, 1]`, a contact solver that does not solve 3D friction problems or a
     /// correction solver that does not solve LCPs.
     pub fn validate(&self) -> Result<(), SimulationError> {
         let bad = |what: &str, why: String| {
@@ -255,6 +282,12 @@ impl Settings {
             if p.max_iter == 0 {
                 return bad(what, "the iteration cap must be at least 1".into());
             }
+        }
+        if !(0.0..=1.0).contains(&self.vsp_weight) {
+            return bad(
+                "vsp weight",
+                format!("must be in [0, 1], got {}", self.vsp_weight),
+            );
         }
         if !(self.stabilisation_tolerance.is_finite() && self.stabilisation_tolerance >= 0.0) {
             return bad(

@@ -10,6 +10,7 @@ use super::diagnostics::{
     StepRecord, angular_momentum, kinetic_energy, momentum, potential_energy,
 };
 use super::dynamics::WarmStart;
+use super::shock::vsp;
 use super::{Correction, Settings, SimulationError, Stepper, moreau, velocity};
 use crate::problem::AnyProblem;
 use crate::world::{World, WorldContact};
@@ -17,7 +18,8 @@ use crate::world::{World, WorldContact};
 /// A simulation over time.
 ///
 /// Each [`Simulation::step`] takes the world from `t` to `t + dt`: the scheme's
-/// collision detection and contact solve ([`super::velocity`] or [`super::moreau`]),
+/// collision detection and contact solve ([`super::velocity`], [`super::moreau`] or
+/// [`super::shock::vsp`]),
 /// then the error correction ([`super::correction`]), then the diagnostics of the new
 /// state ([`StepRecord`]). Everything is deterministic: the same world and settings give
 /// bit-identical trajectories (only the timings in the records differ).
@@ -119,13 +121,20 @@ impl Simulation {
 
         // Collision detection, dynamics and the position update of the scheme.
         let t0 = Instant::now();
+        let mut layers = 0;
         let d = match s.stepper {
-            Stepper::Velocity => {
+            Stepper::Velocity | Stepper::Vsp => {
                 let contacts = match &self.contacts {
                     Some(c) => c.clone(),
                     None => detect(&world)?,
                 };
-                velocity::step(&mut world, contacts, s, &self.warm, index)?
+                if s.stepper == Stepper::Vsp {
+                    let (d, report) = vsp::step(&mut world, contacts, s, &self.warm, index)?;
+                    layers = report.layers;
+                    d
+                } else {
+                    velocity::step(&mut world, contacts, s, &self.warm, index)?
+                }
             }
             Stepper::Moreau => moreau::step(&mut world, s, &self.warm, index, &mut detect)?,
         };
@@ -149,6 +158,7 @@ impl Simulation {
             step: index + 1,
             time: (index + 1) as f64 * dt,
             contacts: d.step.contacts.len(),
+            layers,
             method: d.solve.method.clone(),
             status: d.solve.status.clone(),
             iterations: d.solve.iterations,

@@ -1,0 +1,188 @@
+//! The velocity-based shock-propagation (VSP) scheme of Erleben 2007 figure 14:
+//!
+//! ```text
+//! algorithm velocity-based-shock-propagation(a, dT)
+//!   collision detection at time t
+//!   dynamics(a dT)
+//!   shock-propagation( dynamics((1 - a) dT), correction() )
+//!   collision detection at time t + dT
+//!   correction()
+//!   t = t + dT
+//! ```
+//!
+//! `dynamics(h)` is eq. 45a-e over a duration `h`: the contact problem of the whole
+//! system, `u += h M^-1 f_ext + M^-1 J^T lambda` and `s += h S u`. The first call lets
+//! every body feel the weight of everything above it, but only for a fraction `a` of the
+//! step. The rest of the step is taken layer by layer ([`super::propagate`]): in each
+//! layer the bottom bodies are fixed, the top bodies take `dynamics((1 - a) dT)` and
+//! then `correction()` (eq. 46) against bodies that no longer move. The last two lines
+//! are the simulation's: collision detection at the new poses and its configured
+//! correction ([`crate::stepping::Settings::correction`]), which the paper needs
+//! because the layers did not re-evaluate contact points.
+//!
+//! # The weight `a`
+//!
+//! `a = 1` is the plain velocity-based scheme (with layered corrections); `a = 0` is
+//! pure shock propagation, in which a layer's top bodies never feel the weight of the
+//! layers above (their layer is solved before those exist for it), so friction that
+//! depends on that weight is too weak. The paper uses `0 < a < 0.01`
+//! ([`crate::stepping::Settings::vsp_weight`], default [`DEFAULT_VSP_WEIGHT`]).
+
+use std::time::Instant;
+
+use nalgebra::DVector;
+
+use super::graph::{edges, world_heights};
+use super::layers::StackLayers;
+use super::propagate::{predicted_gap, shock_propagation};
+use crate::stepping::correction::{pass, worst_penetration};
+use crate::stepping::dynamics::{
+    Dynamics, SolveSummary, WarmStart, apply_velocity, dynamics, integrate_positions, posed_step,
+};
+use crate::stepping::{Settings, SimulationError};
+use crate::world::{World, WorldContact};
+
+/// The default weight `a` of the whole-system dynamics: inside the range the paper
+/// used, `0 < a < 0.01` (Erleben 2007 section 4).
+pub const DEFAULT_VSP_WEIGHT: f64 = 0.005;
+
+/// What a VSP step did besides its [`Dynamics`].
+#[derive(Debug, Clone, Default)]
+pub struct VspReport {
+    /// The number of stack layers.
+    pub layers: usize,
+    /// Layer solves of `dynamics((1 - a) dT)` made (layers with contacts).
+    pub layer_solves: usize,
+    /// Layer passes of `correction()` made (layers with a penetrating contact).
+    pub layer_corrections: usize,
+}
+
+/// The settings with time step `h` (the fraction of the step a stage covers).
+fn over(settings: &Settings, h: f64) -> Settings {
+    Settings {
+        dt: h,
+        ..settings.clone()
+    }
+}
+
+/// Adds the summary of one solve to the summary of the step: iterations and times add
+/// up, the error is the worst, the status the first that is not `converged`, the
+/// method names are listed once each.
+fn merge(total: &mut SolveSummary, one: &SolveSummary) {
+    if one.status == "no-contacts" {
+        return;
+    }
+    if total.status == "no-contacts" {
+        *total = one.clone();
+        return;
+    }
+    if !total.method.split('+').any(|m| m == one.method) {
+        total.method = format!("{}+{}", total.method, one.method);
+    }
+    if total.status == "converged" {
+        total.status = one.status.clone();
+    }
+    total.iterations += one.iterations;
+    total.error = total.error.max(one.error);
+    total.seconds += one.seconds;
+}
+
+// ANCHOR: vsp_step
+/// One VSP step (figure 14) of `settings.dt` on `world`, whose contacts at the current
+/// poses are `contacts`, up to the position update and the layered corrections (the
+/// final collision detection and correction are the simulation's).
+///
+/// The returned [`Dynamics`] describes the whole step: the step problem at `t` and the
+/// problem `dynamics(a dT)` solved (posed, not solved, when `a = 0`), the impulses
+/// summed over the whole-system solve and the layer solves (per contact, `3nc`), the
+/// velocities at the end, and the solves' merged summary.
+///
+/// # Errors
+/// [`SimulationError`] from the assembly or a solver.
+pub fn step(
+    world: &mut World,
+    contacts: Vec<WorldContact>,
+    settings: &Settings,
+    warm: &WarmStart,
+    step_index: usize,
+) -> Result<(Dynamics, VspReport), SimulationError> {
+    let (a, dt) = (settings.vsp_weight, settings.dt);
+    let detected = world.clone();
+    let layers = StackLayers::new(world_heights(world, &contacts), &edges(&contacts));
+    let mut report = VspReport {
+        layers: layers.len(),
+        ..Default::default()
+    };
+
+    // dynamics(a dT) of the whole system.
+    let mut whole = if a > 0.0 {
+        let d = dynamics(world, contacts.clone(), a * dt, &over(settings, a * dt), &warm.scaled(a), step_index)?;
+        apply_velocity(world, &d.step, &d.velocity);
+        integrate_positions(world, a * dt);
+        d
+    } else {
+        let t0 = Instant::now();
+        let (step, problem) = posed_step(world, contacts.clone(), dt, settings, step_index)?;
+        let nc = step.contacts.len();
+        Dynamics {
+            velocity: step.assembly.velocity().clone(),
+            step,
+            problem,
+            r: DVector::zeros(3 * nc),
+            solve: SolveSummary::nothing(settings.method.name()),
+            assembly_seconds: t0.elapsed().as_secs_f64(),
+        }
+    };
+
+    // shock-propagation(dynamics((1 - a) dT), correction()).
+    let h = (1.0 - a) * dt;
+    let layered_correction = settings.vsp_layered_correction;
+    if h > 0.0 || layered_correction {
+        let (layer_settings, layer_warm) = (over(settings, h), warm.scaled(1.0 - a));
+        let (r, solve, seconds) = (&mut whole.r, &mut whole.solve, &mut whole.assembly_seconds);
+        shock_propagation(world, &detected, &contacts, &layers, &mut |w, layer, mine| {
+            if h > 0.0 {
+                let d = dynamics(w, mine, h, &layer_settings, &layer_warm, step_index)?;
+                apply_velocity(w, &d.step, &d.velocity);
+                for &i in &layer.top {
+                    w.body_mut(i).expect("a body of the world").body.integrate_position(h);
+                }
+                for (k, &c) in layer.contacts.iter().enumerate() {
+                    for j in 0..3 {
+                        r[3 * c + j] += d.r[3 * k + j];
+                    }
+                }
+                if !layer.contacts.is_empty() {
+                    report.layer_solves += 1;
+                }
+                merge(solve, &d.solve);
+                *seconds += d.assembly_seconds;
+            }
+            if layered_correction {
+                let mine: Vec<WorldContact> = layer
+                    .contacts
+                    .iter()
+                    .map(|&c| WorldContact {
+                        gap: predicted_gap(&contacts[c], &detected, w),
+                        ..contacts[c].clone()
+                    })
+                    .collect();
+                if worst_penetration(&mine) > 0.0 {
+                    pass(w, mine, settings, step_index)?;
+                    report.layer_corrections += 1;
+                }
+            }
+            Ok(())
+        })?;
+    }
+    let dofs = whole.step.assembly.dof_map();
+    let mut u = DVector::zeros(6 * dofs.blocks());
+    for k in 0..dofs.blocks() {
+        let b = &world.bodies()[dofs.body(k)].body;
+        u.fixed_rows_mut::<3>(6 * k).copy_from(&b.linear_velocity);
+        u.fixed_rows_mut::<3>(6 * k + 3).copy_from(&b.angular_velocity);
+    }
+    whole.velocity = u;
+    Ok((whole, report))
+}
+// ANCHOR_END: vsp_step
