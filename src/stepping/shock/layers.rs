@@ -56,8 +56,15 @@ impl StackLayers {
         let height = |side: Option<usize>| side.map_or(0, |i| heights[i]);
         for (c, &(a, b)) in edges.iter().enumerate() {
             let (ha, hb) = (height(a), heights[b]);
-            assert!(ha.abs_diff(hb) <= 1, "contact {c} joins heights {ha} and {hb}");
-            let layer = if ha == hb { ha.checked_sub(1) } else { Some(ha.min(hb)) };
+            assert!(
+                ha.abs_diff(hb) <= 1,
+                "contact {c} joins heights {ha} and {hb}"
+            );
+            let layer = if ha == hb {
+                ha.checked_sub(1)
+            } else {
+                Some(ha.min(hb))
+            };
             let layer = layer.unwrap_or_else(|| panic!("contact {c} joins two fixed bodies"));
             layers[layer].contacts.push(c);
         }

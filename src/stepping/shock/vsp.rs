@@ -116,7 +116,14 @@ pub fn step(
 
     // dynamics(a dT) of the whole system.
     let mut whole = if a > 0.0 {
-        let d = dynamics(world, contacts.clone(), a * dt, &over(settings, a * dt), &warm.scaled(a), step_index)?;
+        let d = dynamics(
+            world,
+            contacts.clone(),
+            a * dt,
+            &over(settings, a * dt),
+            &warm.scaled(a),
+            step_index,
+        )?;
         apply_velocity(world, &d.step, &d.velocity);
         integrate_positions(world, a * dt);
         d
@@ -140,47 +147,57 @@ pub fn step(
     if h > 0.0 || layered_correction {
         let (layer_settings, layer_warm) = (over(settings, h), warm.scaled(1.0 - a));
         let (r, solve, seconds) = (&mut whole.r, &mut whole.solve, &mut whole.assembly_seconds);
-        shock_propagation(world, &detected, &contacts, &layers, &mut |w, layer, mine| {
-            if h > 0.0 {
-                let d = dynamics(w, mine, h, &layer_settings, &layer_warm, step_index)?;
-                apply_velocity(w, &d.step, &d.velocity);
-                for &i in &layer.top {
-                    w.body_mut(i).expect("a body of the world").body.integrate_position(h);
+        shock_propagation(
+            world,
+            &detected,
+            &contacts,
+            &layers,
+            &mut |w, layer, mine| {
+                if h > 0.0 {
+                    let d = dynamics(w, mine, h, &layer_settings, &layer_warm, step_index)?;
+                    apply_velocity(w, &d.step, &d.velocity);
+                    for &i in &layer.top {
+                        w.body_mut(i)
+                            .expect("a body of the world")
+                            .body
+                            .integrate_position(h);
+                    }
+                    for (k, &c) in layer.contacts.iter().enumerate() {
+                        for j in 0..3 {
+                            r[3 * c + j] += d.r[3 * k + j];
+                        }
+                    }
+                    if !layer.contacts.is_empty() {
+                        report.layer_solves += 1;
+                    }
+                    merge(solve, &d.solve);
+                    *seconds += d.assembly_seconds;
                 }
-                for (k, &c) in layer.contacts.iter().enumerate() {
-                    for j in 0..3 {
-                        r[3 * c + j] += d.r[3 * k + j];
+                if layered_correction {
+                    let mine: Vec<WorldContact> = layer
+                        .contacts
+                        .iter()
+                        .map(|&c| WorldContact {
+                            gap: predicted_gap(&contacts[c], &detected, w),
+                            ..contacts[c].clone()
+                        })
+                        .collect();
+                    if worst_penetration(&mine) > 0.0 {
+                        pass(w, mine, settings, step_index)?;
+                        report.layer_corrections += 1;
                     }
                 }
-                if !layer.contacts.is_empty() {
-                    report.layer_solves += 1;
-                }
-                merge(solve, &d.solve);
-                *seconds += d.assembly_seconds;
-            }
-            if layered_correction {
-                let mine: Vec<WorldContact> = layer
-                    .contacts
-                    .iter()
-                    .map(|&c| WorldContact {
-                        gap: predicted_gap(&contacts[c], &detected, w),
-                        ..contacts[c].clone()
-                    })
-                    .collect();
-                if worst_penetration(&mine) > 0.0 {
-                    pass(w, mine, settings, step_index)?;
-                    report.layer_corrections += 1;
-                }
-            }
-            Ok(())
-        })?;
+                Ok(())
+            },
+        )?;
     }
     let dofs = whole.step.assembly.dof_map();
     let mut u = DVector::zeros(6 * dofs.blocks());
     for k in 0..dofs.blocks() {
         let b = &world.bodies()[dofs.body(k)].body;
         u.fixed_rows_mut::<3>(6 * k).copy_from(&b.linear_velocity);
-        u.fixed_rows_mut::<3>(6 * k + 3).copy_from(&b.angular_velocity);
+        u.fixed_rows_mut::<3>(6 * k + 3)
+            .copy_from(&b.angular_velocity);
     }
     whole.velocity = u;
     Ok((whole, report))
