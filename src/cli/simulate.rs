@@ -15,6 +15,7 @@ use super::table::{Align, Table, emit, sci};
 use crate::io::json;
 use crate::problem::{FrictionKind, Provenance};
 use crate::solver::registry::{Choice, OptionError};
+use crate::stepping::shock::vsp::BottomVelocity;
 use crate::stepping::{Correction, Settings, Simulation, StepRecord, Stepper};
 use crate::world::World;
 use crate::world::render::{Frame, RenderOptions, animated_svg};
@@ -70,6 +71,12 @@ pub struct SimulateArgs {
     /// 0 < a < 0.01; a = 0 lets no body feel the weight of the layers above it).
     #[arg(long, value_name = "A", allow_hyphen_values = true, value_parser = args::vsp_weight)]
     vsp_weight: Option<f64>,
+    /// The velocity a bottom body, fixed for the layer above it, has in that layer's
+    /// problem: whole-system (its velocity after the whole-system part of the step; the
+    /// default), updated (the one its own layer gave it) or at-rest (zero). With
+    /// updated, velocity errors grow from layer to layer on brick towers.
+    #[arg(long, value_name = "V", value_parser = |s: &str| BottomVelocity::from_name(s).ok_or_else(|| format!("unknown bottom velocity `{s}` (expected whole-system, updated or at-rest)")))]
+    vsp_bottoms: Option<BottomVelocity>,
     /// Error correction: none, projection (Erleben 2007 eq. 46, 5 PGS sweeps) or
     /// post-stabilisation (Erleben 2017 eq. 43-51, solved to tolerance). Default none,
     /// projection with shock propagation (the final correction of figure 14).
@@ -189,9 +196,10 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     for pair in &a.set {
         method = method.set_pair(pair).map_err(usage)?;
     }
-    if a.vsp_weight.is_some() && stepper(a) != Stepper::Vsp {
+    if (a.vsp_weight.is_some() || a.vsp_bottoms.is_some()) && stepper(a) != Stepper::Vsp {
         return Err(Failure::Usage(
-            "--vsp-weight applies with --shock-propagation (or --stepper vsp)".into(),
+            "--vsp-weight and --vsp-bottoms apply with --shock-propagation (or --stepper vsp)"
+                .into(),
         ));
     }
     if a.correction_iter.is_some() && correction(a) == Correction::None {
@@ -216,6 +224,9 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     .with_correction(correction(a));
     if let Some(w) = a.vsp_weight {
         s.vsp_weight = w;
+    }
+    if let Some(b) = a.vsp_bottoms {
+        s.vsp_bottom_velocity = b;
     }
     s.params.tol = a.tol;
     s.params.max_iter = a.max_iter;

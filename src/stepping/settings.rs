@@ -149,6 +149,12 @@ pub struct Settings {
     /// layer's dynamics (figure 14). Default `true`; the final correction after
     /// collision detection at `t + dt` is [`Settings::correction`].
     pub vsp_layered_correction: bool,
+    /// The velocity a fixed bottom body has in the problem of the layer above it
+    /// ([`super::shock::vsp::BottomVelocity`]). Default
+    /// [`AtRest`](super::shock::vsp::BottomVelocity::AtRest): the only choice that keeps a
+    /// 40-ring brick tower at rest with 10 sweeps a layer (the book's shock-propagation
+    /// chapter measures all three).
+    pub vsp_bottom_velocity: super::shock::vsp::BottomVelocity,
 }
 
 impl Default for Settings {
@@ -178,6 +184,7 @@ impl Default for Settings {
             stabilisation_tolerance: 1e-6,
             vsp_weight: super::shock::DEFAULT_VSP_WEIGHT,
             vsp_layered_correction: true,
+            vsp_bottom_velocity: super::shock::vsp::BottomVelocity::AtRest,
         }
     }
 }
