@@ -7,14 +7,21 @@
 //! inner faces around the grid. Then ball `(i, j, l)` (body `4 + i + n j + n² l`, layer
 //! `l` from the ground) is centred at `((i - (n-1)/2) d, (j - (n-1)/2) d, r - δ + l d)`
 //! with radius `r`, overlap `δ = overlap_ratio r` and spacing `d = 2r - δ`: neighbours
-//! along `x`, `y` and `z` overlap by `δ`, the bottom layer sinks `δ` into the ground and
-//! the outer balls `δ` into the walls. Diagonal neighbours are apart as long as
-//! `δ < (2 - √2) r`, so the ratio is limited to `[0, 0.5]`.
+//! along `x`, `y` and `z` overlap by `δ` and the bottom layer sinks `δ` into the ground.
+//! Diagonal neighbours are apart as long as `δ < (2 - √2) r`, so the ratio is limited to
+//! `[0, 0.5]`.
+//!
+//! The walls stand where the outer balls of the grid without overlap (spacing `2r`)
+//! would touch them, so the bin holds the relaxed grid exactly: every penetration can be
+//! removed (the position LCP of the error correction has a solution). With walls pressed
+//! into the outer balls as well, a row of balls between two walls would need more room
+//! than the bin has, and no correction could remove the overlap.
 //!
 //! # How many contacts
-//! One per touching pair: `n²` with the ground, `3 n² (n - 1)` between neighbours and `4 n²`
-//! with the walls, `n² (3n + 2)` in all ([`contact_count`]), 425 for the default `n = 5`.
-//! Every one has gap `-δ`.
+//! One per overlapping pair: `n²` with the ground and `3 n² (n - 1)` between neighbours,
+//! `n² (3n - 2)` in all ([`contact_count`]), 325 for the default `n = 5`; every one has
+//! gap `-δ`. The outer balls are `(n - 1) δ / 2` from the walls, so they touch them only
+//! when that is within the world's margin (`n = 1`, or no overlap).
 
 use nalgebra::{UnitQuaternion, Vector3};
 
@@ -58,9 +65,10 @@ impl BallGridParams {
     }
 }
 
-/// The number of contacts at build: `n² (3n + 2)` (see the module documentation).
+/// The number of overlapping contacts at build: `n² (3n - 2)` (see the module
+/// documentation).
 pub fn contact_count(n: usize) -> usize {
-    n * n * (3 * n + 2)
+    n * n * (3 * n - 2)
 }
 
 /// The ball grid: four fixed walls (bodies 0-3), then the balls layer by layer, at rest.
@@ -90,8 +98,8 @@ pub fn build(p: &BallGridParams) -> Result<World, MultibodyError> {
     let delta = p.overlap();
     let d = 2.0 * r - delta;
     let mid = 0.5 * (p.n - 1) as f64;
-    // Inner faces of the walls: the outer balls' surfaces, less the overlap.
-    let inner = mid * d + r - delta;
+    // Inner faces of the walls: the outer balls' surfaces in the grid without overlap.
+    let inner = mid * 2.0 * r + r;
     let height = (p.n - 1) as f64 * d + 2.0 * r;
     add_bin_walls(&mut w, inner, inner, r, height)?;
     let ball = Shape::sphere(r)?;

@@ -15,7 +15,7 @@
 //! | [`heavy_on_light`] | a heavy box on a light box on the ground, mass ratio `ratio` | 2 | 8 | Silcowitz et al. 2009 fig. 9-10 |
 //! | [`wall`] | a brick wall in running bond, `rows` rows of `per_row` bricks | 205 | 2300, see [`wall::contact_count`] | Erleben 2007 fig. 10; Erleben 2017 fig. 3 |
 //! | [`tower`] | a round tower, `layers` rings of `per_layer` bricks, alternate rings turned by half a brick | 80 | 896, see [`tower::contact_count`] | Erleben 2007 fig. 11; Erleben 2017 fig. 3 |
-//! | [`ball_grid`] | `n`³ spheres in a bin, every contact overlapping by `overlap_ratio` of the radius | 125 + 4 walls | 425, see [`ball_grid::contact_count`] | Erleben 2007 fig. 13 |
+//! | [`ball_grid`] | `n`³ spheres in a bin, every contact overlapping by `overlap_ratio` of the radius | 125 + 4 walls | 325, see [`ball_grid::contact_count`] | Erleben 2007 fig. 13 |
 //! | [`pile`] | `count` random boxes, spheres and capsules above a bin, falling in | 60 + 4 walls | 0 (all in the air) | — (a stress test at scale) |
 //!
 //! Each scene has a parameter struct with [`Default`] and a `build` function in its module
