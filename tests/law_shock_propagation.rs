@@ -85,9 +85,10 @@ fn reference_heights(fixed: &[bool], edges: &[Edge]) -> Vec<usize> {
         .collect()
 }
 
-fn exact_params(max_iter: usize) -> Params {
+/// Tolerance `tol` and cap `max_iter`.
+fn exact_params(tol: f64, max_iter: usize) -> Params {
     Params {
-        tol: 1e-12,
+        tol,
         max_iter,
         ..Params::default()
     }
@@ -157,11 +158,7 @@ fn lemke(a: DMatrix<f64>, g: DVector<f64>) -> DVector<f64> {
         &AnyProblem::Lcp(Lcp::new(Matrix::from(a), g).unwrap()),
         &Choice::new("lemke").unwrap(),
         DVector::zeros(n),
-        &Params {
-            tol: 1e-14,
-            max_iter: 100_000,
-            ..Params::default()
-        },
+        &exact_params(1e-14, 100_000),
         &mut |_| ControlFlow::Continue(()),
     );
     assert!(out.result.is_ok(), "lemke: {}", out.status());
@@ -325,10 +322,9 @@ fn exact_layer_solves(world: &World, s: &Settings) -> Vec<LayerSolve> {
 fn exact_layers_carry_only_their_top_weight() {
     let n = 5;
     let world = scene(SceneKind::BoxStack, n, 0);
-    let s = with_method(Settings::default(), "nsn", 200);
     let s = Settings {
-        params: exact_params(200),
-        ..s
+        params: exact_params(1e-12, 200),
+        ..with_method(Settings::default(), "nsn", 200)
     };
     let weight = |m: f64| m * world.gravity().norm() * s.dt;
     let m = world.bodies()[0].body.mass;
@@ -429,14 +425,10 @@ fn one_pass_is_the_block_scheme() {
     let contacts = world.contacts().unwrap();
     let mut s = Settings::default();
     s.correction_method = Choice::new("lemke").unwrap();
-    s.correction_params = Params {
-        tol: 1e-14,
-        max_iter: 100_000,
-        ..Params::default()
-    };
+    s.correction_params = exact_params(1e-14, 100_000);
     let mut moved = world.clone();
     let (_, layers) = shock_correction(&mut moved, &contacts, &s, 0).unwrap();
-    assert!(layers.len() >= 2, "{}", layers.len());
+    assert_eq!(layers.len(), 3, "one layer per level of the grid");
 
     let step = world
         .assemble(contacts.clone(), &s.step_params(&world))
@@ -465,6 +457,7 @@ fn one_pass_is_the_block_scheme() {
         x += &p * ji.transpose() * lambda;
     }
 
+    // Measured: at most 9e-17 m apart, for displacements up to 3.3e-2 m.
     let mut largest = 0.0_f64;
     for k in 0..dofs.blocks() {
         let i = dofs.body(k);
@@ -472,7 +465,7 @@ fn one_pass_is_the_block_scheme() {
         let want = x.fixed_rows::<3>(6 * k).into_owned();
         largest = largest.max(want.norm());
         assert!(
-            (got - want).norm() <= 1e-9,
+            (got - want).norm() <= 1e-12,
             "body {i}: moved {got:?}, block scheme {want:?}"
         );
     }
