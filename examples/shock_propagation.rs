@@ -52,6 +52,9 @@ fn vsp(sweeps: usize, a: f64) -> Settings {
 }
 // ANCHOR_END: settings
 
+/// A function that builds a world.
+type SceneBuilder = fn() -> World;
+
 /// A run of a scene: per step the worst penetration and the top body's height change,
 /// frames every `frame_every` steps, and the step records' kinetic energy.
 struct Trace {
@@ -128,12 +131,30 @@ fn box_stack() {
         ("VSP, updated bottoms", trace(world(), updated, 1000, 20)),
     ];
     let mut t = String::new();
-    writeln!(t, "A stack of 25 unit boxes (1000 kg each) on the ground, dt = 0.01 s, 1000 steps;").unwrap();
-    writeln!(t, "NSGS capped at 10 sweeps a step, the final correction 5 PGS sweeps.\n").unwrap();
-    writeln!(t, "Height change of the top box (m) and worst penetration at the end of the step (m):\n").unwrap();
+    writeln!(
+        t,
+        "A stack of 25 unit boxes (1000 kg each) on the ground, dt = 0.01 s, 1000 steps;"
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "NSGS capped at 10 sweeps a step, the final correction 5 PGS sweeps.\n"
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "Height change of the top box (m) and worst penetration at the end of the step (m):\n"
+    )
+    .unwrap();
     write!(t, "  {:>6}", "t (s)").unwrap();
     for (label, _) in &runs {
-        write!(t, "  {:>22}  {:>11}", format!("{label}: drift"), "penetration").unwrap();
+        write!(
+            t,
+            "  {:>22}  {:>11}",
+            format!("{label}: drift"),
+            "penetration"
+        )
+        .unwrap();
     }
     writeln!(t).unwrap();
     for step in [1, 10, 100, 250, 500, 750, 1000] {
@@ -219,7 +240,15 @@ fn box_stack() {
     let svg = animated_svg(&frames, &opts, 0.2).unwrap();
     support::publish("figures/shock_box_stack_animation.svg", &svg);
     let picked: Vec<Frame> = [0, 5, 25, 50].iter().map(|&k| frames[k].clone()).collect();
-    let strip = strip_svg(&picked, &RenderOptions { width: 200, height: 300, ..opts }).unwrap();
+    let strip = strip_svg(
+        &picked,
+        &RenderOptions {
+            width: 200,
+            height: 300,
+            ..opts
+        },
+    )
+    .unwrap();
     support::publish("figures/shock_box_stack_strip.svg", &strip);
 }
 
@@ -245,8 +274,19 @@ fn free_grid() -> World {
     for l in 0..5 {
         for j in 0..5 {
             for i in 0..5 {
-                let c = Vector3::new((i as f64 - 2.0) * d, (j as f64 - 2.0) * d, r - delta + l as f64 * d);
-                w.add(ball, 1000.0, c, nalgebra::UnitQuaternion::identity(), MaterialId::default()).unwrap();
+                let c = Vector3::new(
+                    (i as f64 - 2.0) * d,
+                    (j as f64 - 2.0) * d,
+                    r - delta + l as f64 * d,
+                );
+                w.add(
+                    ball,
+                    1000.0,
+                    c,
+                    nalgebra::UnitQuaternion::identity(),
+                    MaterialId::default(),
+                )
+                .unwrap();
             }
         }
     }
@@ -290,14 +330,31 @@ fn ball_grid() {
     ];
     let bin = || build(SceneKind::BallGrid, Some(5), 0).unwrap();
     let mut t = String::new();
-    writeln!(t, "125 balls (radius 0.1 m), every contact 1 cm deep; frames of error correction alone (no").unwrap();
-    writeln!(t, "dynamics), 5 PGS sweeps a solve. Worst penetration (m) before the frame's correction.").unwrap();
+    writeln!(
+        t,
+        "125 balls (radius 0.1 m), every contact 1 cm deep; frames of error correction alone (no"
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "dynamics), 5 PGS sweeps a solve. Worst penetration (m) before the frame's correction."
+    )
+    .unwrap();
     let mut free_runs = Vec::new();
     for (title, world) in [
-        ("On the ground, nothing around them", free_grid as fn() -> World),
-        ("In the ball-grid scene's bin (four fixed walls that hold the grid without overlap)", bin),
+        (
+            "On the ground, nothing around them",
+            free_grid as fn() -> World,
+        ),
+        (
+            "In the ball-grid scene's bin (four fixed walls that hold the grid without overlap)",
+            bin,
+        ),
     ] {
-        let runs: Vec<_> = fixes.iter().map(|&(_, fix)| correction_frames(world(), fix, frames)).collect();
+        let runs: Vec<_> = fixes
+            .iter()
+            .map(|&(_, fix)| correction_frames(world(), fix, frames))
+            .collect();
         writeln!(t, "\n{title}; {} stack layers at frame 0:\n", runs[1].2).unwrap();
         write!(t, "  {:>5}", "frame").unwrap();
         for (label, _) in &fixes {
@@ -327,7 +384,12 @@ fn ball_grid() {
             .zip(&free_runs)
             .map(|((label, _), r)| Series {
                 label: label.to_string(),
-                points: r.0.iter().enumerate().map(|(k, &p)| (k as f64, p)).collect(),
+                points: r
+                    .0
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &p)| (k as f64, p))
+                    .collect(),
             })
             .collect(),
     }
@@ -339,7 +401,11 @@ fn ball_grid() {
         label: false,
         ..RenderOptions::default()
     };
-    let picked = [free_runs[0].1[0].clone(), free_runs[0].1[6].clone(), free_runs[1].1[6].clone()];
+    let picked = [
+        free_runs[0].1[0].clone(),
+        free_runs[0].1[6].clone(),
+        free_runs[1].1[6].clone(),
+    ];
     let strip = strip_svg(&picked, &opts).unwrap();
     support::publish("figures/shock_ball_grid_strip.svg", &strip);
 }
@@ -349,11 +415,24 @@ fn ball_grid() {
 fn final_correction() {
     let mut t = String::new();
     writeln!(t, "VSP (a = 0.005, 10 NSGS sweeps a step, layered corrections of 5 sweeps), 300 steps of 0.01 s,").unwrap();
-    writeln!(t, "with and without the final correction after collision detection at t + dT:\n").unwrap();
-    writeln!(t, "  {:<16} {:<6} {:>22} {:>22}", "scene", "final", "worst pen., last 1 s", "largest kinetic (J)").unwrap();
-    let scenes: [(&str, fn() -> World); 2] = [
-        ("ball grid (bin)", || build(SceneKind::BallGrid, Some(5), 0).unwrap()),
-        ("box stack 25", || build(SceneKind::BoxStack, Some(25), 0).unwrap()),
+    writeln!(
+        t,
+        "with and without the final correction after collision detection at t + dT:\n"
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "  {:<16} {:<6} {:>22} {:>22}",
+        "scene", "final", "worst pen., last 1 s", "largest kinetic (J)"
+    )
+    .unwrap();
+    let scenes: [(&str, SceneBuilder); 2] = [
+        ("ball grid (bin)", || {
+            build(SceneKind::BallGrid, Some(5), 0).unwrap()
+        }),
+        ("box stack 25", || {
+            build(SceneKind::BoxStack, Some(25), 0).unwrap()
+        }),
     ];
     let mut series = Vec::new();
     for (name, world) in scenes {
@@ -414,14 +493,24 @@ fn pushed_light_box(settings: Settings) -> f64 {
 /// should move together, slip 0.
 fn carried_box(settings: Settings) -> f64 {
     let mut world = World::new();
-    let ice = world.add_material(Material::new(0.0, 0.0).unwrap()).unwrap();
+    let ice = world
+        .add_material(Material::new(0.0, 0.0).unwrap())
+        .unwrap();
     world = world
         .with_ground(Some(nonsmooth::world::GroundPlane::new(0.0, ice).unwrap()))
         .unwrap();
     let cube = Shape::cuboid(0.5, 0.5, 0.5).unwrap();
     let q = nalgebra::UnitQuaternion::identity();
     for z in [0.5, 1.5] {
-        world.add(cube, 500.0, Vector3::new(0.0, 0.0, z), q, MaterialId::default()).unwrap();
+        world
+            .add(
+                cube,
+                500.0,
+                Vector3::new(0.0, 0.0, z),
+                q,
+                MaterialId::default(),
+            )
+            .unwrap();
     }
     for i in 0..2 {
         world.body_mut(i).unwrap().body.linear_velocity = Vector3::new(1.0, 0.0, 0.0);
@@ -448,17 +537,45 @@ fn costs() {
     writeln!(t, "What fixing a layer's bottom costs; every solve the cone Newton to 1e-10, 100 steps of 0.01 s.\n").unwrap();
     writeln!(t, "Light box (1 kg) under a heavy one (1000 kg), pushed by 100 N: displacement after 1 s (m)\n").unwrap();
     let plain = exact(Settings::default().with_correction(Correction::Projection));
-    writeln!(t, "  {:<28} {:>12.3e}", "velocity-based (no layers)", pushed_light_box(plain.clone())).unwrap();
+    writeln!(
+        t,
+        "  {:<28} {:>12.3e}",
+        "velocity-based (no layers)",
+        pushed_light_box(plain.clone())
+    )
+    .unwrap();
     for a in [0.0, 0.005, 0.1, 0.5, 1.0] {
         let s = exact(Settings::default().with_shock_propagation(a));
-        writeln!(t, "  {:<28} {:>12.3e}", format!("VSP a = {a}"), pushed_light_box(s)).unwrap();
+        writeln!(
+            t,
+            "  {:<28} {:>12.3e}",
+            format!("VSP a = {a}"),
+            pushed_light_box(s)
+        )
+        .unwrap();
     }
-    writeln!(t, "\nBox carried on a box sliding at 1 m/s on frictionless ground: slip after 1 s (m)\n").unwrap();
-    writeln!(t, "  {:<28} {:>12.3e}", "velocity-based (no layers)", carried_box(plain)).unwrap();
+    writeln!(
+        t,
+        "\nBox carried on a box sliding at 1 m/s on frictionless ground: slip after 1 s (m)\n"
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "  {:<28} {:>12.3e}",
+        "velocity-based (no layers)",
+        carried_box(plain)
+    )
+    .unwrap();
     for b in BottomVelocity::ALL {
         let mut s = exact(Settings::default().with_shock_propagation(0.005));
         s.vsp_bottom_velocity = b;
-        writeln!(t, "  {:<28} {:>12.3e}", format!("VSP a = 0.005, {}", b.name()), carried_box(s)).unwrap();
+        writeln!(
+            t,
+            "  {:<28} {:>12.3e}",
+            format!("VSP a = 0.005, {}", b.name()),
+            carried_box(s)
+        )
+        .unwrap();
     }
     support::publish("generated/shock_costs.txt", &t);
 }
@@ -501,7 +618,11 @@ fn bottoms() {
         .collect();
     let mut t = String::new();
     writeln!(t, "A tower of {rings} rings of 8 bricks at rest; one VSP step (a = 0, 1000 NSGS sweeps a layer,").unwrap();
-    writeln!(t, "no corrections). Largest angular velocity in the ring (rad/s), by the bottom's velocity:\n").unwrap();
+    writeln!(
+        t,
+        "no corrections). Largest angular velocity in the ring (rad/s), by the bottom's velocity:\n"
+    )
+    .unwrap();
     write!(t, "  {:>5}", "ring").unwrap();
     for (b, _) in &runs {
         write!(t, "  {:>13}", b.name()).unwrap();

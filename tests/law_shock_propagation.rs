@@ -423,9 +423,11 @@ fn ball_grid_without_walls(n: usize) -> World {
 fn one_pass_is_the_block_scheme() {
     let world = ball_grid_without_walls(3);
     let contacts = world.contacts().unwrap();
-    let mut s = Settings::default();
-    s.correction_method = Choice::new("lemke").unwrap();
-    s.correction_params = exact_params(1e-14, 100_000);
+    let s = Settings {
+        correction_method: Choice::new("lemke").unwrap(),
+        correction_params: exact_params(1e-14, 100_000),
+        ..Settings::default()
+    };
     let mut moved = world.clone();
     let (_, layers) = shock_correction(&mut moved, &contacts, &s, 0).unwrap();
     assert_eq!(layers.len(), 3, "one layer per level of the grid");

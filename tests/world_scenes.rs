@@ -338,16 +338,22 @@ fn ball_grid_overlaps_by_the_specified_amount_everywhere() {
 /// touched (apart by `(n - 1) overlap / 2`) only when that is within the margin.
 fn check_ball_grid(cs: &[nonsmooth::world::WorldContact], n: usize, overlap: f64) {
     let wall_gap = (n as f64 - 1.0) * overlap / 2.0;
-    let walls: Vec<_> = cs.iter().filter(|c| c.id.a.is_some_and(|a| a < 4)).collect();
-    assert_eq!(cs.len() - walls.len(), ball_grid::contact_count(n), "n {n}");
-    for c in cs.iter().filter(|c| !c.id.a.is_some_and(|a| a < 4)) {
+    // The walls are bodies 0-3, so a contact with a wall has it as its first side.
+    let (walls, balls): (Vec<_>, Vec<_>) = cs.iter().partition(|c| c.id.a.is_some_and(|a| a < 4));
+    assert_eq!(balls.len(), ball_grid::contact_count(n), "n {n}");
+    for c in &balls {
         assert!((c.gap + overlap).abs() < 1e-9, "n {n}: {}", c.gap);
     }
     for c in &walls {
         assert!((c.gap - wall_gap).abs() < 1e-9, "n {n}: wall gap {}", c.gap);
     }
     let touching = wall_gap <= nonsmooth::world::DEFAULT_MARGIN;
-    assert_eq!(walls.is_empty(), !touching, "n {n}: {} wall contacts", walls.len());
+    assert_eq!(
+        walls.is_empty(),
+        !touching,
+        "n {n}: {} wall contacts",
+        walls.len()
+    );
 }
 
 #[test]

@@ -228,7 +228,8 @@ pub fn step(
 
     // shock-propagation(dynamics((1 - a) dT), correction()).
     let h = (1.0 - a) * dt;
-    let after_whole = world.clone();
+    let after_whole =
+        (settings.vsp_bottom_velocity == BottomVelocity::WholeSystem).then(|| world.clone());
     let layered_correction = settings.vsp_layered_correction;
     if h > 0.0 || layered_correction {
         let (layer_settings, layer_warm) = (over(settings, h), warm.scaled(1.0 - a));
@@ -245,7 +246,9 @@ pub fn step(
                     for &i in &bottoms {
                         let v = match settings.vsp_bottom_velocity {
                             BottomVelocity::Updated => velocity_of(w, i),
-                            BottomVelocity::WholeSystem => velocity_of(&after_whole, i),
+                            BottomVelocity::WholeSystem => {
+                                velocity_of(after_whole.as_ref().expect("kept for whole-system"), i)
+                            }
                             BottomVelocity::AtRest => Default::default(),
                         };
                         set_velocity(w, i, v);
