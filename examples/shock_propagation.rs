@@ -30,6 +30,7 @@ use nonsmooth::world::scenes::tower::{TowerParams, build as tower};
 use nonsmooth::world::scenes::{SceneKind, build};
 use nonsmooth::world::{Material, MaterialId, Shape, World};
 use plotters::prelude::SeriesLabelPosition;
+use support::frames::side_by_side;
 use support::series::{Series, TimeFigure};
 
 // ANCHOR: settings
@@ -94,23 +95,6 @@ fn trace(world: World, settings: Settings, steps: usize, frame_every: usize) -> 
     t
 }
 // ANCHOR_END: run
-
-/// Two frames side by side: `a` moved `-dx` along x, `b` moved `+dx`.
-fn side_by_side(a: &Frame, b: &Frame, dx: f64) -> Frame {
-    let mut bodies = Vec::new();
-    for (f, s) in [(a, -dx), (b, dx)] {
-        for p in &f.bodies {
-            let mut p = *p;
-            p.position += Vector3::new(s, 0.0, 0.0);
-            bodies.push(p);
-        }
-    }
-    Frame {
-        time: a.time,
-        ground: a.ground,
-        bodies,
-    }
-}
 
 /// The largest value of a trace's points from time `from` on.
 fn worst(points: &[(f64, f64)], from: f64) -> f64 {

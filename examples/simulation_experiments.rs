@@ -26,6 +26,7 @@ use nonsmooth::world::render::{Frame, RenderOptions, View, animated_svg, strip_s
 use nonsmooth::world::scenes::{SceneKind, build};
 use nonsmooth::world::{MaterialId, Shape, World};
 use plotters::prelude::SeriesLabelPosition;
+use support::frames::side_by_side;
 use support::series::{Series, TimeFigure};
 
 /// A run of heavy-on-light: records, the heavy box's sinking (initial height minus
@@ -65,23 +66,6 @@ fn heavy_on_light(method: &str, sweeps: usize, frame_every: usize) -> Run {
     run
 }
 // ANCHOR_END: heavy_on_light
-
-/// Two frames side by side in one picture: `a` moved `-dx` along x, `b` moved `+dx`.
-fn side_by_side(a: &Frame, b: &Frame, dx: f64) -> Frame {
-    let mut bodies = Vec::new();
-    for (f, s) in [(a, -dx), (b, dx)] {
-        for p in &f.bodies {
-            let mut p = *p;
-            p.position += Vector3::new(s, 0.0, 0.0);
-            bodies.push(p);
-        }
-    }
-    Frame {
-        time: a.time,
-        ground: a.ground,
-        bodies,
-    }
-}
 
 fn heavy_on_light_experiment() {
     let runs = [

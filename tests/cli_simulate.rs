@@ -326,6 +326,20 @@ fn bad_command_lines_are_usage_errors() {
             "--shock-propagation",
         ),
         (
+            vec!["simulate", "wall", "--vsp-bottoms", "updated"],
+            "--shock-propagation",
+        ),
+        (
+            vec![
+                "simulate",
+                "wall",
+                "--shock-propagation",
+                "--vsp-bottoms",
+                "moving",
+            ],
+            "unknown bottom velocity",
+        ),
+        (
             vec![
                 "simulate",
                 "wall",
