@@ -35,6 +35,7 @@ use nalgebra::DVector;
 use super::graph::{edges, world_heights};
 use super::layers::StackLayers;
 use super::propagate::{predicted_gap, shock_propagation};
+use crate::solver::registry::Choice;
 use crate::stepping::correction::{pass, worst_penetration};
 use crate::stepping::dynamics::{
     Dynamics, SolveSummary, WarmStart, apply_velocity, dynamics, integrate_positions, posed_step,
@@ -111,13 +112,29 @@ pub struct VspReport {
     pub layer_corrections: usize,
 }
 
-/// The settings with time step `h` (the fraction of the step a stage covers).
+// ANCHOR: vsp_method
+/// The settings of a stage of the VSP step: time step `h` (the fraction of the step the
+/// stage covers), and `auto` resolved to NSGS, the projected Gauss-Seidel of the paper.
+///
+/// A layer solved against fixed bottoms often holds a body pressed between two of them
+/// from opposite sides. Its Delassus operator is then singular, and equal and opposite
+/// impulses of any size solve the problem. A warm-started Newton method can walk far
+/// along such a direction and still report convergence. When the bodies then turn, the
+/// directions are no longer opposite and those impulses become velocities: on a pile of
+/// 200 bodies, the cone Newton had a layer converge with impulses of 1e12 N s, and the
+/// kinetic energy jumped from 63 J to 2e8 J in one step. Projected Gauss-Seidel only
+/// moves an impulse as far as its own contact needs, so it does not drift.
 fn over(settings: &Settings, h: f64) -> Settings {
-    Settings {
+    let mut s = Settings {
         dt: h,
         ..settings.clone()
+    };
+    if s.method.name() == "auto" {
+        s.method = Choice::new("nsgs").expect("nsgs is a registered method");
     }
+    s
 }
+// ANCHOR_END: vsp_method
 
 /// Adds the summary of one solve to the summary of the step: iterations and times add
 /// up, the error is the worst, the status the first that is not `converged`, the
