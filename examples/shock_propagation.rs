@@ -24,13 +24,13 @@ use nonsmooth::stepping::correction::{projection, worst_penetration};
 use nonsmooth::stepping::shock::shock_correction;
 use nonsmooth::stepping::shock::vsp::BottomVelocity;
 use nonsmooth::stepping::{Correction, Settings, Simulation, detect_at};
-use nonsmooth::world::render::{Frame, RenderOptions, View, animated_svg, strip_svg};
+use nonsmooth::world::render::{Frame, RenderOptions, View, strip_svg};
 use nonsmooth::world::scenes::heavy_on_light::{HeavyOnLightParams, build as heavy_on_light};
 use nonsmooth::world::scenes::tower::{TowerParams, build as tower};
 use nonsmooth::world::scenes::{SceneKind, build};
 use nonsmooth::world::{Material, MaterialId, Shape, World};
 use plotters::prelude::SeriesLabelPosition;
-use support::frames::side_by_side;
+use support::frames::publish_side_by_side;
 use support::series::{Series, TimeFigure};
 
 // ANCHOR: settings
@@ -207,13 +207,6 @@ fn box_stack() {
     }
 
     // Plain PGS on the left, VSP on the right, every 20th step.
-    let frames: Vec<Frame> = runs[0]
-        .1
-        .frames
-        .iter()
-        .zip(&runs[1].1.frames)
-        .map(|(a, b)| side_by_side(a, b, 1.5))
-        .collect();
     let opts = RenderOptions {
         view: View::Front,
         width: 360,
@@ -221,19 +214,17 @@ fn box_stack() {
         label: false,
         ..RenderOptions::default()
     };
-    let svg = animated_svg(&frames, &opts, 0.2).unwrap();
-    support::publish("figures/shock_box_stack_animation.svg", &svg);
-    let picked: Vec<Frame> = [0, 5, 25, 50].iter().map(|&k| frames[k].clone()).collect();
-    let strip = strip_svg(
-        &picked,
-        &RenderOptions {
-            width: 200,
-            height: 300,
-            ..opts
-        },
-    )
-    .unwrap();
-    support::publish("figures/shock_box_stack_strip.svg", &strip);
+    let strip = RenderOptions {
+        width: 200,
+        height: 300,
+        ..opts.clone()
+    };
+    publish_side_by_side(
+        "shock_box_stack",
+        (&runs[0].1.frames, &runs[1].1.frames, 1.5),
+        (&opts, 0.2),
+        (&[0, 5, 25, 50], &strip),
+    );
 }
 
 /// The error correction of one frame.

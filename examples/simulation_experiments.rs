@@ -22,11 +22,11 @@ use nonsmooth::solver::registry::Choice;
 use nonsmooth::solver::{Params, no_observer};
 use nonsmooth::stepping::dynamics::{apply_velocity, integrate_positions};
 use nonsmooth::stepping::{Settings, Simulation, StepRecord};
-use nonsmooth::world::render::{Frame, RenderOptions, View, animated_svg, strip_svg};
+use nonsmooth::world::render::{Frame, RenderOptions, View, strip_svg};
 use nonsmooth::world::scenes::{SceneKind, build};
 use nonsmooth::world::{MaterialId, Shape, World};
 use plotters::prelude::SeriesLabelPosition;
-use support::frames::side_by_side;
+use support::frames::publish_side_by_side;
 use support::series::{Series, TimeFigure};
 
 /// A run of heavy-on-light: records, the heavy box's sinking (initial height minus
@@ -136,13 +136,6 @@ fn heavy_on_light_experiment() {
 
     // The animation: NSGS on the left, the cone Newton on the right, the heavy boxes
     // highlighted.
-    let frames: Vec<Frame> = runs[0]
-        .1
-        .frames
-        .iter()
-        .zip(&runs[1].1.frames)
-        .map(|(a, b)| side_by_side(a, b, 1.0))
-        .collect();
     let opts = RenderOptions {
         view: View::Front,
         width: 480,
@@ -150,11 +143,16 @@ fn heavy_on_light_experiment() {
         highlight: vec![1, 3],
         ..RenderOptions::default()
     };
-    let svg = animated_svg(&frames, &opts, 0.1).unwrap();
-    support::publish("figures/experiments_heavy_on_light_animation.svg", &svg);
-    let picked: Vec<Frame> = [0, 10, 25, 50].iter().map(|&k| frames[k].clone()).collect();
-    let strip = strip_svg(&picked, &RenderOptions { width: 240, ..opts }).unwrap();
-    support::publish("figures/experiments_heavy_on_light_strip.svg", &strip);
+    let strip = RenderOptions {
+        width: 240,
+        ..opts.clone()
+    };
+    publish_side_by_side(
+        "experiments_heavy_on_light",
+        (&runs[0].1.frames, &runs[1].1.frames, 1.0),
+        (&opts, 0.1),
+        (&[0, 10, 25, 50], &strip),
+    );
 }
 
 // ANCHOR: scenes
