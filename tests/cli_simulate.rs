@@ -334,6 +334,18 @@ fn bad_command_lines_are_usage_errors() {
                 "simulate",
                 "wall",
                 "--shock-propagation",
+                "--vsp-weight",
+                "1",
+                "--vsp-bottoms",
+                "updated",
+            ],
+            "no effect",
+        ),
+        (
+            vec![
+                "simulate",
+                "wall",
+                "--shock-propagation",
                 "--vsp-bottoms",
                 "moving",
             ],

@@ -202,6 +202,12 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
                 .into(),
         ));
     }
+    if a.vsp_bottoms.is_some() && a.vsp_weight == Some(1.0) {
+        return Err(Failure::Usage(
+            "--vsp-bottoms has no effect with --vsp-weight 1 (no part of the step is taken layer by layer)"
+                .into(),
+        ));
+    }
     if a.correction_iter.is_some() && correction(a) == Correction::None {
         return Err(Failure::Usage(
             "--correction-iter applies with --correction projection or post-stabilisation".into(),

@@ -89,7 +89,7 @@ pub struct StepRecord {
     /// Wall time of collision detection (every detection of the step).
     pub collision_seconds: f64,
     /// Wall time of the dynamics: assembly, posing, contact solve, velocity and position
-    /// update.
+    /// update (VSP: also the layers' corrections).
     pub dynamics_seconds: f64,
     /// Wall time of the contact solve alone (part of `dynamics_seconds`).
     pub solve_seconds: f64,

@@ -19,6 +19,25 @@ use crate::stepping::correction::{CorrectionSummary, pass, worst_penetration};
 use crate::stepping::{Settings, SimulationError};
 use crate::world::{World, WorldContact};
 
+/// `correction()` of one layer: one pass of the position LCP of `mine` (the layer's
+/// contacts with their current gaps) in a world where only the layer's top is free, or
+/// nothing when no contact of the layer penetrates (the LCP's answer is then zero).
+/// Returns the iterations and error of the pass, if one was made.
+///
+/// # Errors
+/// [`SimulationError`] from the assembly or the correction solver.
+pub fn correct_layer(
+    world: &mut World,
+    mine: Vec<WorldContact>,
+    settings: &Settings,
+    step_index: usize,
+) -> Result<Option<(usize, f64)>, SimulationError> {
+    if worst_penetration(&mine) == 0.0 {
+        return Ok(None);
+    }
+    pass(world, mine, settings, step_index).map(Some)
+}
+
 // ANCHOR: shock_correction
 /// `shock-propagation(correction())`: for each stack layer of `contacts` (found at the
 /// current poses of `world`) bottom-up, one pass of the position LCP of the layer's
@@ -43,15 +62,13 @@ pub fn shock_correction(
         ..Default::default()
     };
     shock_propagation(world, &detected, contacts, &layers, &mut |w, _, mine| {
-        if worst_penetration(&mine) == 0.0 {
-            return Ok(());
-        }
         let t0 = Instant::now();
-        let (iterations, error) = pass(w, mine, settings, step_index)?;
-        s.seconds += t0.elapsed().as_secs_f64();
-        s.passes += 1;
-        s.iterations += iterations;
-        s.error = s.error.max(error);
+        if let Some((iterations, error)) = correct_layer(w, mine, settings, step_index)? {
+            s.seconds += t0.elapsed().as_secs_f64();
+            s.passes += 1;
+            s.iterations += iterations;
+            s.error = s.error.max(error);
+        }
         Ok(())
     })?;
     Ok((s, layers))

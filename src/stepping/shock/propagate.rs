@@ -52,6 +52,24 @@ pub fn predicted_gap(c: &WorldContact, then: &World, now: &World) -> f64 {
 }
 // ANCHOR_END: predicted_gap
 
+/// The contacts of `layer` (indices into `contacts`, found at the poses of `detected`)
+/// with their gaps predicted at the poses of `now` ([`predicted_gap`]).
+pub fn layer_contacts(
+    layer: &Layer,
+    contacts: &[WorldContact],
+    detected: &World,
+    now: &World,
+) -> Vec<WorldContact> {
+    layer
+        .contacts
+        .iter()
+        .map(|&c| WorldContact {
+            gap: predicted_gap(&contacts[c], detected, now),
+            ..contacts[c].clone()
+        })
+        .collect()
+}
+
 // ANCHOR: shock_propagation
 /// Applies `algorithm` to each layer of `layers` bottom-up, with the layer's bottom (and
 /// everything outside the layer) fixed (Erleben 2007 figure 12). `contacts` are the
@@ -81,15 +99,7 @@ pub fn shock_propagation(
     let mut run = || {
         for layer in &layers.layers {
             set_fixed(world, &layer.top, false);
-            let mine = layer
-                .contacts
-                .iter()
-                .map(|&c| {
-                    let mut contact = contacts[c].clone();
-                    contact.gap = predicted_gap(&contacts[c], detected, world);
-                    contact
-                })
-                .collect();
+            let mine = layer_contacts(layer, contacts, detected, world);
             let out = algorithm(world, layer, mine);
             set_fixed(world, &layer.top, true);
             out?;
