@@ -11,6 +11,7 @@
 //! | [`problem`] | the problem model: `Lcp`, `BoxedLcp`, `FrictionContact` (Coulomb, CCP), `GlobalFrictionContact` with its `MassMatrix` (validated and factorised once), `AnyProblem`, `Provenance`, the contact laws (`ContactLaw`, the natural map); depends on no solver | *From Newton-Euler to the contact problem*; *Proximal operators* | Erleben 2007 §2; Erleben 2009 slides eq. 1-20; Erleben 2017 §3 |
 //! | [`multibody`] | rigid bodies, contact Jacobians, generated scenes | *From Newton-Euler to the contact problem* | Erleben 2007 eq. 1-26; Erleben 2017 app. A |
 //! | [`world`] | shapes, materials, ground; collision detection (parry3d-f64) to contacts with gap and identity; the step's problem | *The world and collision detection* | Erleben 2007 eq. 2, 6, 16-26, 45 |
+//! | [`implicit`] | position-level implicit time stepping by non-smooth Newton: rows of joints, contacts, friction (the compliance `W`), Neo-Hookean tetrahedra; the complementarity preconditioner, the Schur complement, PCR and other inner solvers, geometric stiffness; its scenes | *Implicit time stepping at the position level* and its sub-chapters | Macklin et al. 2019 (NOTES 2) |
 //! | [`ncp`] | minimum map, Fischer-Burmeister, nested boxed form, B-subdifferentials | *Complementarity and its reformulations* | Erleben 2009 slides eq. 23-34; Silcowitz et al. 2009 eq. 21-31 |
 //! | [`merit`] | LCP error, fc3d natural-map error (both normalisations), CCP error, merits | *Reading real problems and judging an answer* | Siconos 4.4; Acary et al. 2018 |
 //! | [`splitting`] | projected Jacobi / Gauss-Seidel / SOR, blocked Gauss-Seidel, velocity-space Gauss-Seidel | *Splitting methods and projected Gauss-Seidel* | Erleben 2009 slides eq. 20-37; Erleben 2007 eq. 28-33 |
@@ -60,6 +61,7 @@
 #[doc(hidden)]
 pub mod cli;
 pub mod friction;
+pub mod implicit;
 pub mod io;
 pub mod linalg;
 pub mod matrix;

@@ -401,3 +401,210 @@ fn a_malformed_scene_file_is_an_input_error() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("bodies[0]"), "{err}");
 }
+
+#[test]
+fn the_implicit_newton_stepper_runs_its_scenes() {
+    for (scene, n) in [
+        ("chain", "4"),
+        ("gripper", ""),
+        ("arch", "2"),
+        ("deformable-slope", "2"),
+        ("box-stack", "2"),
+    ] {
+        let mut args = vec![
+            "simulate",
+            scene,
+            "--stepper",
+            "implicit-newton",
+            "--steps",
+            "3",
+            "--json",
+        ];
+        if !n.is_empty() {
+            args.extend(["--n", n]);
+        }
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{scene}: {err}");
+        let lines: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3, "{scene}");
+        for l in &lines {
+            assert_eq!(l["method"], "implicit-newton", "{scene}");
+            assert!(l["error"].as_f64().unwrap().is_finite(), "{scene}");
+        }
+    }
+    // The gripper holds its box: after 50 steps the box has moved less than a millimetre.
+    let (code, out, err) = run(&[
+        "simulate",
+        "gripper",
+        "--stepper",
+        "implicit-newton",
+        "--steps",
+        "50",
+        "--json",
+        "--inner",
+        "direct",
+        "--ncp",
+        "min",
+        "--alpha",
+        "1",
+        "--newton-iter",
+        "30",
+        "--newton-tol",
+        "1e-8",
+        "--line-search",
+        "--no-preconditioner",
+        "--no-geometric-stiffness",
+        "--regularisation",
+        "1e-8",
+        "--inner-iter",
+        "5",
+        "--inner-tol",
+        "1e-10",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 50);
+}
+
+#[test]
+fn implicit_usage_errors() {
+    for (args, needle) in [
+        (vec!["simulate", "chain"], "only --stepper implicit-newton"),
+        (
+            vec!["simulate", "box-stack", "--ncp", "min"],
+            "apply with --stepper implicit-newton",
+        ),
+        (
+            vec![
+                "simulate",
+                "box-stack",
+                "--stepper",
+                "implicit-newton",
+                "--method",
+                "nsgs",
+            ],
+            "implicit-newton has its own options",
+        ),
+        (
+            vec![
+                "simulate",
+                "chain",
+                "--stepper",
+                "implicit-newton",
+                "--alpha",
+                "0",
+            ],
+            "alpha",
+        ),
+        (
+            vec![
+                "simulate",
+                "chain",
+                "--stepper",
+                "implicit-newton",
+                "--alpha",
+                "nan",
+            ],
+            "alpha",
+        ),
+        (
+            vec![
+                "simulate",
+                "chain",
+                "--stepper",
+                "implicit-newton",
+                "--inner",
+                "qr",
+            ],
+            "unknown inner solver",
+        ),
+        (
+            vec![
+                "simulate",
+                "chain",
+                "--stepper",
+                "implicit-newton",
+                "--ncp",
+                "xx",
+            ],
+            "unknown NCP function",
+        ),
+        (
+            vec![
+                "simulate",
+                "gripper",
+                "--stepper",
+                "implicit-newton",
+                "--n",
+                "3",
+            ],
+            "has no size",
+        ),
+        (
+            vec![
+                "simulate",
+                "chain",
+                "--stepper",
+                "implicit-newton",
+                "--regularisation",
+                "-1",
+            ],
+            "regularisation",
+        ),
+        (
+            vec![
+                "simulate",
+                "arch",
+                "--stepper",
+                "implicit-newton",
+                "--kind",
+                "ccp",
+            ],
+            "--kind applies",
+        ),
+        (
+            vec![
+                "simulate",
+                "arch",
+                "--stepper",
+                "implicit-newton",
+                "--cfm",
+                "0.1",
+            ],
+            "--cfm and --cold",
+        ),
+        (
+            vec!["simulate", "arch", "--stepper", "implicit-newton", "--cold"],
+            "--cfm and --cold",
+        ),
+        (
+            vec![
+                "simulate",
+                "arch",
+                "--stepper",
+                "implicit-newton",
+                "--dump-problems",
+                "/tmp/nonsmooth-x",
+            ],
+            "--dump-problems",
+        ),
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    let d = tmp("implicit-save");
+    let p = d.join("chain.json");
+    let (code, _, err) = run(&[
+        "simulate",
+        "chain",
+        "--stepper",
+        "implicit-newton",
+        "--save-scene",
+        p.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("scene files hold rigid bodies"), "{err}");
+}

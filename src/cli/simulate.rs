@@ -12,6 +12,9 @@ use super::Failure;
 use super::args;
 use super::output::Streamed;
 use super::table::{Align, Table, emit, sci};
+use crate::implicit::linear::InnerSolver;
+use crate::implicit::scenes::{self as implicit_scenes, ImplicitScene};
+use crate::implicit::{Model, Ncp};
 use crate::io::json;
 use crate::problem::{FrictionKind, Provenance};
 use crate::solver::registry::{Choice, OptionError};
@@ -58,10 +61,58 @@ pub struct SimulateArgs {
     #[arg(long, default_value = "1000", value_parser = args::iterations)]
     max_iter: usize,
     /// The scheme: velocity (Erleben 2007 eq. 45), moreau (mid-point, Erleben 2017 eq.
-    /// 41-42) or vsp (velocity-based shock propagation, Erleben 2007 figure 14; the same
-    /// as --shock-propagation).
-    #[arg(long, default_value = "velocity", value_parser = |s: &str| Stepper::from_name(s).ok_or_else(|| format!("unknown stepper `{s}` (expected velocity, moreau or vsp)")))]
+    /// 41-42), vsp (velocity-based shock propagation, Erleben 2007 figure 14; the same
+    /// as --shock-propagation) or implicit-newton (position-level implicit steps solved
+    /// by non-smooth Newton, Macklin et al. 2019; the only one for the chain, gripper and
+    /// deformable-slope scenes).
+    #[arg(long, default_value = "velocity", value_parser = |s: &str| Stepper::from_name(s).ok_or_else(|| format!("unknown stepper `{s}` (expected velocity, moreau, vsp or implicit-newton)")))]
     stepper: Stepper,
+    /// implicit-newton: the NCP function of contact rows, fb (Fischer-Burmeister, the
+    /// default) or min (minimum map).
+    #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)", value_parser = |s: &str| Ncp::from_name(s).ok_or_else(|| format!("unknown NCP function `{s}` (expected fb or min)")))]
+    ncp: Option<Ncp>,
+    /// implicit-newton: turn the complementarity preconditioner off (r = 1).
+    #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)")]
+    no_preconditioner: bool,
+    /// implicit-newton: the inner linear solver: pcr (default), cg, jacobi, gauss-seidel
+    /// or direct (sparse LU).
+    #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)", value_parser = |s: &str| InnerSolver::from_name(s).ok_or_else(|| format!("unknown inner solver `{s}` (expected pcr, cg, jacobi, gauss-seidel or direct)")))]
+    inner: Option<InnerSolver>,
+    /// implicit-newton: inner iterations per Newton iteration (default 20).
+    #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)", value_parser = args::iterations)]
+    inner_iter: Option<usize>,
+    /// implicit-newton: stop the inner solver early at this relative residual (default 0:
+    /// always run --inner-iter iterations, as the paper).
+    #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)", allow_hyphen_values = true, value_parser = args::tolerance)]
+    inner_tol: Option<f64>,
+    /// implicit-newton: Newton iterations per step at most (default 20).
+    #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)", value_parser = args::iterations)]
+    newton_iter: Option<usize>,
+    /// implicit-newton: stop Newton at this residual in m/s (default 1e-6; 0 runs every
+    /// --newton-iter iteration).
+    #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)", allow_hyphen_values = true, value_parser = args::tolerance)]
+    newton_tol: Option<f64>,
+    /// implicit-newton: the damping fraction alpha in (0, 1] of each Newton step
+    /// (default 1).
+    #[arg(
+        long,
+        help_heading = "Implicit Newton (--stepper implicit-newton)",
+        allow_hyphen_values = true
+    )]
+    alpha: Option<f64>,
+    /// implicit-newton: backtracking line search on the residual.
+    #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)")]
+    line_search: bool,
+    /// implicit-newton: turn the diagonal geometric stiffness approximation off.
+    #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)")]
+    no_geometric_stiffness: bool,
+    /// implicit-newton: the identity shift eps >= 0 of the Schur complement (default 1e-9).
+    #[arg(
+        long,
+        help_heading = "Implicit Newton (--stepper implicit-newton)",
+        allow_hyphen_values = true
+    )]
+    regularisation: Option<f64>,
     /// Velocity-based shock propagation (Erleben 2007 figure 14): a fraction a of each
     /// step for the whole system, the rest stack layer by stack layer with each layer's
     /// bottom fixed; the table gains a layers column.
@@ -126,8 +177,29 @@ pub struct SimulateArgs {
     quiet: bool,
 }
 
-/// The world named or described by `scene`.
-fn world(a: &SimulateArgs) -> Result<World, Failure> {
+/// The world (and model) named or described by `scene`.
+fn world(a: &SimulateArgs) -> Result<(World, Model), Failure> {
+    if let Some(kind) = ImplicitScene::from_name(&a.scene) {
+        if a.ratio.is_some() || a.seed.is_some() {
+            return Err(Failure::Usage(format!(
+                "--ratio and --seed do not apply to the {} scene",
+                kind.name()
+            )));
+        }
+        if kind.needs_implicit() && stepper(a) != Stepper::ImplicitNewton {
+            return Err(Failure::Usage(format!(
+                "the {} scene has joints or deformable bodies, which only --stepper implicit-newton simulates",
+                kind.name()
+            )));
+        }
+        return implicit_scenes::build(kind, a.n)
+            .map_err(|e| Failure::Usage(format!("{}: {e}", a.scene)));
+    }
+    Ok((world_only(a)?, Model::default()))
+}
+
+/// A world scene or a scene file.
+fn world_only(a: &SimulateArgs) -> Result<World, Failure> {
     if let Some(kind) = SceneKind::from_name(&a.scene) {
         let e = |e: crate::multibody::MultibodyError| Failure::Usage(format!("{}: {e}", a.scene));
         return match (kind, a.ratio) {
@@ -165,7 +237,11 @@ fn world(a: &SimulateArgs) -> Result<World, Failure> {
         return crate::world::scene_file::scene_from_path(path)
             .map_err(|e| Failure::Input(e.to_string()));
     }
-    let names: Vec<&str> = SceneKind::ALL.iter().map(|k| k.name()).collect();
+    let names: Vec<&str> = SceneKind::ALL
+        .iter()
+        .map(|k| k.name())
+        .chain(ImplicitScene::ALL.iter().map(|k| k.name()))
+        .collect();
     Err(Failure::Usage(format!(
         "`{}` is neither a scene ({}) nor a scene file",
         a.scene,
@@ -213,6 +289,54 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
             "--correction-iter applies with --correction projection or post-stabilisation".into(),
         ));
     }
+    let implicit_flags = a.ncp.is_some()
+        || a.no_preconditioner
+        || a.inner.is_some()
+        || a.inner_iter.is_some()
+        || a.inner_tol.is_some()
+        || a.newton_iter.is_some()
+        || a.newton_tol.is_some()
+        || a.alpha.is_some()
+        || a.line_search
+        || a.no_geometric_stiffness
+        || a.regularisation.is_some();
+    if stepper(a) == Stepper::ImplicitNewton {
+        if a.dump_problems.is_some() {
+            return Err(Failure::Usage(
+                "--dump-problems writes each step's velocity-level contact problem; the \
+                 implicit-newton stepper solves a nonlinear system instead, which has none"
+                    .into(),
+            ));
+        }
+        if a.cfm != 0.0 || a.cold {
+            return Err(Failure::Usage(
+                "--cfm and --cold apply to the velocity-level contact solve; implicit-newton \
+                 starts every step from zero and regularises with --regularisation"
+                    .into(),
+            ));
+        }
+        if a.kind != FrictionKind::Coulomb {
+            return Err(Failure::Usage(
+                "--kind applies to the velocity-level steppers; implicit-newton has Coulomb \
+                 friction (smooth isotropic, Macklin et al. 2019 §4.3)"
+                    .into(),
+            ));
+        }
+        if a.method.name() != "auto" || !a.set.is_empty() {
+            return Err(Failure::Usage(
+                "--method and --set choose the contact solver of the velocity-level steppers; \
+                 implicit-newton has its own options (--ncp, --inner, --alpha, ...)"
+                    .into(),
+            ));
+        }
+    } else if implicit_flags {
+        return Err(Failure::Usage(
+            "--ncp, --no-preconditioner, --inner, --inner-iter, --inner-tol, --newton-iter, \
+             --newton-tol, --alpha, --line-search, --no-geometric-stiffness and \
+             --regularisation apply with --stepper implicit-newton"
+                .into(),
+        ));
+    }
     if a.every.is_some() && a.json {
         return Err(Failure::Usage(
             "--every applies to the table; --json prints every step".into(),
@@ -236,6 +360,34 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     }
     s.params.tol = a.tol;
     s.params.max_iter = a.max_iter;
+    let im = &mut s.implicit;
+    if let Some(n) = a.ncp {
+        im.ncp = n;
+    }
+    im.preconditioner = !a.no_preconditioner;
+    if let Some(i) = a.inner {
+        im.inner.solver = i;
+    }
+    if let Some(k) = a.inner_iter {
+        im.inner.iterations = k;
+    }
+    if let Some(t) = a.inner_tol {
+        im.inner.rel_tol = t;
+    }
+    if let Some(k) = a.newton_iter {
+        im.newton_iterations = k;
+    }
+    if let Some(t) = a.newton_tol {
+        im.tol = t;
+    }
+    if let Some(x) = a.alpha {
+        im.alpha = x;
+    }
+    im.line_search = a.line_search;
+    im.geometric_stiffness = !a.no_geometric_stiffness;
+    if let Some(e) = a.regularisation {
+        im.regularisation = e;
+    }
     if let Some(k) = a.correction_iter {
         s.correction_params.max_iter = k;
     }
@@ -346,8 +498,14 @@ fn sink(path: &Option<PathBuf>, what: &str) -> Result<Option<Sink>, Failure> {
 /// [`Failure::Usage`] for a bad command line, [`Failure::Input`] for a scene file that
 /// cannot be read or a step that fails (the records so far are written first).
 pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
-    let world = world(&a)?;
     let settings = settings(&a)?;
+    let (world, model) = world(&a)?;
+    if a.save_scene.is_some() && !model.is_empty() {
+        return Err(Failure::Usage(format!(
+            "--save-scene: scene files hold rigid bodies; the {} scene also has joints or particles",
+            a.scene
+        )));
+    }
     if let Some(p) = &a.save_scene {
         super::output::check_writable_file(p, "scene file")?;
         crate::io::write_atomic(p, crate::world::scene_file::write_scene(&world).as_bytes())?;
@@ -374,7 +532,8 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
         f.line(&StepRecord::csv_header())?;
     }
     let bodies = world.bodies().len();
-    let mut sim = Simulation::new(world, settings).map_err(|e| Failure::Usage(e.to_string()))?;
+    let mut sim = Simulation::with_model(world, model, settings)
+        .map_err(|e| Failure::Usage(e.to_string()))?;
     let every = a.every.unwrap_or((a.steps / 20).max(1));
     let frame_every = (a.steps / 100).max(1);
     let mut frames = vec![Frame::of(sim.world(), 0.0)];
@@ -481,12 +640,22 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
         return Err(Failure::Input(format!("{}: {m}", a.scene)));
     }
     if !a.json {
-        eprintln!(
-            "{} steps, {:.3} s simulated; {unconverged} contact solves stopped at the cap (--max-iter {})",
-            sim.steps(),
-            sim.time(),
-            a.max_iter
-        );
+        if sim.settings().stepper == Stepper::ImplicitNewton {
+            eprintln!(
+                "{} steps, {:.3} s simulated; {unconverged} steps stopped at the Newton cap (--newton-iter {}) above the tolerance (--newton-tol {} m/s)",
+                sim.steps(),
+                sim.time(),
+                sim.settings().implicit.newton_iterations,
+                sim.settings().implicit.tol
+            );
+        } else {
+            eprintln!(
+                "{} steps, {:.3} s simulated; {unconverged} contact solves stopped at the cap (--max-iter {})",
+                sim.steps(),
+                sim.time(),
+                a.max_iter
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

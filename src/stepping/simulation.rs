@@ -9,9 +9,10 @@ use super::correction::{post_stabilise, projection, worst_penetration};
 use super::diagnostics::{
     StepRecord, angular_momentum, kinetic_energy, momentum, potential_energy,
 };
-use super::dynamics::WarmStart;
+use super::dynamics::{Dynamics, SolveSummary, WarmStart};
 use super::shock::vsp;
 use super::{Correction, Settings, SimulationError, Stepper, moreau, velocity};
+use crate::implicit::{self, Model, NewtonReport};
 use crate::problem::AnyProblem;
 use crate::world::{World, WorldContact};
 
@@ -52,6 +53,36 @@ pub struct Simulation {
     warm: WarmStart,
     contacts: Option<Vec<WorldContact>>,
     last_problem: Option<AnyProblem>,
+    model: Model,
+    last_implicit: Option<NewtonReport>,
+}
+
+/// What the dynamics of a step produced.
+enum Outcome {
+    /// A velocity-level contact problem and its solution.
+    Contact(Dynamics),
+    /// The implicit Newton stepper's report.
+    Implicit {
+        contacts: usize,
+        solve: SolveSummary,
+        report: NewtonReport,
+    },
+}
+
+impl Outcome {
+    fn solve(&self) -> &SolveSummary {
+        match self {
+            Outcome::Contact(d) => &d.solve,
+            Outcome::Implicit { solve, .. } => solve,
+        }
+    }
+
+    fn contacts(&self) -> usize {
+        match self {
+            Outcome::Contact(d) => d.step.contacts.len(),
+            Outcome::Implicit { contacts, .. } => *contacts,
+        }
+    }
 }
 
 impl Simulation {
@@ -61,7 +92,37 @@ impl Simulation {
     /// [`SimulationError::Settings`] for settings out of range, [`SimulationError::World`]
     /// (step 0) for an invalid world.
     pub fn new(world: World, settings: Settings) -> Result<Self, SimulationError> {
+        Simulation::with_model(world, Model::default(), settings)
+    }
+
+    /// A simulation of `world` and `model` (particles, joints, deformable elements:
+    /// [`crate::implicit::Model`]) from time 0. Only [`Stepper::ImplicitNewton`] moves a
+    /// model; the other steppers refuse a non-empty one.
+    ///
+    /// # Errors
+    /// As [`Simulation::new`], and [`SimulationError::Settings`] for a model that does not
+    /// validate ([`Model::validate`]) or a non-empty model with a stepper other than the
+    /// implicit Newton stepper.
+    pub fn with_model(
+        world: World,
+        model: Model,
+        settings: Settings,
+    ) -> Result<Self, SimulationError> {
         settings.validate()?;
+        model
+            .validate(world.bodies().len())
+            .map_err(|reason| SimulationError::Settings {
+                reason: format!("the model: {reason}"),
+            })?;
+        if !model.is_empty() && settings.stepper != Stepper::ImplicitNewton {
+            return Err(SimulationError::Settings {
+                reason: format!(
+                    "the scene has joints, particles or deformable elements, which only the \
+                     implicit-newton stepper simulates (not {})",
+                    settings.stepper.name()
+                ),
+            });
+        }
         world.validate().map_err(SimulationError::world(0))?;
         Ok(Simulation {
             world,
@@ -71,12 +132,26 @@ impl Simulation {
             warm: WarmStart::default(),
             contacts: None,
             last_problem: None,
+            model,
+            last_implicit: None,
         })
     }
 
     /// The world in its current state.
     pub fn world(&self) -> &World {
         &self.world
+    }
+
+    /// The particles, joints and elements beside the world (empty unless built with
+    /// [`Simulation::with_model`]).
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The implicit Newton stepper's report of the last step (its rows and multipliers),
+    /// if the last step was implicit.
+    pub fn last_implicit(&self) -> Option<&NewtonReport> {
+        self.last_implicit.as_ref()
     }
 
     /// The settings.
@@ -122,7 +197,8 @@ impl Simulation {
         // Collision detection, dynamics and the position update of the scheme.
         let t0 = Instant::now();
         let mut layers = 0;
-        let d = match s.stepper {
+        let mut model = self.model.clone();
+        let outcome = match s.stepper {
             Stepper::Velocity | Stepper::Vsp => {
                 let contacts = match &self.contacts {
                     Some(c) => c.clone(),
@@ -131,13 +207,47 @@ impl Simulation {
                 if s.stepper == Stepper::Vsp {
                     let (d, report) = vsp::step(&mut world, contacts, s, &self.warm, index)?;
                     layers = report.layers;
-                    d
+                    Outcome::Contact(d)
                 } else {
-                    velocity::step(&mut world, contacts, s, &self.warm, index)?
+                    Outcome::Contact(velocity::step(&mut world, contacts, s, &self.warm, index)?)
                 }
             }
-            Stepper::Moreau => moreau::step(&mut world, s, &self.warm, index, &mut detect)?,
+            Stepper::Moreau => {
+                Outcome::Contact(moreau::step(&mut world, s, &self.warm, index, &mut detect)?)
+            }
+            Stepper::ImplicitNewton => {
+                let contacts = match &self.contacts {
+                    Some(c) => c.clone(),
+                    None => detect(&world)?,
+                };
+                let t = Instant::now();
+                let report =
+                    implicit::step::step(&mut world, &mut model, &contacts, s.dt, &s.implicit)
+                        .map_err(|e| SimulationError::Solve {
+                            step: index,
+                            stage: "contact solve",
+                            message: e.to_string(),
+                        })?;
+                let solve = SolveSummary {
+                    method: "implicit-newton".into(),
+                    status: if report.converged {
+                        "converged"
+                    } else {
+                        "max-iterations"
+                    }
+                    .into(),
+                    iterations: report.iterations,
+                    error: report.residual,
+                    seconds: t.elapsed().as_secs_f64(),
+                };
+                Outcome::Implicit {
+                    contacts: report.contacts,
+                    solve,
+                    report,
+                }
+            }
         };
+        let d_solve = outcome.solve().clone();
         let dynamics_seconds = t0.elapsed().as_secs_f64() - collision.get();
         check_motion(&world, index)?;
 
@@ -150,42 +260,65 @@ impl Simulation {
                 post_stabilise(&mut world, end, s, index, &mut detect)?
             }
         };
-        let penetration = worst_penetration(&end);
+        // Contacts between joined bodies touch by construction: not contacts.
+        let end: Vec<WorldContact> = if self.model.is_empty() {
+            end
+        } else {
+            end.into_iter()
+                .filter(|c| match c.contact.a() {
+                    crate::multibody::BodyRef::Body(a) => !self.model.joined(a, c.contact.b()),
+                    _ => true,
+                })
+                .collect()
+        };
+        let penetration = worst_penetration(&end).max(implicit::step::particle_penetration(
+            sim_world_ground(&world),
+            &model,
+        ));
         let dt = s.dt;
 
         let (p, l) = (momentum(&world), angular_momentum(&world));
         let record = StepRecord {
             step: index + 1,
             time: (index + 1) as f64 * dt,
-            contacts: d.step.contacts.len(),
+            contacts: outcome.contacts(),
             layers,
-            method: d.solve.method.clone(),
-            status: d.solve.status.clone(),
-            iterations: d.solve.iterations,
-            error: d.solve.error,
+            method: d_solve.method.clone(),
+            status: d_solve.status.clone(),
+            iterations: d_solve.iterations,
+            error: d_solve.error,
             max_penetration: penetration,
             penetration_before_correction: if correction.passes > 0 {
                 correction.penetration_before
             } else {
                 penetration
             },
-            kinetic_energy: kinetic_energy(&world),
-            potential_energy: potential_energy(&world),
+            kinetic_energy: kinetic_energy(&world) + model.kinetic_energy(),
+            potential_energy: potential_energy(&world) + model.potential_energy(world.gravity()),
             momentum: [p.x, p.y, p.z],
             angular_momentum: [l.x, l.y, l.z],
             correction_passes: correction.passes,
             correction_iterations: correction.iterations,
             collision_seconds: collision.get(),
             dynamics_seconds,
-            solve_seconds: d.solve.seconds,
+            solve_seconds: d_solve.seconds,
             correction_seconds: correction.seconds,
         };
 
         // Commit.
-        self.warm.remember(d.step.ids(), &d.r);
+        match outcome {
+            Outcome::Contact(d) => {
+                self.warm.remember(d.step.ids(), &d.r);
+                self.last_problem = Some(d.problem);
+            }
+            Outcome::Implicit { report, .. } => {
+                self.last_implicit = Some(report);
+                self.last_problem = None;
+            }
+        }
         self.world = world;
+        self.model = model;
         self.contacts = Some(end);
-        self.last_problem = Some(d.problem);
         self.steps += 1;
         self.time = record.time;
         Ok(record)
@@ -214,6 +347,10 @@ impl Simulation {
         }
         Ok(out)
     }
+}
+
+fn sim_world_ground(w: &World) -> f64 {
+    w.ground().map_or(f64::NEG_INFINITY, |g| g.height)
 }
 
 /// Collision detection as a [`Detect`](super::correction::Detect) without timing (for callers outside a step).

@@ -1,0 +1,356 @@
+//! The Newton system of one iteration (Macklin et al. 2019 §6, eq. 56-61; NOTES 2.6).
+//!
+//! Linearising the discrete equations of [`super::newton`] at the iterate `(u, λ)`, with
+//! unknowns `Δu` and the impulse increment `Δλ̂ = h Δλ`, and the position rows divided by
+//! `h`, gives the saddle-point system
+//!
+//! ```text
+//! [ M~   -J^T ] [ Δu ]     [ g ]        g = M (u - ũ) - h J^T λ          (N s)
+//! [ J     C   ] [ Δλ̂ ] = - [ h ]        h = [ (C_b + E λ_b) / h ;  φ_n / h ;  D^T u + W λ_f ]   (m/s)
+//! ```
+//!
+//! with `C = diag(E / h², S / h², W / h)`, `S = r_n ∂φ/∂(r_n λ_n)`, and the rows of `J`:
+//! `∇C_b G` for bilateral rows, `(∂φ/∂C_n) ∇C_n G` for normals (the NCP Jacobian, used in
+//! the momentum equation too so that the system stays symmetric: at a solution it is
+//! `∇C_n G` wherever `λ_n > 0`), `D^T` for friction. "Since the frictional constraints are
+//! measured at the velocity level they are not scaled by h like the positional
+//! constraints" (§6).
+//!
+//! The **Schur complement** with respect to `M~` (the "Newton compliance formulation",
+//! eq. 59-61) is
+//!
+//! ```text
+//! [ J M~⁻¹ J^T + C ] Δλ̂ = J M~⁻¹ g - h,        Δu = M~⁻¹ (J^T Δλ̂ - g),
+//! ```
+//!
+//! symmetric and positive semi-definite, and needs only the block-diagonal `M~⁻¹`. Where
+//! `C` is invertible (compliance on every row), the Schur complement with respect to `C`
+//! gives the "stiffness formulation" `[M~ + J^T C⁻¹ J] Δu = -g - J^T C⁻¹ h`.
+//! `tests/law_newton_system.rs` checks that the three give the same step.
+
+use nalgebra::{DMatrix, DVector};
+use nalgebra_sparse::{CooMatrix, CsrMatrix};
+
+use super::friction::compliance;
+use super::preconditioner::r_factor;
+use super::rows::{Row, RowKind};
+use super::state::{Dofs, apply_blocks};
+use crate::ncp::{FischerBurmeister, MinMap, NcpFunction};
+
+/// Which NCP function poses the normal and friction complementarity (§4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ncp {
+    /// The minimum map `min(a, b)` (§4.1): an active-set method.
+    Min,
+    /// Fischer-Burmeister `a + b - sqrt(a² + b²)` (§4.2). The default.
+    #[default]
+    Fb,
+}
+
+impl Ncp {
+    /// `"min"` or `"fb"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ncp::Min => MinMap::NAME,
+            Ncp::Fb => FischerBurmeister::NAME,
+        }
+    }
+
+    /// The NCP function called `name` (`min`, `fb`).
+    pub fn from_name(name: &str) -> Option<Ncp> {
+        [Ncp::Min, Ncp::Fb].into_iter().find(|n| n.name() == name)
+    }
+
+    fn value(self, a: f64, b: f64) -> f64 {
+        match self {
+            Ncp::Min => MinMap::value(a, b),
+            Ncp::Fb => FischerBurmeister::value(a, b),
+        }
+    }
+
+    fn grad(self, a: f64, b: f64) -> (f64, f64) {
+        match self {
+            Ncp::Min => MinMap::grad(a, b),
+            Ncp::Fb => FischerBurmeister::grad(a, b),
+        }
+    }
+
+    fn compliance(self, slip: f64, force: f64, limit: f64, r_f: f64) -> f64 {
+        match self {
+            Ncp::Min => compliance::<MinMap>(slip, force, limit, r_f),
+            Ncp::Fb => compliance::<FischerBurmeister>(slip, force, limit, r_f),
+        }
+    }
+}
+
+/// The Newton system at one iterate, and how far the iterate is from a solution.
+#[derive(Debug, Clone)]
+pub struct NewtonSystem {
+    /// `J` (rows × entries of `u`) as it enters both blocks (normal rows scaled by
+    /// `∂φ/∂C`, disabled friction rows empty).
+    pub j: CsrMatrix<f64>,
+    /// The diagonal of `C`.
+    pub c: DVector<f64>,
+    /// `g` (N s).
+    pub g: DVector<f64>,
+    /// `h` (m/s for every row).
+    pub h: DVector<f64>,
+    /// The diagonal of `J M~⁻¹ J^T` with the unscaled `J` (the Jacobi preconditioner's
+    /// diagonal and the source of the r-factors).
+    pub delassus_diagonal: DVector<f64>,
+    /// The complementarity preconditioner used for each row (1 when off; unused by
+    /// bilateral rows).
+    pub r: DVector<f64>,
+    /// Residual of each row measured in m/s with the preconditioned NCP (the same
+    /// measure whether the preconditioner is on or off), see [`NewtonSystem::residual`].
+    pub row_residual: DVector<f64>,
+    /// `M⁻¹ g` (m/s): the momentum residual as a velocity.
+    pub momentum_residual: DVector<f64>,
+    /// Number of friction rows disabled (contacts with `λ_n <= 0` or `μ = 0`).
+    pub disabled_friction: usize,
+}
+
+impl NewtonSystem {
+    /// The residual of the iterate: the largest of `|M⁻¹ g|` and the row residuals, in
+    /// m/s. Zero exactly at a solution of the discrete equations.
+    pub fn residual(&self) -> f64 {
+        self.momentum_residual.amax().max(self.row_residual.amax())
+    }
+}
+
+/// Assembles the Newton system at `(u, lambda)` (`lambda` in N, one per row) with the
+/// inverse mass blocks `minv` (of `M~`), NCP function `ncp` and the complementarity
+/// preconditioner on (`precondition`) or off.
+pub fn assemble(
+    dofs: &Dofs,
+    rows: &[Row],
+    u: &DVector<f64>,
+    lambda: &DVector<f64>,
+    minv: &[(usize, nalgebra::Matrix3<f64>)],
+    ncp: Ncp,
+    precondition: bool,
+) -> NewtonSystem {
+    let h = dofs.h;
+    let m = rows.len();
+    let raw = csr(rows, dofs.n, |_, v| v);
+    let delassus_diagonal = row_norms(&raw, minv);
+    let r_meas = DVector::from_fn(m, |i, _| r_factor(&rows[i].kind, delassus_diagonal[i], h));
+    let r = if precondition {
+        r_meas.clone()
+    } else {
+        DVector::from_element(m, 1.0)
+    };
+
+    let mut scale = vec![1.0; m];
+    let mut c = DVector::zeros(m);
+    let mut hv = DVector::zeros(m);
+    let mut row_residual = DVector::zeros(m);
+    let mut disabled_friction = 0;
+    for (i, row) in rows.iter().enumerate() {
+        match row.kind {
+            RowKind::Bilateral { compliance } => {
+                c[i] = compliance / (h * h);
+                hv[i] = (row.value + compliance * lambda[i]) / h;
+                row_residual[i] = hv[i].abs();
+            }
+            RowKind::Unilateral { .. } => {
+                let a = r[i] * lambda[i];
+                let phi = ncp.value(a, row.value);
+                let (da, db) = ncp.grad(a, row.value);
+                scale[i] = db;
+                c[i] = da * r[i] / (h * h);
+                hv[i] = phi / h;
+                row_residual[i] = (ncp.value(r_meas[i] * lambda[i], row.value) / h).abs();
+            }
+            RowKind::Friction { normal_row, mu, .. } => {
+                // The pair of rows of this contact: (normal_row + 1, normal_row + 2).
+                let (k1, k2) = (normal_row + 1, normal_row + 2);
+                let limit = mu * lambda[normal_row];
+                if limit.is_nan() || limit <= 0.0 {
+                    scale[i] = 0.0;
+                    c[i] = 1.0;
+                    hv[i] = h * lambda[i];
+                    row_residual[i] = (r_meas[i] * lambda[i]).abs();
+                    disabled_friction += 1;
+                    continue;
+                }
+                let slip = rows[k1].value.hypot(rows[k2].value);
+                let force = lambda[k1].hypot(lambda[k2]);
+                let rf = 0.5 * (r[k1] + r[k2]);
+                let w = ncp.compliance(slip, force, limit, rf);
+                c[i] = w / h;
+                hv[i] = row.value + w * lambda[i];
+                // The residual of eq. 15-16 themselves (not of the linearised row, whose
+                // W may be capped): the magnitude law φ(ψ, r b) = 0 and the direction
+                // D^T u + ψ λ_f / |λ_f| = 0.
+                let rm = 0.5 * (r_meas[k1] + r_meas[k2]);
+                let law = ncp.value(slip, rm * (limit - force)).abs();
+                let direction = if force > 0.0 {
+                    (row.value + slip * lambda[i] / force).abs()
+                } else {
+                    0.0
+                };
+                row_residual[i] = law.max(direction);
+            }
+        }
+    }
+    let j = csr(rows, dofs.n, |i, v| v * scale[i]);
+    let force = j.transpose() * lambda;
+    let g = dofs.mass_times(&(u - &dofs.u_tilde)) - force * h;
+    let momentum_residual = apply_blocks(minv, &g);
+    NewtonSystem {
+        j,
+        c,
+        g,
+        h: hv,
+        delassus_diagonal,
+        r,
+        row_residual,
+        momentum_residual,
+        disabled_friction,
+    }
+}
+
+/// `J` from the rows, each entry mapped by `f(row, entry)` (zeros dropped).
+pub fn csr(rows: &[Row], n: usize, f: impl Fn(usize, f64) -> f64) -> CsrMatrix<f64> {
+    let mut coo = CooMatrix::new(rows.len(), n);
+    for (i, row) in rows.iter().enumerate() {
+        for &(k, v) in &row.jacobian {
+            let v = f(i, v);
+            if v != 0.0 {
+                coo.push(i, k, v);
+            }
+        }
+    }
+    CsrMatrix::from(&coo)
+}
+
+/// `M~⁻¹` as a sparse matrix from its 3x3 blocks.
+pub fn block_matrix(minv: &[(usize, nalgebra::Matrix3<f64>)], n: usize) -> CsrMatrix<f64> {
+    let mut coo = CooMatrix::new(n, n);
+    for (o, b) in minv {
+        for r in 0..3 {
+            for c in 0..3 {
+                if b[(r, c)] != 0.0 {
+                    coo.push(o + r, o + c, b[(r, c)]);
+                }
+            }
+        }
+    }
+    CsrMatrix::from(&coo)
+}
+
+/// `diag(J M~⁻¹ J^T)`.
+fn row_norms(j: &CsrMatrix<f64>, minv: &[(usize, nalgebra::Matrix3<f64>)]) -> DVector<f64> {
+    let mut block_of = vec![usize::MAX; j.ncols()];
+    for (b, (o, _)) in minv.iter().enumerate() {
+        for k in 0..3 {
+            block_of[o + k] = b;
+        }
+    }
+    DVector::from_fn(j.nrows(), |i, _| {
+        let row = j.row(i);
+        let mut sum = 0.0;
+        for (&c1, &v1) in row.col_indices().iter().zip(row.values()) {
+            for (&c2, &v2) in row.col_indices().iter().zip(row.values()) {
+                let b = block_of[c1];
+                if b != usize::MAX && b == block_of[c2] {
+                    let (o, m) = &minv[b];
+                    sum += v1 * m[(c1 - o, c2 - o)] * v2;
+                }
+            }
+        }
+        sum
+    })
+}
+
+/// The Schur complement `A = J M~⁻¹ J^T + C + ε I` and its right-hand side
+/// `J M~⁻¹ g - h` (eq. 59; §8.4 for `ε`).
+pub fn schur(
+    system: &NewtonSystem,
+    minv: &[(usize, nalgebra::Matrix3<f64>)],
+    epsilon: f64,
+) -> (CsrMatrix<f64>, DVector<f64>) {
+    let n = system.j.ncols();
+    let mi = block_matrix(minv, n);
+    let jm = &system.j * &mi;
+    let jt = system.j.transpose();
+    let a = &jm * &jt;
+    let mut coo = CooMatrix::new(a.nrows(), a.ncols());
+    for (r, c, v) in a.triplet_iter() {
+        coo.push(r, c, *v);
+    }
+    for i in 0..a.nrows() {
+        coo.push(i, i, system.c[i] + epsilon);
+    }
+    let a = CsrMatrix::from(&coo);
+    let rhs = &jm * &system.g - &system.h;
+    (a, rhs)
+}
+
+/// `Δu = M~⁻¹ (J^T Δλ̂ - g)` (eq. 60).
+pub fn velocity_step(
+    system: &NewtonSystem,
+    minv: &[(usize, nalgebra::Matrix3<f64>)],
+    d_impulse: &DVector<f64>,
+) -> DVector<f64> {
+    let rhs = system.j.transpose() * d_impulse - &system.g;
+    apply_blocks(minv, &rhs)
+}
+
+/// Dense forms for checking (teaching sizes): the full saddle-point step.
+pub fn saddle_point_step(
+    m_tilde: &DMatrix<f64>,
+    j: &DMatrix<f64>,
+    c: &DVector<f64>,
+    g: &DVector<f64>,
+    h: &DVector<f64>,
+) -> Option<(DVector<f64>, DVector<f64>)> {
+    let (n, k) = (m_tilde.nrows(), j.nrows());
+    let mut big = DMatrix::zeros(n + k, n + k);
+    big.view_mut((0, 0), (n, n)).copy_from(m_tilde);
+    big.view_mut((0, n), (n, k)).copy_from(&(-j.transpose()));
+    big.view_mut((n, 0), (k, n)).copy_from(j);
+    big.view_mut((n, n), (k, k))
+        .copy_from(&DMatrix::from_diagonal(c));
+    let mut rhs = DVector::zeros(n + k);
+    rhs.rows_mut(0, n).copy_from(&(-g));
+    rhs.rows_mut(n, k).copy_from(&(-h));
+    let x = big.lu().solve(&rhs)?;
+    Some((x.rows(0, n).into_owned(), x.rows(n, k).into_owned()))
+}
+
+/// Dense Schur-complement (compliance form) step, eq. 59-60.
+pub fn compliance_form_step(
+    m_tilde: &DMatrix<f64>,
+    j: &DMatrix<f64>,
+    c: &DVector<f64>,
+    g: &DVector<f64>,
+    h: &DVector<f64>,
+) -> Option<(DVector<f64>, DVector<f64>)> {
+    let mi = m_tilde.clone().try_inverse()?;
+    let a = j * &mi * j.transpose() + DMatrix::from_diagonal(c);
+    let dl = a.lu().solve(&(j * &mi * g - h))?;
+    let du = &mi * (j.transpose() * &dl - g);
+    Some((du, dl))
+}
+
+/// Dense stiffness-form step `[M~ + J^T C⁻¹ J] Δu = -g - J^T C⁻¹ h` (eq. 62), with
+/// `Δλ̂ = C⁻¹ (-h - J Δu)`; `None` unless every entry of `C` is positive.
+pub fn stiffness_form_step(
+    m_tilde: &DMatrix<f64>,
+    j: &DMatrix<f64>,
+    c: &DVector<f64>,
+    g: &DVector<f64>,
+    h: &DVector<f64>,
+) -> Option<(DVector<f64>, DVector<f64>)> {
+    if c.iter().any(|&x| !(x > 0.0)) {
+        return None;
+    }
+    let ci = DMatrix::from_diagonal(&c.map(|x| 1.0 / x));
+    let a = m_tilde + j.transpose() * &ci * j;
+    let du = a.lu().solve(&(-g - j.transpose() * &ci * h))?;
+    let dl = &ci * (-h - j * &du);
+    Some((du, dl))
+}
