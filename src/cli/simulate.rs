@@ -602,6 +602,7 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
                     .into_iter()
                     .map(|(k, v)| (k.to_string(), v.to_string()))
                     .collect(),
+                ..Default::default()
             };
             json::write(dir.join(format!("{name}.json")), &name, p, None, &prov)?;
         }

@@ -468,6 +468,7 @@ pub fn read(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
                 format!("FCLIB {kind} problem; {info}")
             },
             units: Default::default(),
+            ..Default::default()
         },
     })
 }

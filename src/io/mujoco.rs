@@ -812,6 +812,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
         source: source.clone(),
         description: description.join("; "),
         units,
+        ..Default::default()
     };
 
     // Contacts' rows in `[n, t1, t2]` form (the hard view; the elliptic problem): 1 or 3.

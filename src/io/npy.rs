@@ -934,6 +934,7 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
             source: meta.source.unwrap_or_default(),
             description: meta.description.unwrap_or_default(),
             units: Default::default(),
+            ..Default::default()
         },
         warm_start: None,
         warnings,

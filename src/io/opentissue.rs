@@ -338,6 +338,7 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
             source: "OpenTissue (.dlm dump)".to_string(),
             description: description.to_string(),
             units: Default::default(),
+            ..Default::default()
         },
     })
 }

@@ -14,4 +14,10 @@ pub struct Provenance {
     /// Units of the unknowns and data, for example `{"r": "N s", "u": "m/s"}`.
     #[serde(default)]
     pub units: std::collections::BTreeMap<String, String>,
+    /// One label per contact (for example `"box1/floor at (0.1, 0, 0)"`: the bodies or
+    /// geoms and the position an engine reported), shown beside the contact's index in
+    /// reports; empty when the source gave none. When not empty it has one entry per
+    /// contact, in the problem's contact order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
 }

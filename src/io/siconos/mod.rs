@@ -298,6 +298,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
                  in the file (Siconos works at the velocity level: u in m/s, r in N s)"
             ),
             units: Default::default(),
+            ..Default::default()
         },
     })
 }

@@ -96,6 +96,7 @@ impl Scene {
                 self.description
             ),
             units,
+            ..Default::default()
         }
     }
 }
