@@ -1,10 +1,11 @@
-//! `nonsmooth generate`: write a generated scene's contact problem as the project's JSON.
+//! `nonsmooth generate`: write a generated scene's contact problem as the project's JSON,
+//! or as a NumPy `.npz` archive (sparse, binary) when the output is named `.npz`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::io::{AnyProblem, json};
+use crate::io::{AnyProblem, json, npz};
 use crate::multibody::SceneKind;
 use crate::multibody::scenes::{self, Scene, SceneParams, SceneSpec};
 use crate::problem::FrictionKind;
@@ -54,7 +55,8 @@ pub struct GenerateArgs {
     /// Friction law written in the file: coulomb or ccp.
     #[arg(long, default_value = "coulomb", value_parser = args::kind)]
     kind: FrictionKind,
-    /// Output file (`-` for standard output), written whole.
+    /// Output file (`-` for standard output), written whole: the project's JSON, or a
+    /// NumPy .npz archive (sparse CSR arrays, read by numpy.load) if named `.npz`.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
 }
@@ -117,13 +119,31 @@ pub fn run(a: GenerateArgs) -> Result<ExitCode, Failure> {
                 .with_kind(a.kind),
         )
     };
-    let text = json::to_string(&scene.name, &problem, None, &scene.provenance(a.global));
-    if to_stdout {
-        let stdout = std::io::stdout();
-        super::table::emit(&mut stdout.lock(), &text)?;
+    let is_npz = a
+        .output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("npz"));
+    if is_npz {
+        npz::write(
+            &a.output,
+            &scene.name,
+            &problem,
+            None,
+            &scene.provenance(a.global),
+            npz::Compression::Stored,
+        )
+        .map_err(|e| Failure::Usage(e.to_string()))?;
     } else {
+        let text = json::to_string(&scene.name, &problem, None, &scene.provenance(a.global));
+        if to_stdout {
+            let stdout = std::io::stdout();
+            super::table::emit(&mut stdout.lock(), &text)?;
+            return Ok(ExitCode::SUCCESS);
+        }
         crate::io::write_atomic(&a.output, (text + "\n").as_bytes())
             .map_err(|e| Failure::Usage(e.to_string()))?;
+    }
+    if !to_stdout {
         eprintln!(
             "nonsmooth: wrote {} ({} contacts, {} unknowns)",
             a.output.display(),

@@ -8,6 +8,7 @@
 //! | OpenTissue `.dlm` dump (a folder holding `A.dlm`, `b.dlm`, ...) | boxed LCP (friction box) or LCP; `lambda.dlm` as warm start | yes | no | [`opentissue`] |
 //! | MuJoCo export (`.json` with `A`, `b`, `mu`, `n_contacts`, `dim`) | CCP (elliptic) or edge LCP (pyramidal) with MuJoCo's answer; the hard velocity-level view; contacts of condim 3 and 1 (condim 4 and 6 are refused) | yes | no | [`mujoco`] |
 //! | NumPy folder (`W.npy`, `q.npy`, `mu.npy`, ...; `numpy.save`) | any problem, optional answer `r.npy`; dense | yes | yes | [`npy`] |
+//! | NumPy archive (`.npz`; `numpy.savez`, `numpy.savez_compressed`) | any problem, optional answer; matrices dense or CSR (`W_data`, `W_indices`, `W_indptr`, `W_shape`, as scipy) | yes | yes | [`npz`] |
 //!
 //! The formats and conventions are those of `../shared/data/README.md` (dense Siconos
 //! matrices are column-major, FCLIB triplets hold the row in `i` and the column in `p`,
@@ -27,6 +28,7 @@ pub mod fuzz;
 pub mod json;
 pub mod mujoco;
 pub mod npy;
+pub mod npz;
 pub mod opentissue;
 pub mod siconos;
 mod text;
@@ -80,6 +82,8 @@ pub enum Format {
     MuJoCo,
     /// A folder of NumPy `.npy` arrays ([`npy`]).
     Numpy,
+    /// A NumPy `.npz` archive, sparse matrices as CSR arrays ([`npz`]).
+    Npz,
 }
 
 impl Format {
@@ -92,6 +96,7 @@ impl Format {
             Format::OpenTissue => "opentissue-dlm",
             Format::MuJoCo => "mujoco-json",
             Format::Numpy => "numpy-folder",
+            Format::Npz => "numpy-npz",
         }
     }
 }
@@ -103,8 +108,8 @@ impl Format {
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// What [`discover`] looks for under a folder, for messages.
-pub const DISCOVERED: &str = ".dat, .json, .hdf5 and .h5 files, OpenTissue folders (A.dlm) \
-     and NumPy folders (W.npy, A.npy or M.npy)";
+pub const DISCOVERED: &str = ".dat, .json, .npz, .hdf5 and .h5 files, OpenTissue folders \
+     (A.dlm) and NumPy folders (W.npy, A.npy or M.npy)";
 
 /// The largest dimension a reader accepts when the file does not back it with at least
 /// as many stored numbers (2^20). Sparse formats may announce sizes larger than their
@@ -277,24 +282,8 @@ fn not_a_file(ft: std::fs::FileType) -> Option<&'static str> {
 /// [`IoErrorKind::TooLarge`].
 pub fn read_file(path: &Path) -> Result<Vec<u8>, IoError> {
     use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(io_err(path))?;
-    if let Some(what) = not_a_file(meta.file_type()) {
-        return Err(IoError::new(path, IoErrorKind::NotAFile(what)));
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(target_os = "linux")]
-    {
-        // O_NONBLOCK: if the path was swapped for a FIFO since the check, opening it
-        // returns at once instead of waiting for a writer.
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(0o4000);
-    }
-    let file = options.open(path).map_err(io_err(path))?;
+    let file = open_regular(path)?;
     let meta = file.metadata().map_err(io_err(path))?;
-    if let Some(what) = not_a_file(meta.file_type()) {
-        return Err(IoError::new(path, IoErrorKind::NotAFile(what)));
-    }
     if meta.len() > MAX_FILE_BYTES {
         return Err(IoError::new(
             path,
@@ -314,6 +303,33 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, IoError> {
         ));
     }
     Ok(bytes)
+}
+
+/// Opens a regular file for reading: the type is checked before the file is opened
+/// (opening a FIFO blocks until someone writes to it) and again on the open file.
+///
+/// # Errors
+/// [`IoErrorKind::Io`] (missing, permissions), [`IoErrorKind::NotAFile`].
+pub(crate) fn open_regular(path: &Path) -> Result<std::fs::File, IoError> {
+    let meta = std::fs::metadata(path).map_err(io_err(path))?;
+    if let Some(what) = not_a_file(meta.file_type()) {
+        return Err(IoError::new(path, IoErrorKind::NotAFile(what)));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        // O_NONBLOCK: if the path was swapped for a FIFO since the check, opening it
+        // returns at once instead of waiting for a writer.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(0o4000);
+    }
+    let file = options.open(path).map_err(io_err(path))?;
+    let meta = file.metadata().map_err(io_err(path))?;
+    if let Some(what) = not_a_file(meta.file_type()) {
+        return Err(IoError::new(path, IoErrorKind::NotAFile(what)));
+    }
+    Ok(file)
 }
 
 /// A JSON error as an [`IoError`]: where (line and column), what serde found wrong, and
@@ -413,6 +429,8 @@ pub(crate) fn has_entry(dir: &Path, name: &str) -> bool {
 /// * a folder holding `A.dlm` (or a `.dlm` file inside one) is an OpenTissue problem;
 /// * a file starting with the HDF5 signature, or named `.hdf5` / `.h5`, is FCLIB
 ///   ([`IoErrorKind::FeatureDisabled`]`("hdf5")` without the `hdf5` feature);
+/// * a file named `.npz`, or starting with a zip signature (`PK\x03\x04`), is a NumPy
+///   archive ([`npz`]), read member by member;
 /// * a file whose first non-blank byte is `{` (or named `.json`) is JSON: the project's
 ///   format if it has `"format": "nonsmooth-problem"`, a MuJoCo export if it has the
 ///   keys `A`, `b`, `mu` and `n_contacts` (its `dim` may be null or absent when the
@@ -443,6 +461,10 @@ pub fn load(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
     if let Some(what) = not_a_file(meta.file_type()) {
         return Err(IoError::new(path, IoErrorKind::NotAFile(what)));
     }
+    if ext == "npz" {
+        // Read member by member; each member is capped, not the archive (see [`npz`]).
+        return npz::load(path);
+    }
     if meta.len() > MAX_FILE_BYTES && ext != "hdf5" && ext != "h5" {
         return Err(IoError::new(
             path,
@@ -455,6 +477,9 @@ pub fn load(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
     let bytes = read_file(path)?;
     if bytes.starts_with(HDF5_MAGIC) {
         return load_hdf5(path);
+    }
+    if npz::is_zip(&bytes) {
+        return npz::from_bytes(path, &bytes);
     }
     if bytes.starts_with(b"\xef\xbb\xbf") {
         return Err(IoError::parse(
@@ -516,7 +541,7 @@ pub fn load_json(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
 }
 
 /// The problems under `path`, sorted: `path` itself if it is a file or an OpenTissue or
-/// NumPy folder, else every `.dat`, `.json`, `.hdf5` and `.h5` entry and every folder
+/// NumPy folder, else every `.dat`, `.json`, `.npz`, `.hdf5` and `.h5` entry and every folder
 /// holding `A.dlm` or `W.npy` / `A.npy` / `M.npy` (one entry per folder) found
 /// recursively. Other files (`README.md`, ...) are skipped; so are folders whose names
 /// end in a problem extension. An entry with a problem extension that is not a regular
@@ -559,7 +584,10 @@ fn walk(
             } else {
                 walk(&p, out, seen)?;
             }
-        } else if matches!(extension(&p).as_str(), "dat" | "json" | "hdf5" | "h5") {
+        } else if matches!(
+            extension(&p).as_str(),
+            "dat" | "json" | "npz" | "hdf5" | "h5"
+        ) {
             out.push(p);
         }
     }

@@ -166,7 +166,7 @@ const KEYS: [&str; 3] = ["descr", "fortran_order", "shape"];
 
 /// Bytes of a file shown in a message: at most `max`, printable ASCII as is and any other
 /// byte escaped (`\n`, `\xff`), with `...` if cut.
-fn show(bytes: &[u8], max: usize) -> String {
+pub(crate) fn show(bytes: &[u8], max: usize) -> String {
     let mut s = String::new();
     for &b in &bytes[..bytes.len().min(max)] {
         match b {
@@ -184,7 +184,7 @@ fn show(bytes: &[u8], max: usize) -> String {
 }
 
 /// A shape written as Python writes a tuple: `(9,)`, `(3, 3)`, `()`.
-fn shape_text(shape: &[usize]) -> String {
+pub(crate) fn shape_text(shape: &[usize]) -> String {
     match shape {
         [d] => format!("({d},)"),
         _ => format!(
@@ -570,7 +570,7 @@ fn check_data_len(path: &Path, h: &NpyHeader, file_len: usize) -> Result<(), IoE
 }
 
 /// The dtype a `descr` string stands for, in words, after "the array is".
-fn dtype_words(descr: &str) -> String {
+pub(crate) fn dtype_words(descr: &str) -> String {
     let body = descr.trim_start_matches(['<', '>', '=', '|']);
     let (kind, size) = body.split_at(body.chars().next().map_or(0, char::len_utf8));
     let size: Option<u32> = size

@@ -1,0 +1,258 @@
+//! Exchange at real sizes: file size, write time, read time and reader memory of one
+//! generated problem in each format, at about 1 000, 10 000 and 60 000 contacts.
+//!
+//! The problems are `nonsmooth generate wall --contacts N` (bricks in running bond), in
+//! their local form (`W`, `q`, `mu`) and their global form (`M`, `H`, `q`, `b`, `mu`).
+//! Each is written with the crate's writers into a temporary folder and read back with
+//! [`nonsmooth::io::load`]; times are the best of 3 (of 1 for files over 200 MB), in
+//! release mode, on whatever machine runs it; the heap peak while reading is counted by
+//! a counting allocator (as in `examples/reader_memory.rs`). Writes
+//! `book/src/generated/exchange_sizes.txt` (machine-dependent) and
+//! `book/src/generated/exchange_file_sizes.txt` (file sizes only, the same bytes on every
+//! machine; `tests/io_npz.rs` checks its first size against the writers).
+//!
+//! ```console
+//! cargo run --release --example exchange_sizes
+//! ```
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use nonsmooth::io::{self, AnyProblem, Provenance, json, npy, npz};
+use nonsmooth::multibody::SceneKind;
+use nonsmooth::multibody::scenes::{SceneParams, SceneSpec};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static TRACKED: Cell<bool> = const { Cell::new(false) };
+}
+
+fn tracked() -> bool {
+    TRACKED.try_with(|t| t.get()).unwrap_or(false)
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() && tracked() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        if tracked() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() && tracked() {
+            if new_size >= layout.size() {
+                let now = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
+                    - layout.size();
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The contact counts asked of the scene sizer.
+pub const TARGETS: [usize; 3] = [1_000, 10_000, 60_000];
+
+/// The formats compared: (label, form, writer).
+pub const FORMATS: [(&str, &str); 6] = [
+    ("json", "local"),
+    ("json", "global"),
+    ("npy folder", "local"),
+    ("npz", "local"),
+    ("npz deflated", "local"),
+    ("npz", "global"),
+];
+
+/// The wall problem of about `target` contacts, local and global.
+fn wall(target: usize) -> (String, AnyProblem, AnyProblem, Provenance, Provenance) {
+    let p = SceneParams::bricks();
+    let scene = SceneSpec::for_contacts(SceneKind::Wall, target, &p)
+        .and_then(|s| s.build(&p))
+        .expect("a wall");
+    let local = AnyProblem::Friction(scene.local_problem().expect("local"));
+    let global = AnyProblem::Global(scene.global_problem().expect("global"));
+    (
+        scene.name.clone(),
+        local,
+        global,
+        scene.provenance(false),
+        scene.provenance(true),
+    )
+}
+
+/// Writes `p` in `format` at `dir`; returns the path, or why the writer refused.
+fn write(
+    format: &str,
+    dir: &Path,
+    name: &str,
+    p: &AnyProblem,
+    prov: &Provenance,
+) -> Result<PathBuf, String> {
+    let e = |e: io::IoError| e.to_string();
+    Ok(match format {
+        "json" => {
+            let path = dir.join("p.json");
+            let text = json::to_string(name, p, None, prov) + "\n";
+            io::write_atomic(&path, text.as_bytes()).map_err(e)?;
+            path
+        }
+        "npy folder" => {
+            let path = dir.join("p_npy");
+            npy::write(&path, name, p, None).map_err(e)?;
+            path
+        }
+        "npz" | "npz deflated" => {
+            let path = dir.join("p.npz");
+            let c = if format == "npz" {
+                npz::Compression::Stored
+            } else {
+                npz::Compression::Deflated
+            };
+            npz::write(&path, name, p, None, prov, c).map_err(e)?;
+            path
+        }
+        _ => unreachable!(),
+    })
+}
+
+fn size_of(path: &Path) -> u64 {
+    if path.is_dir() {
+        std::fs::read_dir(path)
+            .unwrap()
+            .map(|e| e.unwrap().metadata().unwrap().len())
+            .sum()
+    } else {
+        std::fs::metadata(path).unwrap().len()
+    }
+}
+
+fn remove(path: &Path) {
+    if path.is_dir() {
+        std::fs::remove_dir_all(path).unwrap();
+    } else {
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
+fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            let out = f();
+            let d = t.elapsed();
+            drop(out);
+            d
+        })
+        .min()
+        .expect("a run")
+}
+
+fn mb(bytes: u64) -> String {
+    format!("{:.1}", bytes as f64 / 1e6)
+}
+
+fn main() {
+    let dir = std::env::temp_dir().join(format!("nonsmooth-exchange-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut table = String::new();
+    let mut sizes = String::new();
+    writeln!(
+        table,
+        "{:>8} {:>13} {:>6} {:>10} {:>12} {:>9} {:>9} {:>10} {:>11}",
+        "contacts", "format", "form", "nnz", "file MB", "write s", "read s", "read MB", "B/contact"
+    )
+    .unwrap();
+    writeln!(sizes, "contacts format form bytes").unwrap();
+    for target in TARGETS {
+        let (name, local, global, lprov, gprov) = wall(target);
+        let nc = local.contacts();
+        for (format, form) in FORMATS {
+            let (p, prov) = if form == "local" {
+                (&local, &lprov)
+            } else {
+                (&global, &gprov)
+            };
+            let nnz = match p {
+                AnyProblem::Friction(fc) => fc.w().nnz(),
+                AnyProblem::Global(g) => g.m().nnz() + g.h().nnz(),
+                _ => unreachable!(),
+            };
+            let mut path = None;
+            let mut refused = None;
+            let write_t = best(1, || match write(format, &dir, &name, p, prov) {
+                Ok(p) => path = Some(p),
+                Err(e) => refused = Some(e),
+            });
+            let label = format.replace(' ', "-");
+            let Some(path) = path else {
+                let why = refused.unwrap_or_default();
+                let why = if why.contains("dense") || why.contains("too large") {
+                    "refused: a dense W of more than 2^27 entries".to_string()
+                } else {
+                    why
+                };
+                writeln!(table, "{nc:>8} {label:>13} {form:>6} {nnz:>10} {why}").unwrap();
+                writeln!(sizes, "{nc} {label} {form} refused").unwrap();
+                continue;
+            };
+            let bytes = size_of(&path);
+            let runs: usize = if bytes > 200_000_000 { 1 } else { 3 };
+            // the best of `runs` writes (the first one above included)
+            let write_t = if runs > 1 {
+                write_t.min(best(runs - 1, || {
+                    write(format, &dir, &name, p, prov).expect("written before")
+                }))
+            } else {
+                write_t
+            };
+            let read_t = best(runs, || io::load(&path).expect("reads back"));
+            TRACKED.with(|t| t.set(true));
+            LIVE.store(0, Ordering::Relaxed);
+            PEAK.store(0, Ordering::Relaxed);
+            let back = io::load(&path).expect("reads back");
+            let peak = PEAK.load(Ordering::Relaxed) as u64;
+            drop(back);
+            TRACKED.with(|t| t.set(false));
+            writeln!(
+                table,
+                "{nc:>8} {label:>13} {form:>6} {nnz:>10} {:>12} {:>9.3} {:>9.3} {:>10} {:>11}",
+                mb(bytes),
+                write_t.as_secs_f64(),
+                read_t.as_secs_f64(),
+                mb(peak),
+                peak / nc as u64
+            )
+            .unwrap();
+            writeln!(sizes, "{nc} {label} {form} {bytes}").unwrap();
+            eprintln!("{}", table.lines().last().unwrap());
+            remove(&path);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src/generated");
+    std::fs::write(out.join("exchange_sizes.txt"), &table).unwrap();
+    std::fs::write(out.join("exchange_file_sizes.txt"), &sizes).unwrap();
+    print!("{table}");
+}

@@ -1,0 +1,948 @@
+//! NumPy `.npz` archives: a whole problem in one file, sparse matrices kept sparse.
+//!
+//! An `.npz` file is a zip archive of `.npy` members, as `numpy.savez` (members stored,
+//! uncompressed) and `numpy.savez_compressed` (members deflated) write it. The array
+//! names are those of the [NumPy folder](super::npy), and a matrix `X` is stored either
+//! dense or in compressed sparse rows:
+//!
+//! | problem | arrays | shapes |
+//! |---|---|---|
+//! | fc3d | `W`, `q`, `mu` | `(3nc, 3nc)`, `(3nc,)`, `(nc,)` |
+//! | gfc3d | `M`, `H`, `q`, `b`, `mu` | `(ndof, ndof)`, `(ndof, 3nc)`, `(ndof,)`, `(3nc,)`, `(nc,)` |
+//! | LCP | `A`, `b` | `(n, n)`, `(n,)` |
+//! | boxed LCP | `A`, `b`, `lo`, `hi`, `dep`, `factor` | `(n, n)`, then `(n,)` each; `dep` is int64, `-1` for a fixed bound |
+//! | any (optional) | `r`, `u` | an engine's answer and its velocity, `(dim,)` |
+//! | any (optional) | `meta` | `uint8`, the UTF-8 bytes of a JSON object (below) |
+//!
+//! | a matrix `X` stored | members | dtype, shape |
+//! |---|---|---|
+//! | dense | `X` | float64, `(rows, cols)`, C or Fortran order |
+//! | sparse (CSR) | `X_data`, `X_indices`, `X_indptr`, `X_shape` | float64 `(nnz,)`; int32 or int64 `(nnz,)`; int32 or int64 `(rows + 1,)`; int32 or int64 `(2,)` |
+//!
+//! The four sparse members are exactly the arguments of
+//! `scipy.sparse.csr_matrix((data, indices, indptr), shape=shape)`. In Python:
+//!
+//! ```python
+//! import json, numpy as np, scipy.sparse as sp
+//! f = np.load("wall.npz")                      # no allow_pickle needed
+//! W = sp.csr_matrix((f["W_data"], f["W_indices"], f["W_indptr"]), shape=tuple(f["W_shape"]))
+//! q, mu = f["q"], f["mu"]
+//! meta = json.loads(f["meta"].tobytes())       # {"name": ..., "law": "coulomb", ...}
+//! ```
+//!
+//! and to write one: `np.savez("p.npz", W_data=W.data, W_indices=W.indices,
+//! W_indptr=W.indptr, W_shape=np.array(W.shape), q=q, mu=mu,
+//! meta=np.frombuffer(json.dumps({"law": "ccp"}).encode(), np.uint8))` (call
+//! `W.sum_duplicates()` first if `W` may hold duplicates).
+//!
+//! `meta` holds any of the keys `name`, `law` (`"coulomb"` or `"ccp"`), `source`,
+//! `description`, `units` (an object of strings), `labels` (one string per contact) and
+//! `answer_source` (who computed `r`); any other key is an error. Without a `law` a
+//! friction problem is read as Coulomb with a warning, as for the folder.
+//!
+//! # Reading
+//!
+//! Strict, and without a panic whatever the bytes: the zip structure is read by the
+//! [`zip`] crate; every member must be a known array name with the `.npy` suffix
+//! (`numpy.savez` adds it), stored or deflated; each `.npy` header is checked by
+//! [`npy::parse_header`](super::npy::parse_header) and its dtype, rank and exact data
+//! length before anything is decoded. For a sparse matrix, `X_shape` holds two
+//! non-negative integers, `X_indptr` has `rows + 1` entries, starts at 0, never
+//! decreases and ends at `nnz`, the length of `X_data` and `X_indices`; every index lies
+//! in `[0, cols)`. Column indices need not be sorted within a row (scipy does not always
+//! sort them): the reader sorts each row; a column stored twice in a row is an error
+//! (scipy would add the two). Errors name the member (`wall.npz/W_indptr.npy`).
+//!
+//! **Sizes.** The archive is read from the file member by member, never whole, so
+//! [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) (1 GiB) caps each member's uncompressed
+//! size, not the archive: the reader then holds at most one member's bytes beside the
+//! arrays decoded so far, the same bound as a NumPy folder whose files are each capped.
+//! A deflated member's declared size is not backed by stored bytes, so its buffer grows
+//! with what is actually inflated (a "zip bomb" stops at the cap). No size read from a
+//! header allocates before its data: `X_shape`'s row count is checked against the
+//! length of `X_indptr`, and the column count is only compared with indices and, by
+//! the problem's constructor, with the vectors (which are backed by data).
+//!
+//! # Writing
+//!
+//! [`write`](fn@write) keeps each matrix's storage (a sparse matrix as its CSR arrays,
+//! int32 indices when they fit as scipy does, else int64; a dense one as a Fortran-order
+//! float64 array), writes every member stored (or deflated with
+//! [`Compression::Deflated`]), with fixed timestamps so that the same problem always gives
+//! the same bytes, and replaces the target atomically ([`write_atomic`](super::write_atomic)).
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::{Read, Seek};
+use std::path::{Path, PathBuf};
+
+use nalgebra::DVector;
+use nalgebra_sparse::CsrMatrix;
+use ndarray::ArrayView1;
+use ndarray_npy::WriteNpyExt;
+use serde::{Deserialize, Serialize};
+
+use super::npy::{self, dtype_words, show};
+use super::{AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, MAX_FILE_BYTES, Provenance};
+use crate::matrix::Matrix;
+use crate::problem::{
+    BoxedLcp, EngineAnswer, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp, RowBound,
+};
+
+/// The first bytes of a zip archive with at least one member (`PK\x03\x04`) and of an
+/// empty one (`PK\x05\x06`).
+pub const ZIP_MAGIC: [&[u8]; 2] = [b"PK\x03\x04", b"PK\x05\x06"];
+
+/// The array names a problem archive may hold (each as `NAME.npy`).
+pub const MEMBERS: &[&str] = &[
+    "W",
+    "W_data",
+    "W_indices",
+    "W_indptr",
+    "W_shape",
+    "M",
+    "M_data",
+    "M_indices",
+    "M_indptr",
+    "M_shape",
+    "H",
+    "H_data",
+    "H_indices",
+    "H_indptr",
+    "H_shape",
+    "A",
+    "A_data",
+    "A_indices",
+    "A_indptr",
+    "A_shape",
+    "q",
+    "b",
+    "mu",
+    "lo",
+    "hi",
+    "dep",
+    "factor",
+    "r",
+    "u",
+    "meta",
+];
+
+/// How the writer stores members.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compression {
+    /// Uncompressed, as `numpy.savez` (the fastest to read and write).
+    #[default]
+    Stored,
+    /// Deflated, as `numpy.savez_compressed`.
+    Deflated,
+}
+
+/// The `meta` member: a JSON object.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NpzMeta {
+    /// Problem name (default: the file's stem).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Friction law of an fc3d or gfc3d problem (default Coulomb, with a warning).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub law: Option<FrictionKind>,
+    /// Who made the problem.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Units, for example `{"r": "N s"}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub units: BTreeMap<String, String>,
+    /// One label per contact, or none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
+    /// Who computed the answer `r`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_source: Option<String>,
+}
+
+/// `true` if `bytes` start like a zip archive.
+pub fn is_zip(bytes: &[u8]) -> bool {
+    ZIP_MAGIC.iter().any(|m| bytes.starts_with(m))
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading.
+
+/// The members of an open archive, read on demand.
+struct Archive<'p, R: Read + Seek> {
+    path: &'p Path,
+    zip: zip::ZipArchive<R>,
+    /// Array name (without `.npy`) to member index.
+    index: HashMap<String, usize>,
+    /// The archive's length in bytes (bounds the buffer of a stored member).
+    len: u64,
+}
+
+impl<'p, R: Read + Seek> Archive<'p, R> {
+    fn open(path: &'p Path, reader: R, len: u64) -> Result<Self, IoError> {
+        let zip = zip::ZipArchive::new(reader).map_err(|e| {
+            IoError::parse(
+                path,
+                "zip",
+                format!("not a readable zip archive (an .npz file is one): {e}"),
+            )
+        })?;
+        let mut archive = Archive {
+            path,
+            zip,
+            index: HashMap::new(),
+            len,
+        };
+        for i in 0..archive.zip.len() {
+            let name = archive
+                .zip
+                .name_for_index(i)
+                .map(str::to_string)
+                .unwrap_or_default();
+            let shown = show(name.as_bytes(), 60);
+            let Some(stem) = name.strip_suffix(".npy") else {
+                return Err(archive.bad(
+                    &name,
+                    format!(
+                        "member `{shown}` is not a .npy array; an .npz problem holds only \
+                         NAME.npy members ({})",
+                        MEMBERS.join(", ")
+                    ),
+                ));
+            };
+            if !MEMBERS.contains(&stem) {
+                return Err(archive.bad(
+                    &name,
+                    format!(
+                        "unknown array `{}`; an .npz problem holds only the arrays {}",
+                        show(stem.as_bytes(), 60),
+                        MEMBERS.join(", ")
+                    ),
+                ));
+            }
+            if archive.index.insert(stem.to_string(), i).is_some() {
+                return Err(archive.bad(&name, format!("member `{shown}` appears twice")));
+            }
+        }
+        Ok(archive)
+    }
+
+    fn member_path(&self, name: &str) -> PathBuf {
+        self.path.join(name)
+    }
+
+    fn bad(&self, member: &str, message: String) -> IoError {
+        IoError::parse(self.member_path(member), "zip", message)
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.index.contains_key(name)
+    }
+
+    /// The bytes of `name.npy` and the path that names it in messages.
+    fn bytes(&mut self, name: &str) -> Result<(PathBuf, Vec<u8>), IoError> {
+        let file = format!("{name}.npy");
+        let path = self.member_path(&file);
+        let Some(&i) = self.index.get(name) else {
+            return Err(IoError::parse(
+                self.path,
+                "zip",
+                format!("the archive has no member `{file}`"),
+            ));
+        };
+        let len = self.len;
+        let zip_err = |e: zip::result::ZipError| {
+            IoError::parse(&path, "zip", format!("cannot read the member: {e}"))
+        };
+        let mut f = self.zip.by_index(i).map_err(zip_err)?;
+        if f.is_dir() {
+            return Err(IoError::parse(&path, "zip", "the member is a folder"));
+        }
+        let stored = match f.compression() {
+            zip::CompressionMethod::Stored => true,
+            zip::CompressionMethod::Deflated => false,
+            other => {
+                return Err(IoError::new(
+                    &path,
+                    IoErrorKind::Unsupported(format!(
+                        "the member is compressed with {other:?}; .npz members are stored \
+                         (numpy.savez) or deflated (numpy.savez_compressed)"
+                    )),
+                ));
+            }
+        };
+        let declared = f.size();
+        if declared > MAX_FILE_BYTES {
+            return Err(IoError::parse(
+                &path,
+                "zip",
+                format!(
+                    "the member declares {declared} bytes, more than the {MAX_FILE_BYTES} \
+                     bytes (1 GiB) one array may have"
+                ),
+            ));
+        }
+        // A stored member's bytes are in the file; a deflated one's declared size is
+        // only a promise, so its buffer grows with what is inflated.
+        let cap = if stored {
+            declared.min(len)
+        } else {
+            declared.min(1 << 26)
+        };
+        let mut bytes = Vec::with_capacity(cap as usize);
+        let read = (&mut f).take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes);
+        if let Err(e) = read {
+            return Err(IoError::parse(
+                &path,
+                "zip",
+                format!("cannot read the member: {e}"),
+            ));
+        }
+        if bytes.len() as u64 != declared {
+            return Err(IoError::parse(
+                &path,
+                "zip",
+                format!(
+                    "the member declares {declared} bytes and holds {}",
+                    bytes.len()
+                ),
+            ));
+        }
+        Ok((path, bytes))
+    }
+
+    fn vector(&mut self, name: &str) -> Result<DVector<f64>, IoError> {
+        let (path, bytes) = self.bytes(name)?;
+        npy::parse_vector(&path, &bytes)
+    }
+
+    fn ints(&mut self, name: &str) -> Result<Vec<i64>, IoError> {
+        let (path, bytes) = self.bytes(name)?;
+        npy::parse_ints(&path, &bytes)
+    }
+
+    /// An index array: int32 or int64, either byte order, 1-dimensional.
+    fn indices(&mut self, name: &str) -> Result<(PathBuf, Vec<i64>), IoError> {
+        let (path, bytes) = self.bytes(name)?;
+        let v = parse_index_array(&path, &bytes)?;
+        Ok((path, v))
+    }
+
+    /// The matrix `name`, dense (`name.npy`) or CSR (`name_data.npy`, ...).
+    fn matrix(&mut self, name: &str) -> Result<Matrix, IoError> {
+        let parts = ["data", "indices", "indptr", "shape"].map(|p| format!("{name}_{p}"));
+        let sparse: Vec<bool> = parts.iter().map(|p| self.has(p)).collect();
+        if self.has(name) {
+            if sparse.iter().any(|&s| s) {
+                return Err(IoError::parse(
+                    self.path,
+                    "zip",
+                    format!(
+                        "the archive holds `{name}.npy` (dense) and `{name}_*.npy` (sparse); \
+                         store the matrix one way"
+                    ),
+                ));
+            }
+            let (path, bytes) = self.bytes(name)?;
+            return Ok(Matrix::Dense(npy::parse_matrix(&path, &bytes)?));
+        }
+        if !sparse.iter().any(|&s| s) {
+            return Err(IoError::parse(
+                self.path,
+                "zip",
+                format!(
+                    "the archive has no matrix `{name}`: neither `{name}.npy` (dense) nor \
+                     `{name}_data.npy`, `{name}_indices.npy`, `{name}_indptr.npy`, \
+                     `{name}_shape.npy` (sparse)"
+                ),
+            ));
+        }
+        if let Some(k) = sparse.iter().position(|&s| !s) {
+            return Err(IoError::parse(
+                self.path,
+                "zip",
+                format!(
+                    "the sparse matrix `{name}` lacks `{}.npy`; CSR storage needs \
+                     `{name}_data`, `{name}_indices`, `{name}_indptr` and `{name}_shape`",
+                    parts[k]
+                ),
+            ));
+        }
+        let (shape_path, shape) = self.indices(&parts[3])?;
+        let (nrows, ncols) = match shape[..] {
+            [r, c] if r >= 0 && c >= 0 => (r as u64, c as u64),
+            _ => {
+                return Err(IoError::parse(
+                    &shape_path,
+                    "data",
+                    format!(
+                        "the shape is {shape:?}; expected two non-negative integers (rows, cols)"
+                    ),
+                ));
+            }
+        };
+        let (ptr_path, indptr) = self.indices(&parts[2])?;
+        if indptr.len() as u64 != nrows.saturating_add(1) {
+            return Err(IoError::parse(
+                &ptr_path,
+                "data",
+                format!(
+                    "{} entries; a matrix of {nrows} rows (`{}`) needs rows + 1 = {}",
+                    indptr.len(),
+                    parts[3],
+                    nrows.saturating_add(1)
+                ),
+            ));
+        }
+        let (nrows, ncols) = (nrows as usize, usize::try_from(ncols).unwrap_or(usize::MAX));
+        let data = self.vector(&parts[0])?;
+        let nnz = data.len();
+        if indptr[0] != 0 {
+            return Err(IoError::parse(
+                &ptr_path,
+                "entry 0",
+                format!("the first entry is {}; it must be 0", indptr[0]),
+            ));
+        }
+        for (k, w) in indptr.windows(2).enumerate() {
+            if w[1] < w[0] {
+                return Err(IoError::parse(
+                    &ptr_path,
+                    format!("entry {}", k + 1),
+                    format!(
+                        "{} after {}: the entries must never decrease (row {k} would have a \
+                         negative length)",
+                        w[1], w[0]
+                    ),
+                ));
+            }
+        }
+        let last = indptr[nrows];
+        if last as u64 != nnz as u64 {
+            return Err(IoError::parse(
+                &ptr_path,
+                format!("entry {nrows}"),
+                format!(
+                    "the last entry is {last}; it must be the number of stored entries, {nnz} \
+                     (the length of `{}`)",
+                    parts[0]
+                ),
+            ));
+        }
+        let (ind_path, indices) = self.indices(&parts[1])?;
+        if indices.len() != nnz {
+            return Err(IoError::parse(
+                &ind_path,
+                "data",
+                format!(
+                    "{} indices for {nnz} stored values (`{}`); they must be as many",
+                    indices.len(),
+                    parts[0]
+                ),
+            ));
+        }
+        let mut cols = Vec::with_capacity(nnz);
+        for (k, &j) in indices.iter().enumerate() {
+            if j < 0 || j as u64 >= ncols as u64 {
+                return Err(IoError::parse(
+                    &ind_path,
+                    format!("entry {k}"),
+                    format!("column index {j} outside [0, {ncols})"),
+                ));
+            }
+            cols.push(j as usize);
+        }
+        drop(indices);
+        let offsets: Vec<usize> = indptr.iter().map(|&p| p as usize).collect();
+        drop(indptr);
+        let mut values: Vec<f64> = data.data.into();
+        for i in 0..nrows {
+            let (s, e) = (offsets[i], offsets[i + 1]);
+            let row = &cols[s..e];
+            if !row.windows(2).all(|w| w[0] < w[1]) {
+                let mut pairs: Vec<(usize, f64)> = row
+                    .iter()
+                    .copied()
+                    .zip(values[s..e].iter().copied())
+                    .collect();
+                pairs.sort_by_key(|p| p.0);
+                if let Some(w) = pairs.windows(2).find(|w| w[0].0 == w[1].0) {
+                    return Err(IoError::parse(
+                        &ind_path,
+                        format!("row {i}"),
+                        format!(
+                            "column {} is stored twice in row {i}; call sum_duplicates() on \
+                             the scipy matrix before saving it",
+                            w[0].0
+                        ),
+                    ));
+                }
+                for (k, (j, v)) in pairs.into_iter().enumerate() {
+                    cols[s + k] = j;
+                    values[s + k] = v;
+                }
+            }
+        }
+        CsrMatrix::try_from_csr_data(nrows, ncols, offsets, cols, values)
+            .map(Matrix::Sparse)
+            .map_err(|e| IoError::parse(&ind_path, "data", format!("not a valid CSR matrix: {e}")))
+    }
+
+    fn meta(&mut self) -> Result<Option<NpzMeta>, IoError> {
+        if !self.has("meta") {
+            return Ok(None);
+        }
+        let (path, bytes) = self.bytes("meta")?;
+        let h = npy::parse_header(&path, &bytes)?;
+        if !matches!(h.descr.as_str(), "|u1" | "<u1" | ">u1" | "|i1") || h.shape.len() != 1 {
+            return Err(IoError::parse(
+                &path,
+                "`descr`",
+                format!(
+                    "`meta` is an array {} of shape {}; expected a 1-dimensional uint8 array \
+                     of UTF-8 JSON bytes (np.frombuffer(json.dumps(meta).encode(), np.uint8))",
+                    dtype_words(&h.descr),
+                    npy::shape_text(&h.shape)
+                ),
+            ));
+        }
+        let text = bytes.get(h.data_start..).unwrap_or_default();
+        if text.len() != h.elements {
+            return Err(IoError::parse(
+                &path,
+                "data",
+                format!(
+                    "the header announces {} bytes and the member holds {}",
+                    h.elements,
+                    text.len()
+                ),
+            ));
+        }
+        serde_json::from_slice(text).map(Some).map_err(|e| {
+            IoError::parse(
+                &path,
+                format!("JSON line {} column {}", e.line(), e.column()),
+                e.to_string(),
+            )
+        })
+    }
+}
+
+/// Decodes a 1-dimensional int32 or int64 `.npy` array (either byte order).
+fn parse_index_array(path: &Path, bytes: &[u8]) -> Result<Vec<i64>, IoError> {
+    let h = npy::parse_header(path, bytes)?;
+    let (size, big) = match h.descr.as_str() {
+        "<i4" => (4, false),
+        ">i4" => (4, true),
+        "<i8" => (8, false),
+        ">i8" => (8, true),
+        d => {
+            return Err(IoError::parse(
+                path,
+                "`descr`",
+                format!(
+                    "the array is {} ('{}'); expected int32 or int64 ('<i4' or '<i8')",
+                    dtype_words(d),
+                    show(d.as_bytes(), 40)
+                ),
+            ));
+        }
+    };
+    if h.shape.len() != 1 {
+        return Err(IoError::parse(
+            path,
+            "`shape`",
+            format!(
+                "a {}-dimensional array of shape {}; a 1-dimensional one is required",
+                h.shape.len(),
+                npy::shape_text(&h.shape)
+            ),
+        ));
+    }
+    let data = &bytes[h.data_start..];
+    if h.elements.checked_mul(size) != Some(data.len()) {
+        return Err(IoError::parse(
+            path,
+            "data",
+            format!(
+                "the header announces {} elements of {size} bytes and the member holds {} \
+                 bytes of data",
+                h.elements,
+                data.len()
+            ),
+        ));
+    }
+    Ok(if size == 4 {
+        data.chunks_exact(4)
+            .map(|c| {
+                let b: [u8; 4] = c.try_into().expect("4 bytes");
+                i64::from(if big {
+                    i32::from_be_bytes(b)
+                } else {
+                    i32::from_le_bytes(b)
+                })
+            })
+            .collect()
+    } else {
+        data.chunks_exact(8)
+            .map(|c| {
+                let b: [u8; 8] = c.try_into().expect("8 bytes");
+                if big {
+                    i64::from_be_bytes(b)
+                } else {
+                    i64::from_le_bytes(b)
+                }
+            })
+            .collect()
+    })
+}
+
+fn read_problem<R: Read + Seek>(
+    path: &Path,
+    reader: R,
+    len: u64,
+) -> Result<LoadedProblem, IoError> {
+    let mut ar = Archive::open(path, reader, len)?;
+    let meta = ar.meta()?;
+    let has_meta = meta.is_some();
+    let meta = meta.unwrap_or_default();
+    let law = meta.law.unwrap_or_default();
+    let prob = |e| IoError::new(path, IoErrorKind::Problem(e));
+    let has_matrix = |ar: &Archive<R>, x: &str| ar.has(x) || ar.has(&format!("{x}_data"));
+    let problem = if has_matrix(&ar, "W") {
+        let w = ar.matrix("W")?;
+        AnyProblem::Friction(
+            FrictionContact::new(w, ar.vector("q")?, ar.vector("mu")?, law).map_err(prob)?,
+        )
+    } else if has_matrix(&ar, "M") {
+        let m = ar.matrix("M")?;
+        let h = ar.matrix("H")?;
+        AnyProblem::Global(
+            GlobalFrictionContact::new(
+                m,
+                h,
+                ar.vector("q")?,
+                ar.vector("b")?,
+                ar.vector("mu")?,
+                law,
+            )
+            .map_err(prob)?,
+        )
+    } else if has_matrix(&ar, "A") {
+        let a = ar.matrix("A")?;
+        let b = ar.vector("b")?;
+        if ["lo", "hi", "dep", "factor"].iter().any(|n| ar.has(n)) {
+            let lo = ar.vector("lo")?;
+            let hi = ar.vector("hi")?;
+            let dep = ar.ints("dep")?;
+            let factor = ar.vector("factor")?;
+            AnyProblem::Boxed(
+                BoxedLcp::from_opentissue(
+                    a,
+                    b,
+                    lo.as_slice(),
+                    hi.as_slice(),
+                    &dep,
+                    factor.as_slice(),
+                )
+                .map_err(prob)?,
+            )
+        } else {
+            AnyProblem::Lcp(Lcp::new(a, b).map_err(prob)?)
+        }
+    } else {
+        return Err(IoError::parse(
+            path,
+            "zip",
+            "the archive holds no problem matrix: W (fc3d), M and H (gfc3d) or A (LCP), \
+             dense or as W_data, W_indices, W_indptr, W_shape",
+        ));
+    };
+    let answer = if ar.has("r") {
+        let r = ar.vector("r")?.as_slice().to_vec();
+        let u = if ar.has("u") {
+            Some(ar.vector("u")?.as_slice().to_vec())
+        } else {
+            None
+        };
+        let ans = EngineAnswer {
+            source: meta
+                .answer_source
+                .clone()
+                .unwrap_or_else(|| "r.npy".to_string()),
+            r,
+            u,
+        };
+        ans.validate(problem.dim()).map_err(prob)?;
+        Some(ans)
+    } else {
+        if ar.has("u") {
+            return Err(IoError::parse(
+                path,
+                "zip",
+                "the archive holds `u.npy` (an answer's velocity) without `r.npy`",
+            ));
+        }
+        None
+    };
+    if !meta.labels.is_empty() && meta.labels.len() != problem.contacts() {
+        return Err(IoError::parse(
+            ar.member_path("meta.npy"),
+            "`labels`",
+            format!(
+                "{} labels for {} contacts; give one per contact or none",
+                meta.labels.len(),
+                problem.contacts()
+            ),
+        ));
+    }
+    let friction = matches!(problem, AnyProblem::Friction(_) | AnyProblem::Global(_));
+    let warnings = match (friction, meta.law) {
+        (true, None) => vec![format!(
+            "{}; friction law assumed {} (store meta = {{\"law\": \"ccp\"}} or \
+             {{\"law\": \"coulomb\"}} to choose)",
+            if has_meta {
+                "`meta` has no `law`"
+            } else {
+                "no `meta` array"
+            },
+            FrictionKind::default().name()
+        )],
+        (false, Some(k)) => vec![format!(
+            "`meta`: `law` is {}, but the archive holds {}, which has no friction law; the \
+             law is ignored",
+            k.name(),
+            problem.noun()
+        )],
+        _ => Vec::new(),
+    };
+    let name = meta.name.clone().unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    Ok(LoadedProblem {
+        path: path.to_path_buf(),
+        name,
+        format: Format::Npz,
+        problem,
+        answer,
+        warm_start: None,
+        provenance: Provenance {
+            source: meta.source.unwrap_or_default(),
+            description: meta.description.unwrap_or_default(),
+            units: meta.units,
+            labels: meta.labels,
+        },
+        warnings,
+    })
+}
+
+/// Reads an `.npz` problem from memory (`path` names it in messages).
+///
+/// # Errors
+/// [`IoErrorKind::Parse`] naming the member for a damaged archive, an unknown member, a
+/// malformed array (see the [module docs](self)); [`IoErrorKind::Problem`] for arrays
+/// that do not make a valid problem; [`IoErrorKind::Unsupported`] for a compression
+/// other than stored or deflated.
+pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
+    read_problem(path, std::io::Cursor::new(bytes), bytes.len() as u64)
+}
+
+/// Reads an `.npz` problem file member by member (regular files only; each member at
+/// most [`MAX_FILE_BYTES`] uncompressed).
+///
+/// # Errors
+/// As [`from_bytes`]; also [`IoErrorKind::Io`] and [`IoErrorKind::NotAFile`].
+pub fn load(path: &Path) -> Result<LoadedProblem, IoError> {
+    let file = super::open_regular(path)?;
+    let len = file
+        .metadata()
+        .map_err(|e| IoError::new(path, IoErrorKind::Io(e)))?
+        .len();
+    read_problem(path, std::io::BufReader::with_capacity(1 << 20, file), len)
+}
+
+// ---------------------------------------------------------------------------------------
+// Writing.
+
+fn npy_bytes<T: ndarray_npy::WritableElement>(x: &[T]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(128 + std::mem::size_of_val(x));
+    ArrayView1::from(x)
+        .write_npy(&mut v)
+        .expect("writing to memory");
+    v
+}
+
+/// The members of `problem` (and `answer`, and the metadata) as `(name, .npy bytes)`.
+fn members(
+    name: &str,
+    problem: &AnyProblem,
+    answer: Option<&EngineAnswer>,
+    provenance: &Provenance,
+) -> Result<Vec<(String, Vec<u8>)>, IoError> {
+    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+    let matrix = |out: &mut Vec<(String, Vec<u8>)>, x: &str, m: &Matrix| match m {
+        Matrix::Dense(_) => out.push((x.to_string(), npy::matrix_to_npy(m))),
+        Matrix::Sparse(s) => {
+            let (offsets, cols, values) = (s.row_offsets(), s.col_indices(), s.values());
+            let small = s.ncols().max(s.nnz()) <= i32::MAX as usize;
+            out.push((format!("{x}_data"), npy_bytes(values)));
+            if small {
+                let c: Vec<i32> = cols.iter().map(|&j| j as i32).collect();
+                let p: Vec<i32> = offsets.iter().map(|&j| j as i32).collect();
+                out.push((format!("{x}_indices"), npy_bytes(&c)));
+                out.push((format!("{x}_indptr"), npy_bytes(&p)));
+            } else {
+                let c: Vec<i64> = cols.iter().map(|&j| j as i64).collect();
+                let p: Vec<i64> = offsets.iter().map(|&j| j as i64).collect();
+                out.push((format!("{x}_indices"), npy_bytes(&c)));
+                out.push((format!("{x}_indptr"), npy_bytes(&p)));
+            }
+            let shape = [s.nrows() as i64, s.ncols() as i64];
+            out.push((format!("{x}_shape"), npy_bytes(&shape)));
+        }
+    };
+    let vector = |out: &mut Vec<(String, Vec<u8>)>, x: &str, v: &[f64]| {
+        out.push((x.to_string(), npy_bytes(v)));
+    };
+    for (x, m) in problem_matrices(problem) {
+        if let Matrix::Dense(d) = m {
+            crate::matrix::check_dense(&format!("the .npz writer ({x})"), d.nrows(), d.ncols())
+                .map_err(|e| IoError::new(name, IoErrorKind::Problem(e)))?;
+        }
+    }
+    let law = match problem {
+        AnyProblem::Lcp(p) => {
+            matrix(&mut out, "A", p.a());
+            vector(&mut out, "b", p.b().as_slice());
+            None
+        }
+        AnyProblem::Boxed(p) => {
+            let n = p.dim();
+            let (mut lo, mut hi, mut dep, mut factor) =
+                (vec![0.0; n], vec![0.0; n], vec![0i64; n], vec![0.0; n]);
+            for (i, bound) in p.row_bounds().iter().enumerate() {
+                match *bound {
+                    RowBound::Fixed { lo: l, hi: h } => {
+                        lo[i] = l;
+                        hi[i] = h;
+                        dep[i] = -1;
+                    }
+                    RowBound::Friction { dep: d, factor: f } => {
+                        dep[i] = d as i64;
+                        factor[i] = f;
+                    }
+                }
+            }
+            matrix(&mut out, "A", p.a());
+            vector(&mut out, "b", p.b().as_slice());
+            vector(&mut out, "lo", &lo);
+            vector(&mut out, "hi", &hi);
+            out.push(("dep".to_string(), npy_bytes(&dep)));
+            vector(&mut out, "factor", &factor);
+            None
+        }
+        AnyProblem::Friction(p) => {
+            matrix(&mut out, "W", p.w());
+            vector(&mut out, "q", p.q().as_slice());
+            vector(&mut out, "mu", p.mu().as_slice());
+            Some(p.kind())
+        }
+        AnyProblem::Global(p) => {
+            matrix(&mut out, "M", p.m());
+            matrix(&mut out, "H", p.h());
+            vector(&mut out, "q", p.q().as_slice());
+            vector(&mut out, "b", p.b().as_slice());
+            vector(&mut out, "mu", p.mu().as_slice());
+            Some(p.kind())
+        }
+    };
+    if let Some(a) = answer {
+        vector(&mut out, "r", &a.r);
+        if let Some(u) = &a.u {
+            vector(&mut out, "u", u);
+        }
+    }
+    let meta = NpzMeta {
+        name: Some(name.to_string()),
+        law,
+        source: Some(provenance.source.clone()).filter(|s| !s.is_empty()),
+        description: Some(provenance.description.clone()).filter(|s| !s.is_empty()),
+        units: provenance.units.clone(),
+        labels: provenance.labels.clone(),
+        answer_source: answer.map(|a| a.source.clone()),
+    };
+    let json = serde_json::to_vec(&meta).expect("plain data");
+    out.push(("meta".to_string(), npy_bytes(&json)));
+    Ok(out)
+}
+
+fn problem_matrices(problem: &AnyProblem) -> Vec<(&'static str, &Matrix)> {
+    match problem {
+        AnyProblem::Lcp(p) => vec![("A", p.a())],
+        AnyProblem::Boxed(p) => vec![("A", p.a())],
+        AnyProblem::Friction(p) => vec![("W", p.w())],
+        AnyProblem::Global(p) => vec![("M", p.m()), ("H", p.h())],
+    }
+}
+
+/// The bytes of the `.npz` archive [`write`](fn@write) writes.
+///
+/// # Errors
+/// [`IoErrorKind::Problem`]`(`[`ProblemError::TooLarge`](crate::problem::ProblemError::TooLarge)`)`
+/// for a dense matrix of more than [`MAX_DENSE_ENTRIES`](crate::matrix::MAX_DENSE_ENTRIES)
+/// entries.
+pub fn to_bytes(
+    name: &str,
+    problem: &AnyProblem,
+    answer: Option<&EngineAnswer>,
+    provenance: &Provenance,
+    compression: Compression,
+) -> Result<Vec<u8>, IoError> {
+    use std::io::Write;
+    let members = members(name, problem, answer, provenance)?;
+    let total: usize = members.iter().map(|(_, b)| b.len() + 128).sum();
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::with_capacity(total + 1024)));
+    let zerr = |e: zip::result::ZipError| {
+        IoError::new(name, IoErrorKind::Io(std::io::Error::other(e.to_string())))
+    };
+    for (member, bytes) in &members {
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(match compression {
+                Compression::Stored => zip::CompressionMethod::Stored,
+                Compression::Deflated => zip::CompressionMethod::Deflated,
+            })
+            .large_file(bytes.len() as u64 >= u64::from(u32::MAX))
+            .unix_permissions(0o644);
+        zip.start_file(format!("{member}.npy"), options)
+            .map_err(zerr)?;
+        zip.write_all(bytes)
+            .map_err(|e| IoError::new(name, IoErrorKind::Io(e)))?;
+    }
+    Ok(zip.finish().map_err(zerr)?.into_inner())
+}
+
+/// Writes `problem` (and an answer, and `provenance`) as the `.npz` file `path`, replaced
+/// whole ([`write_atomic`](super::write_atomic)); see the [module docs](self) for the
+/// layout.
+///
+/// # Errors
+/// As [`to_bytes`]; [`IoErrorKind::Io`] with what the file system reports.
+pub fn write(
+    path: &Path,
+    name: &str,
+    problem: &AnyProblem,
+    answer: Option<&EngineAnswer>,
+    provenance: &Provenance,
+    compression: Compression,
+) -> Result<(), IoError> {
+    let bytes = to_bytes(name, problem, answer, provenance, compression).map_err(|e| IoError {
+        path: path.to_path_buf(),
+        kind: e.kind,
+    })?;
+    super::write_atomic(path, &bytes)
+}
