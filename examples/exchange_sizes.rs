@@ -13,6 +13,7 @@
 //!
 //! ```console
 //! cargo run --release --example exchange_sizes
+//! cargo run --release --example exchange_sizes -- read wall.npz   # time one file's reading
 //! ```
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -174,6 +175,15 @@ fn mb(bytes: u64) -> String {
 }
 
 fn main() {
+    // `-- read PATH...`: only time reading the given files (best of 3), for profiling.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("read") {
+        for p in &args[1..] {
+            let t = best(3, || io::load(p).expect("reads"));
+            println!("{p}: read in {:.3} s (best of 3)", t.as_secs_f64());
+        }
+        return;
+    }
     let dir = std::env::temp_dir().join(format!("nonsmooth-exchange-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut table = String::new();

@@ -547,3 +547,68 @@ print(W.shape, W.nnz, repr(W[1, 1]), meta["law"], meta["labels"][1], f["mu"].tol
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// The file sizes `examples/exchange_sizes.rs` wrote into the book for its smallest wall
+/// are the sizes the writers give now (the same bytes on every machine: fixed zip
+/// timestamps, deterministic deflate, shortest round-trip JSON numbers).
+#[test]
+fn the_books_file_sizes_are_the_writers() {
+    use nonsmooth::io::json;
+    use nonsmooth::multibody::SceneKind;
+    use nonsmooth::multibody::scenes::{SceneParams, SceneSpec};
+    let table =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src/generated/exchange_file_sizes.txt");
+    let text = std::fs::read_to_string(&table).expect("written by examples/exchange_sizes.rs");
+    let p = SceneParams::bricks();
+    let scene = SceneSpec::for_contacts(SceneKind::Wall, 1_000, &p)
+        .and_then(|s| s.build(&p))
+        .unwrap();
+    let local = AnyProblem::Friction(scene.local_problem().unwrap());
+    let global = AnyProblem::Global(scene.global_problem().unwrap());
+    let (lp, gp) = (scene.provenance(false), scene.provenance(true));
+    let nc = local.contacts();
+    let json_len =
+        |p: &AnyProblem, prov: &Provenance| json::to_string(&scene.name, p, None, prov).len() + 1;
+    let npz_len = |p: &AnyProblem, prov: &Provenance, c| {
+        npz::to_bytes(&scene.name, p, None, prov, c).unwrap().len()
+    };
+    let expected = [
+        ("json", "local", json_len(&local, &lp)),
+        ("json", "global", json_len(&global, &gp)),
+        (
+            "npz",
+            "local",
+            npz_len(&local, &lp, npz::Compression::Stored),
+        ),
+        (
+            "npz-deflated",
+            "local",
+            npz_len(&local, &lp, npz::Compression::Deflated),
+        ),
+        (
+            "npz",
+            "global",
+            npz_len(&global, &gp, npz::Compression::Stored),
+        ),
+    ];
+    let mut checked = 0;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() != 4 || f[0] != nc.to_string() {
+            continue;
+        }
+        if let Some((_, _, bytes)) = expected
+            .iter()
+            .find(|(l, form, _)| *l == f[1] && *form == f[2])
+        {
+            assert_eq!(f[3], bytes.to_string(), "{line}: rerun the example");
+            checked += 1;
+        }
+    }
+    assert_eq!(
+        checked,
+        expected.len(),
+        "rows for {nc} contacts in {}",
+        table.display()
+    );
+}

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use super::{AnyProblem, npy, opentissue, siconos};
+use super::{AnyProblem, npy, npz, opentissue, siconos};
 use crate::matrix::Matrix;
 
 /// A target body: takes any bytes, must not panic.
@@ -120,8 +120,10 @@ fn dbits(m: &nalgebra::DMatrix<f64>) -> (usize, usize, Vec<u64>) {
 
 /// One `.npy` file, read as a matrix (`W.npy`), a vector (`q.npy`) and an `int64` vector
 /// (`dep.npy`); whatever reads must come back bit for bit from the bytes the writer
-/// produces for it (a dense and a sparse matrix alike).
+/// produces for it (a dense and a sparse matrix alike). The same bytes are also read as
+/// a whole `.npz` archive ([`npz_archive`]): NumPy input shares this one target.
 pub fn npy_array(data: &[u8]) {
+    npz_archive(data);
     let _ = npy::parse_header(Path::new("x.npy"), data);
     let w = Path::new("W.npy");
     if let Ok(m) = npy::parse_matrix(w, data) {
@@ -149,6 +151,31 @@ pub fn npy_array(data: &[u8]) {
     if let Ok(d) = npy::parse_ints(dep, data) {
         let back = npy::parse_ints(dep, &npy::ints_to_npy(&d)).expect("written ints read back");
         assert_eq!(back, d, "npy int64 round trip");
+    }
+}
+
+/// An `.npz` archive: a problem that reads must write (stored and deflated) and read
+/// back with the same matrices, vectors, storage and metadata.
+pub fn npz_archive(data: &[u8]) {
+    let path = Path::new("fuzz.npz");
+    let Ok(p) = npz::from_bytes(path, data) else {
+        return;
+    };
+    for c in [npz::Compression::Stored, npz::Compression::Deflated] {
+        let bytes = npz::to_bytes(&p.name, &p.problem, p.answer.as_ref(), &p.provenance, c)
+            .expect("a problem that was read can be written");
+        let back = npz::from_bytes(path, &bytes).expect("written .npz reads back");
+        assert_eq!(back.name, p.name, "npz name round trip");
+        assert_eq!(back.provenance, p.provenance, "npz provenance round trip");
+        let again = npz::to_bytes(
+            &back.name,
+            &back.problem,
+            back.answer.as_ref(),
+            &back.provenance,
+            c,
+        )
+        .expect("written again");
+        assert_eq!(bytes, again, "npz round trip");
     }
 }
 

@@ -104,7 +104,8 @@ impl Format {
 /// The largest file a reader accepts: 1 GiB. Readers read the whole file into memory and
 /// split text into tokens (about 24 bytes per token on top of the text), so the cap
 /// bounds a reader's memory to a few GB whatever the file says. Larger problems belong
-/// in FCLIB HDF5 files, which are read array by array.
+/// in NumPy `.npz` archives (read member by member, the cap applying to each member:
+/// [`npz`]) or FCLIB HDF5 files, which are read array by array.
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// What [`discover`] looks for under a folder, for messages.
@@ -215,7 +216,8 @@ impl fmt::Display for IoError {
             IoErrorKind::TooLarge { bytes } => write!(
                 f,
                 "{p}: the file has {bytes} bytes, more than the {MAX_FILE_BYTES} bytes (1 GiB) \
-                 the readers accept; store large problems as FCLIB HDF5"
+                 the readers accept; store large problems as NumPy .npz archives (sparse, \
+                 binary, read member by member) or FCLIB HDF5"
             ),
             IoErrorKind::Refused(msg) => write!(f, "{p}: {msg}"),
         }

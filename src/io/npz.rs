@@ -242,8 +242,13 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
         self.index.contains_key(name)
     }
 
-    /// The bytes of `name.npy` and the path that names it in messages.
-    fn bytes(&mut self, name: &str) -> Result<(PathBuf, Vec<u8>), IoError> {
+    /// Opens `name.npy` and hands `read` the path that names it, the open member, its
+    /// declared size and whether it is stored (its bytes are in the file) or deflated.
+    fn with_member<T>(
+        &mut self,
+        name: &str,
+        read: impl FnOnce(&Path, &mut dyn Read, u64, bool) -> Result<T, IoError>,
+    ) -> Result<T, IoError> {
         let file = format!("{name}.npy");
         let path = self.member_path(&file);
         let Some(&i) = self.index.get(name) else {
@@ -253,7 +258,6 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
                 format!("the archive has no member `{file}`"),
             ));
         };
-        let len = self.len;
         let zip_err = |e: zip::result::ZipError| {
             IoError::parse(&path, "zip", format!("cannot read the member: {e}"))
         };
@@ -285,38 +289,168 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
                 ),
             ));
         }
-        // A stored member's bytes are in the file; a deflated one's declared size is
-        // only a promise, so its buffer grows with what is inflated.
-        let cap = if stored {
-            declared.min(len)
-        } else {
-            declared.min(1 << 26)
-        };
-        let mut bytes = Vec::with_capacity(cap as usize);
-        let read = (&mut f).take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes);
-        if let Err(e) = read {
-            return Err(IoError::parse(
-                &path,
-                "zip",
-                format!("cannot read the member: {e}"),
-            ));
-        }
-        if bytes.len() as u64 != declared {
+        if stored && declared > self.len {
             return Err(IoError::parse(
                 &path,
                 "zip",
                 format!(
-                    "the member declares {declared} bytes and holds {}",
-                    bytes.len()
+                    "the member declares {declared} bytes, more than the archive's {}",
+                    self.len
                 ),
             ));
         }
-        Ok((path, bytes))
+        read(&path, &mut f, declared, stored)
+    }
+
+    /// The bytes of `name.npy` and the path that names it in messages.
+    fn bytes(&mut self, name: &str) -> Result<(PathBuf, Vec<u8>), IoError> {
+        self.with_member(name, |path, f, declared, stored| {
+            // A stored member's bytes are in the file; a deflated one's declared size is
+            // only a promise, so its buffer grows with what is inflated.
+            let cap = if stored {
+                declared
+            } else {
+                declared.min(1 << 26)
+            };
+            let mut bytes = Vec::with_capacity(cap as usize);
+            read_member(path, f, declared, &mut bytes)?;
+            Ok((path.to_path_buf(), bytes))
+        })
+    }
+
+    /// Decodes the 1-dimensional array `name.npy` of `size`-byte elements while reading
+    /// it, 64 KiB at a time, without holding the member's bytes: `header` checks the
+    /// header (dtype, rank) and `decode` turns each run of whole elements into values.
+    /// A member whose header does not fit in its first 64 KiB is read whole instead.
+    fn stream<T>(
+        &mut self,
+        name: &str,
+        header: impl FnOnce(&Path, &npy::NpyHeader, &[u8]) -> Result<(usize, bool), IoError>,
+        mut decode: impl FnMut(&Path, &[u8], usize, bool, &mut Vec<T>) -> Result<(), IoError>,
+    ) -> Result<Vec<T>, IoError> {
+        const CHUNK: usize = 1 << 16;
+        self.with_member(name, |path, f, declared, stored| {
+            let mut head = Vec::with_capacity(CHUNK.min(declared as usize));
+            f.take(CHUNK as u64)
+                .read_to_end(&mut head)
+                .map_err(|e| IoError::parse(path, "zip", format!("cannot read the member: {e}")))?;
+            let h = match npy::parse_header(path, &head) {
+                Ok(h) => h,
+                Err(_) if (head.len() as u64) < declared => {
+                    // A long header: read the rest and let the header parser speak.
+                    read_member(path, f, declared - head.len() as u64, &mut head)?;
+                    npy::parse_header(path, &head)?
+                }
+                Err(e) => return Err(e),
+            };
+            let (size, big) = header(path, &h, &head)?;
+            let data_len = declared - h.data_start as u64;
+            if (h.elements as u64).checked_mul(size as u64) != Some(data_len) {
+                return Err(IoError::parse(
+                    path,
+                    "data",
+                    format!(
+                        "the header announces {} elements of {size} bytes and the member \
+                         holds {data_len} bytes of data",
+                        h.elements
+                    ),
+                ));
+            }
+            let cap = if stored {
+                h.elements
+            } else {
+                h.elements.min(1 << 23)
+            };
+            let mut out = Vec::with_capacity(cap);
+            let first = &head[h.data_start.min(head.len())..];
+            let whole = first.len() - first.len() % size;
+            decode(path, &first[..whole], size, big, &mut out)?;
+            let mut buf = vec![0u8; CHUNK];
+            let carry = first.len() - whole;
+            buf[..carry].copy_from_slice(&first[whole..]);
+            let mut left = data_len - first.len() as u64;
+            let mut fill = carry;
+            while left > 0 || fill > 0 {
+                let want = ((CHUNK - fill) as u64).min(left) as usize;
+                f.read_exact(&mut buf[fill..fill + want]).map_err(|e| {
+                    IoError::parse(path, "zip", format!("cannot read the member: {e}"))
+                })?;
+                left -= want as u64;
+                let have = fill + want;
+                let whole = have - have % size;
+                decode(path, &buf[..whole], size, big, &mut out)?;
+                buf.copy_within(whole..have, 0);
+                fill = have - whole;
+                if want == 0 {
+                    break; // a partial element at the end: not possible after the length check
+                }
+            }
+            // Reading past the end makes the zip reader check the CRC-32.
+            let mut extra = [0u8; 1];
+            match f.read(&mut extra) {
+                Ok(0) => Ok(out),
+                Ok(_) => Err(IoError::parse(
+                    path,
+                    "zip",
+                    format!("the member holds more than the {declared} bytes it declares"),
+                )),
+                Err(e) => Err(IoError::parse(
+                    path,
+                    "zip",
+                    format!("cannot read the member: {e}"),
+                )),
+            }
+        })
     }
 
     fn vector(&mut self, name: &str) -> Result<DVector<f64>, IoError> {
-        let (path, bytes) = self.bytes(name)?;
-        npy::parse_vector(&path, &bytes)
+        Ok(DVector::from_vec(self.floats(name)?))
+    }
+
+    /// A 1-dimensional float64 array, decoded while it is read (the folder's
+    /// [`npy::parse_vector`] gives the message for any other dtype or rank).
+    fn floats(&mut self, name: &str) -> Result<Vec<f64>, IoError> {
+        self.stream(
+            name,
+            |path, h, head| match (h.descr.as_str(), h.shape.len()) {
+                ("<f8", 1) => Ok((8, false)),
+                (">f8", 1) => Ok((8, true)),
+                _ => npy::parse_vector(path, head).map(|_| (8, false)),
+            },
+            |_, data, _, big, out| {
+                let word = |c: &[u8]| -> [u8; 8] { c.try_into().expect("8 bytes") };
+                if big {
+                    out.extend(data.chunks_exact(8).map(|c| f64::from_be_bytes(word(c))));
+                } else {
+                    out.extend(data.chunks_exact(8).map(|c| f64::from_le_bytes(word(c))));
+                }
+                Ok(())
+            },
+        )
+    }
+
+    /// Column indices (int32 or int64), each checked to lie in `[0, ncols)`, decoded
+    /// while they are read.
+    fn columns(&mut self, name: &str, ncols: usize) -> Result<(PathBuf, Vec<usize>), IoError> {
+        let path = self.member_path(&format!("{name}.npy"));
+        let cols = self.stream(
+            name,
+            |path, h, _| index_kind(path, h),
+            |path, data, size, big, out: &mut Vec<usize>| {
+                for j in decode_ints(size, big, data) {
+                    if j < 0 || j as u64 >= ncols as u64 {
+                        return Err(IoError::parse(
+                            path,
+                            format!("entry {}", out.len()),
+                            format!("column index {j} outside [0, {ncols})"),
+                        ));
+                    }
+                    out.push(j as usize);
+                }
+                Ok(())
+            },
+        )?;
+        Ok((path, cols))
     }
 
     fn ints(&mut self, name: &str) -> Result<Vec<i64>, IoError> {
@@ -398,8 +532,8 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
             ));
         }
         let (nrows, ncols) = (nrows as usize, usize::try_from(ncols).unwrap_or(usize::MAX));
-        let data = self.vector(&parts[0])?;
-        let nnz = data.len();
+        let mut values = self.floats(&parts[0])?;
+        let nnz = values.len();
         if indptr[0] != 0 {
             return Err(IoError::parse(
                 &ptr_path,
@@ -432,33 +566,20 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
                 ),
             ));
         }
-        let (ind_path, indices) = self.indices(&parts[1])?;
-        if indices.len() != nnz {
+        let (ind_path, mut cols) = self.columns(&parts[1], ncols)?;
+        if cols.len() != nnz {
             return Err(IoError::parse(
                 &ind_path,
                 "data",
                 format!(
                     "{} indices for {nnz} stored values (`{}`); they must be as many",
-                    indices.len(),
+                    cols.len(),
                     parts[0]
                 ),
             ));
         }
-        let mut cols = Vec::with_capacity(nnz);
-        for (k, &j) in indices.iter().enumerate() {
-            if j < 0 || j as u64 >= ncols as u64 {
-                return Err(IoError::parse(
-                    &ind_path,
-                    format!("entry {k}"),
-                    format!("column index {j} outside [0, {ncols})"),
-                ));
-            }
-            cols.push(j as usize);
-        }
-        drop(indices);
         let offsets: Vec<usize> = indptr.iter().map(|&p| p as usize).collect();
         drop(indptr);
-        let mut values: Vec<f64> = data.data.into();
         for i in 0..nrows {
             let (s, e) = (offsets[i], offsets[i + 1]);
             let row = &cols[s..e];
@@ -531,10 +652,9 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
     }
 }
 
-/// Decodes a 1-dimensional int32 or int64 `.npy` array (either byte order).
-fn parse_index_array(path: &Path, bytes: &[u8]) -> Result<Vec<i64>, IoError> {
-    let h = npy::parse_header(path, bytes)?;
-    let (size, big) = match h.descr.as_str() {
+/// The element size and byte order of a 1-dimensional int32 or int64 array.
+fn index_kind(path: &Path, h: &npy::NpyHeader) -> Result<(usize, bool), IoError> {
+    let kind = match h.descr.as_str() {
         "<i4" => (4, false),
         ">i4" => (4, true),
         "<i8" => (8, false),
@@ -562,6 +682,14 @@ fn parse_index_array(path: &Path, bytes: &[u8]) -> Result<Vec<i64>, IoError> {
             ),
         ));
     }
+    Ok(kind)
+}
+
+/// Checks a 1-dimensional int32 or int64 `.npy` array (either byte order) and returns
+/// its element size, byte order and data.
+fn index_layout<'b>(path: &Path, bytes: &'b [u8]) -> Result<(usize, bool, &'b [u8]), IoError> {
+    let h = npy::parse_header(path, bytes)?;
+    let (size, big) = index_kind(path, &h)?;
     let data = &bytes[h.data_start..];
     if h.elements.checked_mul(size) != Some(data.len()) {
         return Err(IoError::parse(
@@ -575,29 +703,50 @@ fn parse_index_array(path: &Path, bytes: &[u8]) -> Result<Vec<i64>, IoError> {
             ),
         ));
     }
-    Ok(if size == 4 {
-        data.chunks_exact(4)
-            .map(|c| {
-                let b: [u8; 4] = c.try_into().expect("4 bytes");
-                i64::from(if big {
-                    i32::from_be_bytes(b)
-                } else {
-                    i32::from_le_bytes(b)
-                })
-            })
-            .collect()
-    } else {
-        data.chunks_exact(8)
-            .map(|c| {
-                let b: [u8; 8] = c.try_into().expect("8 bytes");
-                if big {
-                    i64::from_be_bytes(b)
-                } else {
-                    i64::from_le_bytes(b)
-                }
-            })
-            .collect()
+    Ok((size, big, data))
+}
+
+/// Reads `declared` more bytes of a member into `bytes` (at most [`MAX_FILE_BYTES`]),
+/// checking that the member holds exactly that many (and, at its end, its CRC-32).
+fn read_member(
+    path: &Path,
+    f: &mut dyn Read,
+    declared: u64,
+    bytes: &mut Vec<u8>,
+) -> Result<(), IoError> {
+    let before = bytes.len() as u64;
+    f.take(MAX_FILE_BYTES + 1)
+        .read_to_end(bytes)
+        .map_err(|e| IoError::parse(path, "zip", format!("cannot read the member: {e}")))?;
+    let got = bytes.len() as u64 - before;
+    if got != declared {
+        return Err(IoError::parse(
+            path,
+            "zip",
+            format!(
+                "the member declares {} bytes and holds {}",
+                before + declared,
+                before + got
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The integers of an index array, in one pass.
+fn decode_ints(size: usize, big: bool, data: &[u8]) -> impl Iterator<Item = i64> + '_ {
+    data.chunks_exact(size).map(move |c| match (size, big) {
+        (4, false) => i64::from(i32::from_le_bytes(c.try_into().expect("4 bytes"))),
+        (4, true) => i64::from(i32::from_be_bytes(c.try_into().expect("4 bytes"))),
+        (_, false) => i64::from_le_bytes(c.try_into().expect("8 bytes")),
+        (_, true) => i64::from_be_bytes(c.try_into().expect("8 bytes")),
     })
+}
+
+/// Decodes a 1-dimensional int32 or int64 `.npy` array (either byte order).
+fn parse_index_array(path: &Path, bytes: &[u8]) -> Result<Vec<i64>, IoError> {
+    let (size, big, data) = index_layout(path, bytes)?;
+    Ok(decode_ints(size, big, data).collect())
 }
 
 fn read_problem<R: Read + Seek>(
