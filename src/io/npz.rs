@@ -618,7 +618,7 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
         }
         let (path, bytes) = self.bytes("meta")?;
         let h = npy::parse_header(&path, &bytes)?;
-        if !matches!(h.descr.as_str(), "|u1" | "<u1" | ">u1" | "|i1") || h.shape.len() != 1 {
+        if !matches!(h.descr.as_str(), "|u1" | "<u1" | ">u1") || h.shape.len() != 1 {
             return Err(IoError::parse(
                 &path,
                 "`descr`",
@@ -1044,7 +1044,8 @@ fn problem_matrices(problem: &AnyProblem) -> Vec<(&'static str, &Matrix)> {
 /// # Errors
 /// [`IoErrorKind::Problem`]`(`[`ProblemError::TooLarge`](crate::problem::ProblemError::TooLarge)`)`
 /// for a dense matrix of more than [`MAX_DENSE_ENTRIES`](crate::matrix::MAX_DENSE_ENTRIES)
-/// entries.
+/// entries; [`IoErrorKind::Refused`] for a member of more than
+/// [`MAX_FILE_BYTES`] bytes (which the reader would refuse).
 pub fn to_bytes(
     name: &str,
     problem: &AnyProblem,
@@ -1059,6 +1060,18 @@ pub fn to_bytes(
     let zerr = |e: zip::result::ZipError| {
         IoError::new(name, IoErrorKind::Io(std::io::Error::other(e.to_string())))
     };
+    for (member, bytes) in &members {
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(IoError::new(
+                name,
+                IoErrorKind::Refused(format!(
+                    "`{member}.npy` would hold {} bytes, more than the {MAX_FILE_BYTES} bytes \
+                     (1 GiB) the reader accepts per member; nothing was written",
+                    bytes.len()
+                )),
+            ));
+        }
+    }
     for (member, bytes) in &members {
         let options = zip::write::SimpleFileOptions::default()
             .compression_method(match compression {
