@@ -195,7 +195,10 @@ fn main() {
     )
     .unwrap();
     writeln!(sizes, "contacts format form bytes").unwrap();
+    let mut ratios = String::new();
     for target in TARGETS {
+        // (stored entries, npz bytes) of the local and the global form
+        let (mut local_npz, mut global_npz) = ((0usize, 0u64), (0usize, 0u64));
         let (name, local, global, lprov, gprov) = wall(target);
         let nc = local.contacts();
         for (format, form) in FORMATS {
@@ -256,10 +259,27 @@ fn main() {
             )
             .unwrap();
             writeln!(sizes, "{nc} {label} {form} {bytes}").unwrap();
+            match (format, form) {
+                ("npz", "local") => local_npz = (nnz, bytes),
+                ("npz", "global") => global_npz = (nnz, bytes),
+                _ => {}
+            }
             eprintln!("{}", table.lines().last().unwrap());
             remove(&path);
         }
+        writeln!(
+            ratios,
+            "{nc:>8} contacts: the global form (M, H) stores {:.1} times fewer entries than W \
+             ({} against {}); its .npz is {:.1} times smaller",
+            local_npz.0 as f64 / global_npz.0 as f64,
+            global_npz.0,
+            local_npz.0,
+            local_npz.1 as f64 / global_npz.1 as f64
+        )
+        .unwrap();
     }
+    table.push('\n');
+    table.push_str(&ratios);
     std::fs::remove_dir_all(&dir).ok();
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src/generated");
     std::fs::write(out.join("exchange_sizes.txt"), &table).unwrap();
