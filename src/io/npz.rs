@@ -45,7 +45,7 @@
 //! Strict, and without a panic whatever the bytes: the zip structure is read by the
 //! [`zip`] crate; every member must be a known array name with the `.npy` suffix
 //! (`numpy.savez` adds it), stored or deflated; each `.npy` header is checked by
-//! [`npy::parse_header`](super::npy::parse_header) and its dtype, rank and exact data
+//! [`npy::parse_header`] and its dtype, rank and exact data
 //! length before anything is decoded. For a sparse matrix, `X_shape` holds two
 //! non-negative integers, `X_indptr` has `rows + 1` entries, starts at 0, never
 //! decreases and ends at `nnz`, the length of `X_data` and `X_indices`; every index lies
@@ -54,7 +54,7 @@
 //! (scipy would add the two). Errors name the member (`wall.npz/W_indptr.npy`).
 //!
 //! **Sizes.** The archive is read from the file member by member, never whole, so
-//! [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) (1 GiB) caps each member's uncompressed
+//! [`MAX_FILE_BYTES`] (1 GiB) caps each member's uncompressed
 //! size, not the archive: the reader then holds at most one member's bytes beside the
 //! arrays decoded so far, the same bound as a NumPy folder whose files are each capped.
 //! A deflated member's declared size is not backed by stored bytes, so its buffer grows
