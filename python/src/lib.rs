@@ -33,6 +33,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::methods, m)?)?;
     m.add_function(wrap_pyfunction!(check::check, m)?)?;
+    m.add_function(wrap_pyfunction!(check::_time_check, m)?)?;
+    m.add_function(wrap_pyfunction!(solve::_time_solve, m)?)?;
     m.add("ProblemError", py.get_type::<errors::ProblemError>())?;
     m.add("SolveError", py.get_type::<errors::SolveError>())?;
     m.add("FormatError", py.get_type::<errors::FormatError>())?;

@@ -262,3 +262,34 @@ pub fn methods(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
         })
         .collect()
 }
+
+/// Seconds per call of the library's solve alone (`registry::solve` from zeros, no Python
+/// conversion), averaged over `repeat` calls: for `bench/overhead.py`.
+#[pyfunction]
+#[pyo3(signature = (problem, method = "auto", tol = 1e-8, repeat = 100))]
+pub fn _time_solve(
+    problem: &Bound<'_, PyProblem>,
+    method: &str,
+    tol: f64,
+    repeat: usize,
+) -> PyResult<f64> {
+    let p = problem.get();
+    let choice = Choice::new(method).map_err(errors::option)?;
+    let params = Params {
+        tol,
+        max_iter: choice.default_max_iter(),
+        ..Default::default()
+    };
+    let t = std::time::Instant::now();
+    for _ in 0..repeat.max(1) {
+        let out = registry::solve(
+            &p.inner,
+            &choice,
+            DVector::zeros(p.inner.dim()),
+            &params,
+            &mut no_observer(),
+        );
+        std::hint::black_box(out);
+    }
+    Ok(t.elapsed().as_secs_f64() / repeat.max(1) as f64)
+}
