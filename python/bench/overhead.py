@@ -29,12 +29,13 @@ def main():
     assert res.converged, res
     r = res.r
 
-    rust_check = min(_native._time_check(p, r, 20000) for _ in range(7))
-    py_check = per_call(lambda: ns.check(p, r), 20000)
-    print(f"check, {p.contacts} contacts ({p.dim} unknowns), dense W:")
-    print(f"  library alone (Rust loop) {rust_check * 1e6:8.2f} us per call")
-    print(f"  from Python (timeit)      {py_check * 1e6:8.2f} us per call")
-    print(f"  Python overhead           {(py_check - rust_check) * 1e6:8.2f} us per call")
+    for reference, number in ((False, 20000), (True, 200)):
+        rust_check = min(_native._time_check(p, r, number, reference) for _ in range(7))
+        py_check = per_call(lambda: ns.check(p, r, reference=reference), number)
+        print(f"check, {p.contacts} contacts ({p.dim} unknowns), dense W, reference={reference}:")
+        print(f"  library alone (Rust loop) {rust_check * 1e6:8.2f} us per call")
+        print(f"  from Python (timeit)      {py_check * 1e6:8.2f} us per call")
+        print(f"  Python overhead           {(py_check - rust_check) * 1e6:8.2f} us per call")
 
     for method in ("nsn", "nsgs"):
         rust_solve = min(_native._time_solve(p, method, 1e-8, 2000) for _ in range(7))

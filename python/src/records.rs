@@ -312,9 +312,12 @@ impl Col {
 
 /// A NumPy structured array of `records`, each a list of `(field, value)` pairs with the
 /// fields of the first (a field missing from a later record is zero, NaN or empty).
+/// `text` names the fields that are text even when every value is `None` (an optional
+/// label).
 pub fn structured_array<'py>(
     py: Python<'py>,
     records: &[Vec<(String, Scalar)>],
+    text: &[&str],
 ) -> PyResult<Bound<'py, PyAny>> {
     let names: Vec<&str> = records
         .first()
@@ -328,7 +331,7 @@ pub fn structured_array<'py>(
     }
     let mut cols = Vec::with_capacity(names.len());
     for j in 0..names.len() {
-        let mut col: Option<Col> = None;
+        let mut col: Option<Col> = text.contains(&names[j]).then_some(Col::Str(0));
         for r in records {
             let v = value(r, names[j], j).unwrap_or(&Scalar::Null);
             col = Some(match (&col, v) {

@@ -52,7 +52,11 @@ def test_solve_converges_and_agrees_with_check(kind):
     rep = ns.check(p, res.r, tol=1e-10)
     assert rep.error == pytest.approx(res.error, rel=1e-6, abs=1e-15)
     assert rep.error_q == pytest.approx(res.error_q, rel=1e-6, abs=1e-15)
-    assert rep.kind == kind
+    assert rep.kind == kind and rep.type == "fc3d"
+    assert rep.verdict == "consistent" and rep.consistent
+    # the reference solve lands on the same answer (the CCP's is unique)
+    assert rep.reference["found"] and rep.reference["distance"] < 1e-6
+    assert (rep.contacts["distance"] < 1e-6).all()
     # normal reactions are non-negative and the bodies do not approach
     assert (res.r[0::3] >= -1e-9).all() and (res.u[0::3] >= -1e-8).all()
 
@@ -252,8 +256,12 @@ def test_method_that_does_not_apply():
 
 def test_wrong_r_length():
     p, _, _ = generated(nc=2)
-    with pytest.raises(ns.ProblemError, match="r has size 5, expected 6"):
+    with pytest.raises(ns.ProblemError, match="the answer has 5 numbers, the problem 6 unknowns"):
         ns.check(p, np.zeros(5))
+    r = np.zeros(6)
+    r[4] = np.inf
+    with pytest.raises(ns.ProblemError, match="entry 4 of the answer is inf, not a finite number"):
+        ns.check(p, r)
     with pytest.raises(ns.ProblemError, match="r has size 5, expected 6"):
         p.velocity(np.zeros(5))
 
@@ -290,3 +298,87 @@ def test_solve_releases_the_gil():
     assert len(results) == 4
     for r in results[1:]:
         np.testing.assert_array_equal(r, results[0])
+
+
+CONTACT_FIELDS = ["contact", "label", "r_n", "u_n", "slip", "penetration", "cone_violation",
+                  "dual_violation", "complementarity", "dissipation", "error", "distance"]
+
+
+def test_check_report_fields_and_structured_array():
+    p, W, q = generated(nc=4, seed=13, kind="ccp", sliding=True)
+    p = ns.Problem.local(W, q, 0.5, "ccp", labels=["a", "bb", "ccc", "dddd"],
+                         units={"r": "N s", "u": "m/s"})
+    res = ns.solve(p, tol=1e-12)
+    off = res.r.copy()
+    off[3] += 0.01  # contact 1 pushed off the solution
+    rep = ns.check(p, off, tol=1e-8)
+    c = rep.contacts
+    assert list(c.dtype.names) == CONTACT_FIELDS
+    assert c.shape == (4,)
+    assert c.dtype["contact"] == np.int64 and c.dtype["r_n"] == np.float64
+    assert c.dtype["label"].kind == "U"
+    assert c["label"].tolist() == ["a", "bb", "ccc", "dddd"]
+    assert c["contact"].tolist() == [0, 1, 2, 3]
+    np.testing.assert_allclose(c["r_n"], off[0::3])
+    u = W @ off + q
+    np.testing.assert_allclose(c["u_n"], u[0::3], atol=1e-12)
+    np.testing.assert_allclose(c["slip"], np.hypot(u[1::3], u[2::3]), atol=1e-12)
+    # the distance to the (unique) CCP reference is the push, on contact 1 only
+    assert rep.verdict == "inconsistent" and not rep.consistent
+    assert int(np.argmax(c["distance"])) == 1
+    assert c["distance"][1] == pytest.approx(0.01, rel=1e-5)
+    assert rep.reference["unique"] is True
+    assert rep.level == "velocity" and rep.force_unit == "N s"
+    assert rep.other_law["kind"] == "coulomb"
+    d = rep.to_dict()
+    assert d["verdict"] == "inconsistent" and d["contacts"] is c
+    with pytest.raises(AttributeError, match="no attribute `nope`"):
+        rep.nope
+
+
+def test_check_without_reference_and_without_labels():
+    p, _, _ = generated(nc=3, seed=14)
+    res = ns.solve(p, tol=1e-10)
+    rep = ns.check(p, res.r, tol=1e-8, reference=False)
+    assert rep.reference is None
+    assert np.isnan(rep.contacts["distance"]).all()
+    assert rep.contacts["label"].tolist() == ["", "", ""]
+    assert rep.contacts.dtype["label"].kind == "U"
+
+
+def test_check_kind_of_an_lcp_is_refused():
+    lcp = ns.Problem.lcp(np.eye(2), -np.ones(2))
+    with pytest.raises(ns.ProblemError, match="friction law `ccp` asked for a problem of type lcp"):
+        ns.check(lcp, np.ones(2), kind="ccp")
+    rep = ns.check(lcp, np.ones(2))
+    assert rep.verdict == "consistent" and rep.contacts.shape == (0,)
+
+
+def test_check_fields_are_those_of_the_command_line(tmp_path):
+    """The summary attributes and the record fields are exactly `nonsmooth check --json`'s."""
+    import json
+    import os
+    import pathlib
+    import subprocess
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    binary = pathlib.Path(os.environ.get("NONSMOOTH_BIN", root / "target" / "release" / "nonsmooth"))
+    if not binary.exists():
+        pytest.skip(f"{binary} not built (cargo build --release --bin nonsmooth; CI sets NONSMOOTH_BIN)")
+    p, W, q = generated(nc=3, seed=15, kind="ccp", sliding=True)
+    p = ns.Problem.local(W, q, 0.5, "ccp", labels=["x", "y", "z"])
+    r = ns.solve(p, tol=1e-6).r
+    p.write(tmp_path / "p.json")
+    np.save(tmp_path / "r.npy", r)
+    run = subprocess.run([str(binary), "check", str(tmp_path / "p.json"), "--answer", str(tmp_path / "r.npy"),
+                          "--json"], capture_output=True, text=True)
+    lines = [json.loads(x) for x in run.stdout.splitlines() if x.strip()]
+    summary, records = lines[0], lines[1:]
+    rep = ns.check(p, r)
+    cli_summary = set(summary) - {"file", "answer_source"}
+    assert cli_summary == set(rep.to_dict()) - {"contacts"}
+    assert list(records[0]) == list(rep.contacts.dtype.names)
+    for rec, row in zip(records, rep.contacts):
+        assert rec["label"] == row["label"]
+        assert rec["r_n"] == row["r_n"] and rec["error"] == row["error"]
+    assert summary["verdict"] == rep.verdict and summary["error"] == rep.error
