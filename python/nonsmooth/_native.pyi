@@ -185,10 +185,36 @@ class Result:
     def __bool__(self) -> bool: ...
 
 class CheckReport:
-    """The verdict on an answer; `contacts` is a NumPy structured array, one record per contact."""
+    """The judgement of an answer, as `nonsmooth check --json` gives it.
+
+    `contacts` is a NumPy structured array, one record per contact, with the fields
+    contact (int64), label (unicode), r_n, u_n, slip, penetration, cone_violation,
+    dual_violation, complementarity, dissipation, error, distance (float64; NaN without a
+    reference).
+    """
 
     contacts: npt.NDArray[np.void]
-    def __getattr__(self, name: str) -> Any: ...
+    verdict: Literal["consistent", "inconsistent"]
+    grade: str
+    type: Literal["fc3d", "gfc3d", "lcp", "boxed-lcp"]
+    kind: Optional[Kind]
+    tol: float
+    error: float
+    error_q: float
+    error_abs: float
+    error_normal: float
+    level: Literal["velocity", "acceleration", "unknown"]
+    force_unit: Optional[str]
+    penetration_name: str
+    max_penetration: Optional[float]
+    max_cone_violation: Optional[float]
+    max_complementarity: Optional[float]
+    min_dissipation: Optional[float]
+    other_law: Optional[dict[str, Any]]
+    note: Optional[str]
+    reference: Optional[dict[str, Any]]
+    @property
+    def consistent(self) -> bool: ...
     def to_dict(self) -> dict[str, Any]: ...
 
 def solve(

@@ -330,10 +330,10 @@ pub fn structured_array<'py>(
         }
     }
     let mut cols = Vec::with_capacity(names.len());
-    for j in 0..names.len() {
-        let mut col: Option<Col> = text.contains(&names[j]).then_some(Col::Str(0));
+    for (j, name) in names.iter().enumerate() {
+        let mut col: Option<Col> = text.contains(name).then_some(Col::Str(0));
         for r in records {
-            let v = value(r, names[j], j).unwrap_or(&Scalar::Null);
+            let v = value(r, name, j).unwrap_or(&Scalar::Null);
             col = Some(match (&col, v) {
                 (None | Some(Col::Int), Scalar::Int(_)) => Col::Int,
                 (None | Some(Col::Bool), Scalar::Bool(_)) => Col::Bool,
