@@ -111,6 +111,9 @@ def test_shared_mujoco_answer_and_kind():
     assert p.answer is not None and p.answer.r.shape == (p.dim,)
     rep = ns.check(p, p.answer.r, tol=1e-3)
     assert np.isfinite(rep.error)
+    # MuJoCo's data are at the acceleration level: forces in N, the file's units say so
+    assert rep.level == "acceleration" and rep.force_unit == "N"
+    assert rep.contacts.shape == (p.contacts,)
 
 
 def test_shared_opentissue_boxed_lcp():
