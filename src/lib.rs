@@ -19,6 +19,7 @@
 //! | [`pivoting`] | Lemke's method (lexicographic) | *Complementarity and its reformulations* | Cottle, Pang, Stone 1992 |
 //! | [`friction`] | the friction cone and its projection; friction laws as convex sets (half-line, box, disk, ellipse, Coulomb-Contensou ellipsoid) and the closest point on an ellipsoid | *Friction laws as convex sets*; *The closest point on an ellipsoid* | Acary et al. 2018; Erleben 2017 §3, §4.1 |
 //! | [`prox`] | the proximal view of any problem (`ProxProblem`, borrowing it); PROX Jacobi and Gauss-Seidel, r-factor strategies | *Proximal operators*; *PROX schemes and r-factors*; *PROX experiments* | Erleben 2017 §3-4.2 |
+//! | [`check`] | judging an engine's answer: `check` gives the verdict, the field's error measures overall and per contact (with labels), and the distance `‖r - r*‖` to a reference solved to 1e-12 (uniqueness stated), in the data's units (velocity or acceleration level) | *Reading real problems and judging an answer* | Siconos 4.4; Acary et al. 2018 |
 //! | [`io`] | Siconos `.dat`, FCLIB HDF5, OpenTissue `.dlm`, MuJoCo JSON, the project's JSON | *Reading real problems and judging an answer* | `../shared/data/README.md` |
 //! | [`policy`] | what wraps an iteration: warm starting (by contact identity), the semi-staggered start, PROX then Newton, PROX's rollback test, the cone Newton's hybrid fallback | *The solver interface* | Erleben 2007 §3; Silcowitz et al. 2009 §3; Erleben 2017 Alg. 1-2; Acary et al. 2018 |
 //! | [`solver`] | the one interface: the `Method` trait (prepare, start, one iteration), the loop `solve`, `Params`, `Solved`, `SolveError`, observers; the `registry` of every method by name with its options | *The solver interface*; *The command line* | — |
@@ -58,6 +59,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 #![warn(missing_docs)]
 
+pub mod check;
 #[doc(hidden)]
 pub mod cli;
 pub mod friction;

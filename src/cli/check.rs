@@ -4,13 +4,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::merit::Residual;
-use crate::merit::{ContactCheck, check_contacts, friction_error};
-use crate::problem::AnyProblem;
-use crate::problem::{FrictionContact, FrictionKind};
-use clap::Args;
-use nalgebra::DVector;
-use serde_json::json;
+use crate::check::{CheckOptions, CheckReport, ContactRecord, check};
+use crate::problem::FrictionKind;
+use clap::{Args, ValueEnum};
 
 use super::args;
 use super::table::{Align, Table, emit, sci};
@@ -34,12 +30,31 @@ pub struct CheckArgs {
     /// finite number >= 0.
     #[arg(long, default_value = "1e-8", allow_hyphen_values = true, value_parser = args::tolerance)]
     tol: f64,
-    /// Show only the N contacts with the largest error.
+    /// Show only the N contacts with the largest error (or distance, with --sort
+    /// distance).
     #[arg(long)]
     worst: Option<usize>,
+    /// Order of the contact table: by contact index, by error or by distance to the
+    /// reference (largest first). Default: by index, or by error with --worst.
+    #[arg(long, value_enum)]
+    sort: Option<SortKey>,
+    /// Do not solve for the reference solution (no distance is reported).
+    #[arg(long)]
+    no_reference: bool,
     /// JSON output: one object for the whole answer, then one per contact.
     #[arg(long)]
     json: bool,
+}
+
+/// How the contact table is ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortKey {
+    /// By contact index.
+    Contact,
+    /// By natural-map error, largest first.
+    Error,
+    /// By distance to the reference, largest first.
+    Distance,
 }
 
 /// Reads an answer file: a NumPy `.npy` 1-D `float64` array (by its extension or its first
@@ -130,8 +145,8 @@ fn finish(path: &Path, values: Vec<f64>, dim: usize) -> Result<Vec<f64>, Failure
     Ok(values)
 }
 
-fn contact_table() -> Table {
-    Table::new(&[
+fn contact_table(labels: bool) -> Table {
+    let mut cols = vec![
         ("contact", 7, Align::Right),
         ("r_n", 10, Align::Right),
         ("u_n", 10, Align::Right),
@@ -142,11 +157,16 @@ fn contact_table() -> Table {
         ("compl", 9, Align::Right),
         ("dissipation", 11, Align::Right),
         ("error", 9, Align::Right),
-    ])
+        ("distance", 9, Align::Right),
+    ];
+    if labels {
+        cols.push(("label", 5, Align::Left));
+    }
+    Table::new(&cols)
 }
 
-fn contact_cells(c: &ContactCheck) -> Vec<String> {
-    vec![
+fn contact_cells(c: &ContactRecord, labels: bool) -> Vec<String> {
+    let mut cells = vec![
         c.contact.to_string(),
         sci(Some(c.r_n)),
         sci(Some(c.u_n)),
@@ -157,7 +177,166 @@ fn contact_cells(c: &ContactCheck) -> Vec<String> {
         sci(Some(c.complementarity)),
         sci(Some(c.dissipation)),
         sci(Some(c.error)),
-    ]
+        sci(c.distance),
+    ];
+    if labels {
+        cells.push(c.label.clone().unwrap_or_default());
+    }
+    cells
+}
+
+/// The options of the library's [`check`] from the command line's.
+fn options(a: &CheckArgs) -> CheckOptions {
+    CheckOptions {
+        kind: a.kind,
+        tol: a.tol,
+        reference: !a.no_reference,
+        ..Default::default()
+    }
+}
+
+/// The summary object of `--json`: the report without its contacts, with the file and
+/// where the answer came from.
+fn summary_json(
+    report: &CheckReport,
+    file: &str,
+    source: &str,
+) -> Result<serde_json::Map<String, serde_json::Value>, Failure> {
+    let mut v = serde_json::to_value(report).map_err(|e| e.to_string())?;
+    let serde_json::Value::Object(m) = &mut v else {
+        return Err(Failure::Input("the report is not a JSON object".into()));
+    };
+    m.remove("contacts");
+    m.insert("file".into(), file.into());
+    m.insert("answer_source".into(), source.into());
+    Ok(std::mem::take(m))
+}
+
+/// The text lines of a report (without the contact table).
+fn report_lines(report: &CheckReport, file: &str, source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    out.push(file.to_string());
+    out.push(format!("  answer      {source}"));
+    let law = report
+        .kind
+        .clone()
+        .unwrap_or_else(|| report.problem_type.clone());
+    out.push(format!("  law         {law}"));
+    let friction = report.kind.is_some();
+    if friction {
+        let level = match &report.force_unit {
+            Some(u) => format!("{} (r in {u})", report.level.name()),
+            None => "unknown (the file gives no units)".to_string(),
+        };
+        out.push(format!("  level       {level}"));
+    }
+    out.push(format!(
+        "  error       {} (‖q‖-scaled {}, absolute {})",
+        sci(Some(report.error)),
+        sci(Some(report.error_q)),
+        sci(Some(report.error_abs))
+    ));
+    if friction {
+        out.push(format!(
+            "  normal      {} (penetration and pulling, on their own)",
+            sci(Some(report.error_normal))
+        ));
+    }
+    if let Some(o) = &report.other_law {
+        out.push(format!(
+            "  as {:<8} {} (for comparison)",
+            o.kind,
+            sci(Some(o.error))
+        ));
+    }
+    if !report.contacts.is_empty() {
+        let rows = [
+            (
+                format!("max {}", report.penetration_name),
+                report.max_penetration,
+            ),
+            ("max cone violation".to_string(), report.max_cone_violation),
+            (
+                "max complementarity".to_string(),
+                report.max_complementarity,
+            ),
+            ("min dissipation".to_string(), report.min_dissipation),
+        ];
+        for (name, v) in rows {
+            out.push(format!("  {name:<24} {}", sci(v)));
+        }
+    }
+    if let Some(rf) = &report.reference {
+        let unit = report
+            .force_unit
+            .as_ref()
+            .filter(|_| friction)
+            .map(|u| format!(" {u}"))
+            .unwrap_or_default();
+        let how = match rf.error {
+            Some(e) => format!(
+                "{} from {}: {}, error {}",
+                rf.method,
+                rf.found_from,
+                rf.status,
+                sci(Some(e))
+            ),
+            None => format!("{}: {}", rf.method, rf.status),
+        };
+        out.push(format!("  reference   {how}"));
+        if !rf.found {
+            out.push(format!(
+                "  reference   none found to {} ({})",
+                sci(Some(CheckOptions::default().reference_accept)),
+                rf.attempts.join("; ")
+            ));
+        }
+        out.push(format!("  uniqueness  {}", rf.uniqueness));
+        if let Some(d) = rf.distance {
+            let mut line = format!("  distance    {}{unit}", sci(Some(d)));
+            if let Some(rel) = rf.relative_distance {
+                line += &format!(" (relative {})", sci(Some(rel)));
+            }
+            if let (Some(c), Some(wd)) = (rf.worst_contact, rf.worst_distance) {
+                line += &format!("; worst contact {c}");
+                if let Some(l) = &rf.worst_label {
+                    line += &format!(" ({l})");
+                }
+                line += &format!(", {}{unit}", sci(Some(wd)));
+            }
+            out.push(line);
+        }
+    }
+    out.push(format!(
+        "  verdict     {} (tolerance {})",
+        report.verdict,
+        sci(Some(report.tol))
+    ));
+    out.push(format!("  grade       {}", report.grade));
+    out
+}
+
+/// The contacts to show, in the order asked.
+fn shown<'a>(report: &'a CheckReport, a: &CheckArgs) -> Vec<&'a ContactRecord> {
+    let mut shown: Vec<&ContactRecord> = report.contacts.iter().collect();
+    let key = a.sort.unwrap_or(if a.worst.is_some() {
+        SortKey::Error
+    } else {
+        SortKey::Contact
+    });
+    match key {
+        SortKey::Contact => {}
+        SortKey::Error => shown.sort_by(|x, y| y.error.total_cmp(&x.error)),
+        SortKey::Distance => shown.sort_by(|x, y| {
+            y.distance
+                .unwrap_or(f64::NEG_INFINITY)
+                .total_cmp(&x.distance.unwrap_or(f64::NEG_INFINITY))
+        }),
+    }
+    if let Some(n) = a.worst {
+        shown.truncate(n);
+    }
+    shown
 }
 
 pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
@@ -176,154 +355,39 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
             }
         },
     };
-    let r = DVector::from_vec(answer);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-
-    let local: Option<FrictionContact> = match &lp.problem {
-        AnyProblem::Friction(f) => Some(f.clone()),
-        AnyProblem::Global(g) => Some(g.to_local().map_err(|e| e.to_string())?),
-        _ => None,
-    };
-    let kind = local.as_ref().map(|f| a.kind.unwrap_or(f.kind()));
-    let err: Residual = match (&local, kind) {
-        (Some(f), Some(k)) => friction_error(&f.clone().with_kind(k), &r),
-        _ => crate::solver::registry::measure(&lp.problem, &r).map_err(|e| e.to_string())?,
-    };
-    // The natural map and the normal condition on its own (a huge mu can hide `u_n < 0`
-    // from the map; see `merit::Residual::meets`).
-    let accepted = err.meets(a.tol, crate::merit::Measure::Relative);
-    if let Some(note) = local
-        .as_ref()
-        .and_then(|f| crate::merit::mu_beyond_resolution(f.mu().max(), a.tol))
-    {
+    let report = check(&lp.problem, &answer, &lp.provenance, &options(&a))
+        .map_err(|e| Failure::Input(format!("{}: {e}", a.path.display())))?;
+    if let Some(note) = &report.note {
         eprintln!("nonsmooth: note: {}: {note}", a.path.display());
     }
-    let verdict = if accepted {
-        "consistent"
-    } else {
-        "inconsistent"
-    };
-
-    let checks = match (&local, kind) {
-        (Some(f), Some(k)) => check_contacts(f, &r, k),
-        _ => Vec::new(),
-    };
-    let max = |f: fn(&ContactCheck) -> f64| checks.iter().map(f).fold(0.0, f64::max);
-    let min = |f: fn(&ContactCheck) -> f64| checks.iter().map(f).fold(f64::INFINITY, f64::min);
-    // The other law, for comparison, on friction problems.
-    let other = match (&local, kind) {
-        (Some(f), Some(k)) => {
-            let o = if k == FrictionKind::Coulomb {
-                FrictionKind::Ccp
-            } else {
-                FrictionKind::Coulomb
-            };
-            Some((o, friction_error(&f.clone().with_kind(o), &r)))
-        }
-        _ => None,
-    };
-
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let file = a.path.display().to_string();
     if a.json {
-        let summary = json!({
-            "file": a.path.display().to_string(), "type": lp.problem.type_name(),
-            "kind": kind.map(|k| k.name()), "answer_source": source, "tol": a.tol,
-            "verdict": verdict, "error": err.rel, "error_q": err.rel_q, "error_abs": err.abs,
-            "error_normal": err.normal,
-            "max_penetration": if checks.is_empty() { None } else { Some(max(|c| c.penetration)) },
-            "max_cone_violation": if checks.is_empty() { None } else { Some(max(|c| c.cone_violation)) },
-            "max_complementarity": if checks.is_empty() { None } else { Some(max(|c| c.complementarity)) },
-            "min_dissipation": if checks.is_empty() { None } else { Some(min(|c| c.dissipation)) },
-            "other_law": other.map(|(k, e)| json!({"kind": k.name(), "error": e.rel, "error_q": e.rel_q})),
-        });
-        emit(&mut out, &summary.to_string())?;
+        let summary = summary_json(&report, &file, &source)?;
+        emit(&mut out, &serde_json::Value::Object(summary).to_string())?;
     } else {
-        emit(&mut out, &format!("{}", a.path.display()))?;
-        emit(&mut out, &format!("  answer      {source}"))?;
-        let law = kind
-            .map(|k| k.name().to_string())
-            .unwrap_or_else(|| lp.problem.type_name().to_string());
-        emit(&mut out, &format!("  law         {law}"))?;
-        emit(
-            &mut out,
-            &format!(
-                "  error       {} (‖q‖-scaled {}, absolute {})",
-                sci(Some(err.rel)),
-                sci(Some(err.rel_q)),
-                sci(Some(err.abs))
-            ),
-        )?;
-        if local.is_some() {
-            emit(
-                &mut out,
-                &format!(
-                    "  normal      {} (penetration and pulling, on their own)",
-                    sci(Some(err.normal))
-                ),
-            )?;
+        for line in report_lines(&report, &file, &source) {
+            emit(&mut out, &line)?;
         }
-        if let Some((k, e)) = other {
-            emit(
-                &mut out,
-                &format!("  as {:<8} {} (for comparison)", k.name(), sci(Some(e.rel))),
-            )?;
-        }
-        if !checks.is_empty() {
-            emit(
-                &mut out,
-                &format!(
-                    "  max penetration velocity {}",
-                    sci(Some(max(|c| c.penetration)))
-                ),
-            )?;
-            emit(
-                &mut out,
-                &format!(
-                    "  max cone violation       {}",
-                    sci(Some(max(|c| c.cone_violation)))
-                ),
-            )?;
-            emit(
-                &mut out,
-                &format!(
-                    "  max complementarity      {}",
-                    sci(Some(max(|c| c.complementarity)))
-                ),
-            )?;
-            emit(
-                &mut out,
-                &format!(
-                    "  min dissipation          {}",
-                    sci(Some(min(|c| c.dissipation)))
-                ),
-            )?;
-        }
-        emit(
-            &mut out,
-            &format!("  verdict     {verdict} (tolerance {})", sci(Some(a.tol))),
-        )?;
     }
-    if !checks.is_empty() {
-        let mut shown: Vec<&ContactCheck> = checks.iter().collect();
-        if let Some(n) = a.worst {
-            shown.sort_by(|x, y| y.error.total_cmp(&x.error));
-            shown.truncate(n);
-        }
-        let t = contact_table();
+    if !report.contacts.is_empty() {
+        let labels = report.contacts.iter().any(|c| c.label.is_some());
+        let t = contact_table(labels);
         if !a.json {
             emit(&mut out, "")?;
             emit(&mut out, &t.header())?;
         }
-        for c in shown {
+        for c in shown(&report, &a) {
             let line = if a.json {
                 serde_json::to_string(c).map_err(|e| e.to_string())?
             } else {
-                t.row(&contact_cells(c))
+                t.row(&contact_cells(c, labels))
             };
             emit(&mut out, &line)?;
         }
     }
-    Ok(if accepted {
+    Ok(if report.verdict == "consistent" {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -1,0 +1,14 @@
+from ._native import (
+    Answer as Answer,
+    CheckReport as CheckReport,
+    FormatError as FormatError,
+    OptionError as OptionError,
+    Problem as Problem,
+    ProblemError as ProblemError,
+    Result as Result,
+    SolveError as SolveError,
+    __version__ as __version__,
+    check as check,
+    methods as methods,
+    solve as solve,
+)

@@ -1,0 +1,214 @@
+//! `check`: the library's judgement of an answer ([`nonsmooth::check::check`]), its
+//! summary as attributes and its per-contact records as a NumPy structured array: the
+//! fields of `nonsmooth check --json`.
+
+use nonsmooth::check::{
+    CheckError, CheckOptions, CheckReport, ContactRecord, check as crate_check,
+};
+use nonsmooth::problem::FrictionKind;
+use pyo3::exceptions::PyAttributeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::convert::{json_to_py, readonly_vector};
+use crate::errors;
+use crate::problem::PyProblem;
+use crate::records::{fields_of, structured_array};
+
+/// The judgement of an answer, as `nonsmooth check --json` gives it.
+///
+/// Every field of the summary is an attribute: `verdict` ("consistent" or
+/// "inconsistent"), `grade` (one sentence with the distance to the reference), `type`,
+/// `kind`, `tol`, `error` (Siconos 4.4 normalisation), `error_q` (||q||-scaled),
+/// `error_abs`, `error_normal`, `level` ("velocity", "acceleration", "unknown"),
+/// `force_unit`, `penetration_name`, `max_penetration`, `max_cone_violation`,
+/// `max_complementarity`, `min_dissipation`, `other_law` (dict: the error under the other
+/// friction law), `note`, `reference` (dict: the reference solve and the distance to it,
+/// or None). `consistent` is `verdict == "consistent"`.
+///
+/// `contacts` is a NumPy structured array with one record per contact and the fields of
+/// the library's `ContactRecord`: contact (int64), label (unicode), r_n, u_n, slip,
+/// penetration, cone_violation, dual_violation, complementarity, dissipation, error,
+/// distance (float64; NaN when no reference was found). Units are the problem's (N s
+/// and m/s at the velocity level, N and m/s^2 at the acceleration level).
+#[pyclass(name = "CheckReport", module = "nonsmooth._native", frozen)]
+pub struct PyCheckReport {
+    summary: Py<PyDict>,
+    /// One record per contact (a NumPy structured array).
+    #[pyo3(get)]
+    contacts: Py<PyAny>,
+    consistent: bool,
+}
+
+#[pymethods]
+impl PyCheckReport {
+    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        match self.summary.bind(py).get_item(name)? {
+            Some(v) => Ok(v),
+            None => Err(PyAttributeError::new_err(format!(
+                "CheckReport has no attribute `{name}`"
+            ))),
+        }
+    }
+
+    fn __dir__(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let mut names: Vec<String> = self.summary.bind(py).keys().extract()?;
+        names.extend(["contacts", "consistent", "to_dict"].map(String::from));
+        Ok(names)
+    }
+
+    /// `verdict == "consistent"`: the error and the normal condition meet `tol`.
+    #[getter]
+    fn consistent(&self) -> bool {
+        self.consistent
+    }
+
+    /// The summary as a dict (a copy), with `contacts` the structured array.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = self.summary.bind(py).copy()?;
+        d.set_item("contacts", self.contacts.bind(py))?;
+        Ok(d)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let s = self.summary.bind(py);
+        let grade: String = match s.get_item("grade")? {
+            Some(g) => g.extract()?,
+            None => String::new(),
+        };
+        Ok(format!("CheckReport({grade:?})"))
+    }
+}
+
+fn check_error(e: CheckError) -> PyErr {
+    errors::problem(e)
+}
+
+/// The library's check (the GIL released when it solves for a reference).
+pub(crate) fn run_check(
+    py: Python<'_>,
+    p: &PyProblem,
+    r: &[f64],
+    opts: &CheckOptions,
+) -> PyResult<CheckReport> {
+    if opts.reference {
+        py.detach(|| crate_check(&p.inner, r, &p.provenance, opts))
+            .map_err(check_error)
+    } else {
+        crate_check(&p.inner, r, &p.provenance, opts).map_err(check_error)
+    }
+}
+
+fn options(tol: f64, kind: Option<&str>, reference: bool) -> PyResult<CheckOptions> {
+    if !(tol >= 0.0) || !tol.is_finite() {
+        return Err(errors::OptionError::new_err(format!(
+            "tol must be a finite number >= 0, not {tol}"
+        )));
+    }
+    Ok(CheckOptions {
+        kind: kind
+            .map(|k| k.parse::<FrictionKind>().map_err(errors::problem))
+            .transpose()?,
+        tol,
+        reference,
+        ..Default::default()
+    })
+}
+
+/// Judges an answer `r` (shape (dim,): `[n, t1, t2]` per contact, the problem's units)
+/// as `nonsmooth check` does: the error in both Siconos normalisations, each contact's
+/// penetration, cone and dual-cone violation, complementarity and dissipation, and, with
+/// `reference=True`, the distance to a reference solution the library computes (the
+/// CCP's solution is unique; for Coulomb the nearest solution found from `r`).
+///
+/// tol: the verdict's tolerance (Siconos 4.4 normalisation); kind: judge against
+/// "coulomb" or "ccp" instead of the problem's law. The problem's labels and units (its
+/// provenance) name the contacts and the level of the data.
+///
+/// Raises ProblemError for an `r` of the wrong length or with NaN or infinity, and for a
+/// law asked of an LCP. The GIL is released during the reference solve.
+#[pyfunction]
+#[pyo3(signature = (problem, r, tol = 1e-8, kind = None, reference = true))]
+pub fn check(
+    py: Python<'_>,
+    problem: &Bound<'_, PyProblem>,
+    r: &Bound<'_, PyAny>,
+    tol: f64,
+    kind: Option<&str>,
+    reference: bool,
+) -> PyResult<PyCheckReport> {
+    let p = problem.get();
+    let opts = options(tol, kind, reference)?;
+    let r = readonly_vector(r, "r")?;
+    let report = match r.as_slice() {
+        Ok(s) => run_check(py, p, s, &opts)?,
+        Err(_) => run_check(py, p, &r.as_array().to_vec(), &opts)?,
+    };
+    report_to_py(py, report)
+}
+
+/// The report as Python: the summary (the report without its contacts, as JSON) in a dict,
+/// the contacts as a structured array.
+pub(crate) fn report_to_py(py: Python<'_>, mut report: CheckReport) -> PyResult<PyCheckReport> {
+    let records = std::mem::take(&mut report.contacts)
+        .iter()
+        .map(|c| fields_of(c).map_err(errors::problem))
+        .collect::<PyResult<Vec<_>>>()?;
+    let contacts = if records.is_empty() {
+        // No contacts (an LCP): an empty array with the same fields, typed from a record
+        // of zeros (a struct literal, so a new field of the record fails to compile here).
+        let zero = ContactRecord {
+            contact: 0,
+            label: Some(String::new()),
+            r_n: 0.0,
+            u_n: 0.0,
+            slip: 0.0,
+            penetration: 0.0,
+            cone_violation: 0.0,
+            dual_violation: 0.0,
+            complementarity: 0.0,
+            dissipation: 0.0,
+            error: 0.0,
+            distance: Some(0.0),
+        };
+        let one = vec![fields_of(&zero).map_err(errors::problem)?];
+        structured_array(py, &one, &["label"])?
+            .get_item(pyo3::types::PySlice::new(py, 0, 0, 1))?
+            .unbind()
+    } else {
+        structured_array(py, &records, &["label"])?.unbind()
+    };
+    let consistent = report.verdict == "consistent";
+    let mut summary = serde_json::to_value(&report).map_err(errors::problem)?;
+    if let serde_json::Value::Object(m) = &mut summary {
+        m.remove("contacts");
+    }
+    let summary = json_to_py(py, &summary)?.cast_into::<PyDict>()?.unbind();
+    Ok(PyCheckReport {
+        summary,
+        contacts,
+        consistent,
+    })
+}
+
+/// Seconds per call of the library's check alone (`nonsmooth::check::check`, no Python
+/// conversion), averaged over `repeat` calls: for `bench/overhead.py`.
+#[pyfunction]
+#[pyo3(signature = (problem, r, repeat = 10000, reference = false))]
+pub fn _time_check(
+    problem: &Bound<'_, PyProblem>,
+    r: &Bound<'_, PyAny>,
+    repeat: usize,
+    reference: bool,
+) -> PyResult<f64> {
+    let p = problem.get();
+    let r = readonly_vector(r, "r")?.as_array().to_vec();
+    let opts = options(1e-8, None, reference)?;
+    let t = std::time::Instant::now();
+    for _ in 0..repeat.max(1) {
+        let rep = crate_check(&p.inner, std::hint::black_box(&r), &p.provenance, &opts)
+            .map_err(check_error)?;
+        std::hint::black_box(rep);
+    }
+    Ok(t.elapsed().as_secs_f64() / repeat.max(1) as f64)
+}

@@ -1,0 +1,795 @@
+//! Judging an engine's answer: is it consistent with the contact law, and how far is it
+//! from the reference solution?
+//!
+//! [`check`] measures an answer `r` (the unknowns of an LCP, a boxed LCP or a friction
+//! problem) in the field's error measures ([`crate::merit`]: the natural-map error in both
+//! Siconos normalisations, and contact by contact penetration, cone and dual-cone
+//! violation, complementarity and dissipation), then, unless asked not to, solves the
+//! problem itself to a tight tolerance with the most reliable method for its law and
+//! reports `‖r - r*‖` overall and per contact ([`ReferenceReport`]). The verdict
+//! (`consistent` / `inconsistent`) is the residual's, against [`CheckOptions::tol`]; the
+//! distance grades it ([`CheckReport::grade`]): a small residual can hide forces far from
+//! the solution on an ill-conditioned problem, and a residual above the tolerance can be
+//! harmless.
+//!
+//! **Uniqueness.** The CCP's force and an LCP's solution are unique when `W` (its
+//! symmetric part) is positive definite: a Cholesky factorisation of `(W + Wᵀ)/2` is tried
+//! when `dim ≤` [`CheckOptions::cholesky_limit`], and the report says so; otherwise
+//! uniqueness is "not established". Coulomb's law may have several solutions (Acary,
+//! Cadoux, Lemaréchal, Malick 2011): the reference is then solved from the engine's answer
+//! as a warm start, the nearest solution found, and the report says where it was found
+//! from.
+//!
+//! **Units.** [`Level`] reads the provenance's units: data at the acceleration level
+//! (MuJoCo's `b` in `m/s^2`) have forces in N and a "penetration acceleration"; at the
+//! velocity level impulses in N s and a "penetration velocity".
+//!
+//! ```
+//! use nalgebra::{DMatrix, DVector};
+//! use nonsmooth::check::{CheckOptions, check};
+//! use nonsmooth::problem::{AnyProblem, FrictionContact, FrictionKind, Provenance};
+//! // One contact pressed into the ground and pushed sideways: it sticks, r* = -W⁻¹ q.
+//! let w = DMatrix::from_row_slice(3, 3, &[2.0, 0.1, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0, 1.0]);
+//! let q = DVector::from_vec(vec![-1.0, 0.2, 0.0]);
+//! let mu = DVector::from_vec(vec![0.5]);
+//! let p = AnyProblem::Friction(FrictionContact::new(w.into(), q, mu, FrictionKind::Ccp).unwrap());
+//! let exact = [1.02 / 1.99, -0.2 - 0.1 * 1.02 / 1.99, 0.0];
+//! let off = [exact[0] + 1e-3, exact[1], exact[2]];
+//! let report = check(&p, &off, &Provenance::default(), &CheckOptions::default()).unwrap();
+//! assert_eq!(report.verdict, "inconsistent");
+//! let reference = report.reference.unwrap();
+//! assert_eq!(reference.unique, Some(true));
+//! assert!((reference.distance.unwrap() - 1e-3).abs() < 1e-9);
+//! ```
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use nalgebra::{DMatrix, DVector};
+use serde::Serialize;
+
+use crate::merit::{
+    ContactCheck, Measure, Residual, check_contacts, friction_error, mu_beyond_resolution,
+};
+use crate::problem::{AnyProblem, FrictionContact, FrictionKind, ProblemError, Provenance};
+use crate::solver::registry::{self, Choice};
+use crate::solver::{NonExhaustive, Params};
+
+/// What [`check`] does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckOptions {
+    /// Judge against this friction law instead of the problem's own (`None`: the
+    /// problem's). An error for an LCP or a boxed LCP.
+    pub kind: Option<FrictionKind>,
+    /// Accept the answer when its error (Siconos 4.4 normalisation) and its normal
+    /// condition are at most this ([`Residual::meets`]). Default `1e-8`.
+    pub tol: f64,
+    /// Solve the problem for a reference solution and report the distance to it. Default
+    /// `true`.
+    pub reference: bool,
+    /// The tolerance the reference solve aims at. Default `1e-12`.
+    pub reference_tol: f64,
+    /// A reference is used only if its measured error is at most this (else the report
+    /// says the reference solve failed, and gives no distance). Default `1e-9`.
+    pub reference_accept: f64,
+    /// Wall-clock budget in seconds for all the reference attempts together. Default 30.
+    pub reference_seconds: f64,
+    /// The largest `dim` for which positive definiteness of `W` is tested by a dense
+    /// Cholesky factorisation. Default 1500.
+    pub cholesky_limit: usize,
+    #[doc(hidden)]
+    pub non_exhaustive: NonExhaustive,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            kind: None,
+            tol: 1e-8,
+            reference: true,
+            reference_tol: 1e-12,
+            reference_accept: 1e-9,
+            reference_seconds: 30.0,
+            cholesky_limit: 1500,
+            non_exhaustive: NonExhaustive::default(),
+        }
+    }
+}
+
+/// The level of the data, read from [`Provenance::units`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Level {
+    /// Velocities and impulses (`u` in m/s, `r` in N s).
+    Velocity,
+    /// Accelerations and forces (`b` or `u` in m/s², `r` in N), as MuJoCo writes.
+    Acceleration,
+    /// The units do not say.
+    Unknown,
+}
+
+impl Level {
+    /// Reads the level from the units: any of `u`, `b`, `q` in `m/s^2` (or `m/s²`), or
+    /// `r` / `engine_solution` in `N` without `s`, means acceleration; `m/s` or `N s`
+    /// means velocity; otherwise unknown.
+    pub fn of(provenance: &Provenance) -> Level {
+        let units = &provenance.units;
+        let first = |key: &str| {
+            units
+                .get(key)
+                .map(|s| s.split_whitespace().next().unwrap_or("").to_string())
+        };
+        for key in ["u", "b", "q"] {
+            if let Some(u) = first(key) {
+                if u.starts_with("m/s^2") || u.starts_with("m/s²") {
+                    return Level::Acceleration;
+                }
+                if u == "m/s" {
+                    return Level::Velocity;
+                }
+            }
+        }
+        for key in ["r", "engine_solution"] {
+            if let Some(v) = units.get(key) {
+                let v = v.trim();
+                if v.starts_with("N s") || v.starts_with("N·s") || v.starts_with("Ns") {
+                    return Level::Velocity;
+                }
+                if v == "N" || v.starts_with("N ") {
+                    return Level::Acceleration;
+                }
+            }
+        }
+        Level::Unknown
+    }
+
+    /// `"velocity"`, `"acceleration"` or `"unknown"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Velocity => "velocity",
+            Level::Acceleration => "acceleration",
+            Level::Unknown => "unknown",
+        }
+    }
+
+    /// The unit of `r`: `Some("N s")`, `Some("N")`, or `None` when unknown.
+    pub fn force_unit(self) -> Option<&'static str> {
+        match self {
+            Level::Velocity => Some("N s"),
+            Level::Acceleration => Some("N"),
+            Level::Unknown => None,
+        }
+    }
+
+    /// What `max(0, -u_n)` is called: `"penetration velocity"`, `"penetration
+    /// acceleration"`, or `"penetration rate"` when unknown.
+    pub fn penetration_name(self) -> &'static str {
+        match self {
+            Level::Velocity => "penetration velocity",
+            Level::Acceleration => "penetration acceleration",
+            Level::Unknown => "penetration rate",
+        }
+    }
+}
+
+/// The error under the other friction law, for comparison.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OtherLaw {
+    /// `"coulomb"` or `"ccp"`.
+    pub kind: String,
+    /// Error (Siconos 4.4 normalisation).
+    pub error: f64,
+    /// Error (`‖q‖` normalisation).
+    pub error_q: f64,
+}
+
+/// The reference solution and the answer's distance to it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReferenceReport {
+    /// The method that produced the reference (or the last one tried, on failure).
+    pub method: String,
+    /// Where that method started: `"the engine's answer"` or `"zero"`.
+    pub found_from: String,
+    /// That method's status (`"converged"`, `"max-iterations"`, ...).
+    pub status: String,
+    /// Iterations it did.
+    pub iterations: Option<usize>,
+    /// The reference's own error, measured on it (Siconos 4.4 normalisation).
+    pub error: Option<f64>,
+    /// Every attempt: `"method from start: status, error"`.
+    pub attempts: Vec<String>,
+    /// Whether a reference was found (its error at most
+    /// [`CheckOptions::reference_accept`]); if not, no distance is given.
+    pub found: bool,
+    /// `Some(true)` when the solution is proved unique, `None` when not established.
+    pub unique: Option<bool>,
+    /// How uniqueness was decided, in words.
+    pub uniqueness: String,
+    /// `‖r*‖`.
+    pub norm: Option<f64>,
+    /// `‖r - r*‖` in the unit of `r`.
+    pub distance: Option<f64>,
+    /// `‖r - r*‖ / ‖r*‖` (`None` if `r* = 0`).
+    pub relative_distance: Option<f64>,
+    /// The contact farthest from the reference.
+    pub worst_contact: Option<usize>,
+    /// Its label, if the provenance has labels.
+    pub worst_label: Option<String>,
+    /// Its distance `‖r_c - r*_c‖`.
+    pub worst_distance: Option<f64>,
+    /// The reference solution itself (empty when not found).
+    #[serde(skip)]
+    pub r: Vec<f64>,
+}
+
+/// One contact's record: [`ContactCheck`]'s measures, its label and its distance to the
+/// reference.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ContactRecord {
+    /// Contact index.
+    pub contact: usize,
+    /// Label from the provenance, if any.
+    pub label: Option<String>,
+    /// Normal reaction `r_n`.
+    pub r_n: f64,
+    /// Normal velocity (or acceleration) `u_n`, positive separates.
+    pub u_n: f64,
+    /// Tangential speed `‖u_t‖`.
+    pub slip: f64,
+    /// `max(0, -u_n)`.
+    pub penetration: f64,
+    /// Distance of `r` from the friction cone.
+    pub cone_violation: f64,
+    /// Distance of `û` (Coulomb) or `u` (CCP) from the dual cone.
+    pub dual_violation: f64,
+    /// `|r · û|` (Coulomb) or `|r · u|` (CCP).
+    pub complementarity: f64,
+    /// `-r_t · u_t` (`>= 0` when friction dissipates).
+    pub dissipation: f64,
+    /// The contact's natural-map residual `‖e_c‖`.
+    pub error: f64,
+    /// `‖r_c - r*_c‖`, when a reference was found.
+    pub distance: Option<f64>,
+}
+
+impl ContactRecord {
+    fn new(c: &ContactCheck, label: Option<String>, distance: Option<f64>) -> Self {
+        ContactRecord {
+            contact: c.contact,
+            label,
+            r_n: c.r_n,
+            u_n: c.u_n,
+            slip: c.slip,
+            penetration: c.penetration,
+            cone_violation: c.cone_violation,
+            dual_violation: c.dual_violation,
+            complementarity: c.complementarity,
+            dissipation: c.dissipation,
+            error: c.error,
+            distance,
+        }
+    }
+}
+
+/// The whole judgement of one answer. Every field serialises to plain JSON (no NaN:
+/// missing numbers are `null`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckReport {
+    /// `"consistent"` (the error meets [`CheckOptions::tol`]) or `"inconsistent"`.
+    pub verdict: String,
+    /// One graded sentence: the verdict with the distance to the reference (for example
+    /// `"consistent: forces within 2.0e-05 N s of the reference"`).
+    pub grade: String,
+    /// `"lcp"`, `"boxed-lcp"`, `"fc3d"` or `"gfc3d"`.
+    #[serde(rename = "type")]
+    pub problem_type: String,
+    /// The friction law judged against (`None` for LCPs).
+    pub kind: Option<String>,
+    /// The tolerance.
+    pub tol: f64,
+    /// Error, Siconos 4.4 normalisation.
+    pub error: f64,
+    /// Error, `‖q‖` normalisation.
+    pub error_q: f64,
+    /// Absolute error.
+    pub error_abs: f64,
+    /// The normal condition on its own (penetration and pulling), relative.
+    pub error_normal: f64,
+    /// `"velocity"`, `"acceleration"` or `"unknown"` ([`Level::of`]).
+    pub level: Level,
+    /// The unit of `r` (`"N s"`, `"N"`), when the level is known.
+    pub force_unit: Option<String>,
+    /// What the penetration measure is called at this level.
+    pub penetration_name: String,
+    /// Largest `max(0, -u_n)` over the contacts.
+    pub max_penetration: Option<f64>,
+    /// Largest distance from the friction cone.
+    pub max_cone_violation: Option<f64>,
+    /// Largest complementarity gap.
+    pub max_complementarity: Option<f64>,
+    /// Smallest friction power `-r_t · u_t`.
+    pub min_dissipation: Option<f64>,
+    /// The error under the other friction law.
+    pub other_law: Option<OtherLaw>,
+    /// A note when `mu` is too large for the tolerance to resolve the normal condition.
+    pub note: Option<String>,
+    /// The reference solution and the distance to it (`None` if not asked).
+    pub reference: Option<ReferenceReport>,
+    /// One record per contact, in the problem's order (empty for LCPs).
+    pub contacts: Vec<ContactRecord>,
+}
+
+/// Why [`check`] refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CheckError {
+    /// The answer has the wrong number of entries.
+    WrongLength {
+        /// The problem's unknowns.
+        expected: usize,
+        /// The answer's entries.
+        got: usize,
+    },
+    /// An entry of the answer is NaN or infinite.
+    NonFinite {
+        /// Its index.
+        index: usize,
+        /// Its value.
+        value: f64,
+    },
+    /// The problem cannot be judged as asked (a law for an LCP, a global problem without
+    /// a local form, labels of the wrong length ...).
+    Problem(ProblemError),
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::WrongLength { expected, got } => write!(
+                f,
+                "the answer has {got} numbers, the problem {expected} unknowns"
+            ),
+            CheckError::NonFinite { index, value } => write!(
+                f,
+                "entry {index} of the answer is {value}, not a finite number"
+            ),
+            CheckError::Problem(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+impl From<ProblemError> for CheckError {
+    fn from(e: ProblemError) -> Self {
+        CheckError::Problem(e)
+    }
+}
+
+/// `1.9e+00`-style number for sentences.
+fn short(v: f64) -> String {
+    let s = format!("{v:.1e}");
+    // Rust writes 1.9e0 / 2.0e-5: make the exponent signed and two digits wide.
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let (sign, digits) = match e.strip_prefix('-') {
+                Some(d) => ('-', d),
+                None => ('+', e),
+            };
+            format!("{m}e{sign}{digits:0>2}")
+        }
+        None => s,
+    }
+}
+
+/// Judges the answer `r` to `problem`.
+///
+/// `r` has [`AnyProblem::dim`] entries (for a global problem, the contact unknowns `r`).
+/// `provenance` gives the units (see [`Level`]) and the contact labels.
+///
+/// # Errors
+/// [`CheckError::WrongLength`], [`CheckError::NonFinite`] for a bad answer;
+/// [`CheckError::Problem`] for a law asked of an LCP or a global problem whose local form
+/// cannot be made. A reference solve that fails is not an error: the report says so.
+pub fn check(
+    problem: &AnyProblem,
+    r: &[f64],
+    provenance: &Provenance,
+    opts: &CheckOptions,
+) -> Result<CheckReport, CheckError> {
+    let dim = problem.dim();
+    if r.len() != dim {
+        return Err(CheckError::WrongLength {
+            expected: dim,
+            got: r.len(),
+        });
+    }
+    if let Some(index) = r.iter().position(|v| !v.is_finite()) {
+        return Err(CheckError::NonFinite {
+            index,
+            value: r[index],
+        });
+    }
+    let rv = DVector::from_column_slice(r);
+    let local: Option<FrictionContact> = match (problem, opts.kind) {
+        (AnyProblem::Friction(f), k) => Some(f.clone().with_kind(k.unwrap_or(f.kind()))),
+        (AnyProblem::Global(g), k) => Some(g.to_local()?.with_kind(k.unwrap_or(g.kind()))),
+        (p, Some(k)) => {
+            return Err(CheckError::Problem(ProblemError::Unsupported {
+                reason: format!(
+                    "friction law `{}` asked for a problem of type {}; a friction law \
+                     applies only to friction problems (fc3d, gfc3d)",
+                    k.name(),
+                    p.type_name()
+                ),
+            }));
+        }
+        (_, None) => None,
+    };
+    let kind = local.as_ref().map(|f| f.kind());
+    let err: Residual = match &local {
+        Some(f) => friction_error(f, &rv),
+        None => registry::measure(problem, &rv).map_err(|e| match e {
+            crate::solver::SolveError::Problem(p) => CheckError::Problem(p),
+            other => CheckError::Problem(ProblemError::Unsupported {
+                reason: other.to_string(),
+            }),
+        })?,
+    };
+    let accepted = err.meets(opts.tol, Measure::Relative);
+    let note = local
+        .as_ref()
+        .and_then(|f| mu_beyond_resolution(f.mu().max(), opts.tol));
+    let checks = match (&local, kind) {
+        (Some(f), Some(k)) => check_contacts(f, &rv, k),
+        _ => Vec::new(),
+    };
+    let some = |v: f64| (!checks.is_empty()).then_some(v);
+    let max = |f: fn(&ContactCheck) -> f64| some(checks.iter().map(f).fold(0.0, f64::max));
+    let min =
+        |f: fn(&ContactCheck) -> f64| some(checks.iter().map(f).fold(f64::INFINITY, f64::min));
+    let other_law = match (&local, kind) {
+        (Some(f), Some(k)) => {
+            let o = match k {
+                FrictionKind::Coulomb => FrictionKind::Ccp,
+                FrictionKind::Ccp => FrictionKind::Coulomb,
+            };
+            let e = friction_error(&f.clone().with_kind(o), &rv);
+            Some(OtherLaw {
+                kind: o.name().to_string(),
+                error: e.rel,
+                error_q: e.rel_q,
+            })
+        }
+        _ => None,
+    };
+    let level = Level::of(provenance);
+    let labels = (!provenance.labels.is_empty() && provenance.labels.len() == problem.contacts())
+        .then_some(&provenance.labels);
+    let label = |c: usize| labels.map(|l| l[c].clone());
+
+    let reference = opts.reference.then(|| match &local {
+        Some(f) => reference(&AnyProblem::Friction(f.clone()), &rv, opts, labels),
+        None => reference(problem, &rv, opts, labels),
+    });
+    let per_contact = |c: usize| -> Option<f64> {
+        let rf = reference.as_ref().filter(|x| x.found)?;
+        let k = 3 * c;
+        Some(crate::merit::scaled_norm(&[
+            r[k] - rf.r[k],
+            r[k + 1] - rf.r[k + 1],
+            r[k + 2] - rf.r[k + 2],
+        ]))
+    };
+    let contacts: Vec<ContactRecord> = checks
+        .iter()
+        .map(|c| ContactRecord::new(c, label(c.contact), per_contact(c.contact)))
+        .collect();
+
+    let verdict = if accepted {
+        "consistent"
+    } else {
+        "inconsistent"
+    };
+    let grade = grade(
+        verdict,
+        &err,
+        opts.tol,
+        level,
+        local.is_some(),
+        reference.as_ref(),
+    );
+    Ok(CheckReport {
+        verdict: verdict.to_string(),
+        grade,
+        problem_type: problem.type_name().to_string(),
+        kind: kind.map(|k| k.name().to_string()),
+        tol: opts.tol,
+        error: err.rel,
+        error_q: err.rel_q,
+        error_abs: err.abs,
+        error_normal: err.normal,
+        level,
+        force_unit: level.force_unit().map(String::from),
+        penetration_name: level.penetration_name().to_string(),
+        max_penetration: max(|c| c.penetration),
+        max_cone_violation: max(|c| c.cone_violation),
+        max_complementarity: max(|c| c.complementarity),
+        min_dissipation: min(|c| c.dissipation),
+        other_law,
+        note,
+        reference,
+        contacts,
+    })
+}
+
+/// The graded sentence.
+fn grade(
+    verdict: &str,
+    err: &Residual,
+    tol: f64,
+    level: Level,
+    friction: bool,
+    reference: Option<&ReferenceReport>,
+) -> String {
+    let what = if friction { "forces" } else { "the answer" };
+    let unit = level
+        .force_unit()
+        .filter(|_| friction)
+        .map(|u| format!(" {u}"))
+        .unwrap_or_default();
+    let head = if verdict == "consistent" {
+        format!("consistent: error {} within {}", short(err.rel), short(tol))
+    } else {
+        format!(
+            "inconsistent: not converged (error {} above {})",
+            short(err.rel),
+            short(tol)
+        )
+    };
+    let Some(rf) = reference else {
+        return format!("{head}; distance to the reference not computed");
+    };
+    let (Some(d), true) = (rf.distance, rf.found) else {
+        return format!("{head}; no reference solution found, so no distance");
+    };
+    let rel = rf
+        .relative_distance
+        .map(|x| format!(" (relative {})", short(x)))
+        .unwrap_or_default();
+    let worst = match (rf.worst_contact, rf.worst_distance) {
+        (Some(c), Some(wd)) => {
+            let l = rf
+                .worst_label
+                .as_ref()
+                .map(|l| format!(" ({l})"))
+                .unwrap_or_default();
+            format!("; worst contact {c}{l} is {}{unit} off", short(wd))
+        }
+        _ => String::new(),
+    };
+    let found = if rf.unique == Some(true) {
+        String::new()
+    } else if rf.found_from == "the engine's answer" {
+        " (a solution found from the engine's answer; uniqueness not established)".to_string()
+    } else {
+        " (uniqueness not established)".to_string()
+    };
+    if verdict == "consistent" {
+        format!(
+            "consistent: {what} within {}{unit}{rel} of the reference{found}",
+            short(d)
+        )
+    } else {
+        format!(
+            "{head}; {what} {}{unit}{rel} from the reference{worst}{found}",
+            short(d)
+        )
+    }
+}
+
+/// Positive definiteness of `(W + Wᵀ)/2` by a dense Cholesky factorisation.
+fn positive_definite(w: &DMatrix<f64>) -> bool {
+    let s = (w + w.transpose()) * 0.5;
+    nalgebra::linalg::Cholesky::new(s).is_some()
+}
+
+/// The reference attempts for a problem: `(method, start from the answer?, max_iter)`.
+fn plan(problem: &AnyProblem) -> Vec<(&'static str, bool, usize)> {
+    match problem {
+        AnyProblem::Friction(f) if f.kind() == FrictionKind::Ccp => vec![
+            ("nsn", true, 200),
+            ("nsn", false, 200),
+            ("prox-gs", false, 200_000),
+            ("nsgs", false, 100_000),
+        ],
+        AnyProblem::Friction(_) | AnyProblem::Global(_) => vec![
+            ("nsn", true, 200),
+            ("prox-nsn", true, 200),
+            ("nsgs", true, 100_000),
+            ("nsn", false, 200),
+        ],
+        AnyProblem::Lcp(l) if l.dim() <= 2000 => vec![
+            ("lemke", false, 100_000),
+            ("fischer-newton", false, 500),
+            ("minmap-newton", false, 500),
+        ],
+        AnyProblem::Lcp(_) => vec![
+            ("fischer-newton", false, 500),
+            ("minmap-newton", false, 500),
+            ("pgs", false, 100_000),
+        ],
+        AnyProblem::Boxed(_) => vec![
+            ("minmap-newton", false, 500),
+            ("fischer-newton", false, 500),
+            ("prox-gs", false, 200_000),
+        ],
+    }
+}
+
+/// Solves `problem` (an LCP, a boxed LCP or a local friction problem, with the law to
+/// judge against) for the reference and measures the distance of `r` to it.
+fn reference(
+    problem: &AnyProblem,
+    r: &DVector<f64>,
+    opts: &CheckOptions,
+    labels: Option<&Vec<String>>,
+) -> ReferenceReport {
+    let t0 = Instant::now();
+    let dim = problem.dim();
+    let (w, kind) = match problem {
+        AnyProblem::Lcp(p) => (Some(p.a()), None),
+        AnyProblem::Boxed(p) => (Some(p.a()), None),
+        AnyProblem::Friction(f) => (Some(f.w()), Some(f.kind())),
+        AnyProblem::Global(_) => (None, None),
+    };
+    let (unique, uniqueness) = match (w, kind) {
+        (_, Some(FrictionKind::Coulomb)) => (
+            None,
+            "not established: Coulomb's law may have several solutions".to_string(),
+        ),
+        (Some(w), _) if dim <= opts.cholesky_limit => {
+            if positive_definite(&w.to_dense()) {
+                (
+                    Some(true),
+                    "unique: W is positive definite (Cholesky factorisation of (W + Wᵀ)/2)"
+                        .to_string(),
+                )
+            } else {
+                (
+                    None,
+                    "not established: W is not positive definite (the Cholesky \
+                     factorisation of (W + Wᵀ)/2 fails)"
+                        .to_string(),
+                )
+            }
+        }
+        _ => (
+            None,
+            format!(
+                "not established: {dim} unknowns, above the {} of the dense Cholesky test",
+                opts.cholesky_limit
+            ),
+        ),
+    };
+    let mut attempts = Vec::new();
+    let mut best: Option<(registry::Outcome, bool)> = None;
+    let mut last: Option<(registry::Outcome, bool)> = None;
+    for (method, warm, max_iter) in plan(problem) {
+        let left = opts.reference_seconds - t0.elapsed().as_secs_f64();
+        if left <= 0.0 {
+            attempts.push(format!("{method}: not tried (time budget spent)"));
+            continue;
+        }
+        let Ok(choice) = Choice::new(method) else {
+            continue;
+        };
+        let params = Params {
+            tol: opts.reference_tol,
+            max_iter,
+            ..Default::default()
+        };
+        let start = if warm { r.clone() } else { DVector::zeros(dim) };
+        let started = Instant::now();
+        let mut stop = |_: &crate::solver::Iterate| {
+            if started.elapsed().as_secs_f64() > left {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let out = registry::solve(problem, &choice, start, &params, &mut stop);
+        let e = out.info().map(|i| i.error);
+        let from = if warm { "the engine's answer" } else { "zero" };
+        attempts.push(format!(
+            "{} from {from}: {}{}",
+            out.method.name(),
+            out.status(),
+            e.map(|e| format!(", error {}", short(e.rel)))
+                .unwrap_or_default()
+        ));
+        let ok = e.is_some_and(|e| {
+            e.is_finite()
+                && e.meets(opts.reference_accept, Measure::Relative)
+                && out.x.iter().all(|v| v.is_finite())
+        });
+        if ok {
+            best = Some((out, warm));
+            break;
+        }
+        last = Some((out, warm));
+    }
+    let found = best.is_some();
+    let Some((out, warm)) = best.or(last) else {
+        return ReferenceReport {
+            method: "-".into(),
+            found_from: "-".into(),
+            status: "not tried".into(),
+            iterations: None,
+            error: None,
+            attempts,
+            found: false,
+            unique,
+            uniqueness,
+            norm: None,
+            distance: None,
+            relative_distance: None,
+            worst_contact: None,
+            worst_label: None,
+            worst_distance: None,
+            r: Vec::new(),
+        };
+    };
+    let info = out.info();
+    let uniqueness = if kind == Some(FrictionKind::Coulomb) {
+        format!(
+            "{uniqueness}; this one was found from {}",
+            if warm { "the engine's answer" } else { "zero" }
+        )
+    } else {
+        uniqueness
+    };
+    let mut rep = ReferenceReport {
+        method: out.method.name().to_string(),
+        found_from: if warm { "the engine's answer" } else { "zero" }.to_string(),
+        status: out.status().to_string(),
+        iterations: info.map(|i| i.iterations),
+        error: info.map(|i| i.error.rel).filter(|e| e.is_finite()),
+        attempts,
+        found,
+        unique,
+        uniqueness,
+        norm: None,
+        distance: None,
+        relative_distance: None,
+        worst_contact: None,
+        worst_label: None,
+        worst_distance: None,
+        r: Vec::new(),
+    };
+    if !found {
+        return rep;
+    }
+    let rs = out.x;
+    let diff: Vec<f64> = r.iter().zip(rs.iter()).map(|(a, b)| a - b).collect();
+    let norm = crate::merit::scaled_norm(rs.as_slice());
+    let d = crate::merit::scaled_norm(&diff);
+    rep.norm = Some(norm);
+    rep.distance = Some(d);
+    rep.relative_distance = (norm > 0.0).then(|| d / norm);
+    if kind.is_some() {
+        let mut worst: Option<(usize, f64)> = None;
+        for (c, block) in diff.chunks(3).enumerate() {
+            let dc = crate::merit::scaled_norm(block);
+            if worst.is_none_or(|(_, w)| dc > w) {
+                worst = Some((c, dc));
+            }
+        }
+        if let Some((c, dc)) = worst {
+            rep.worst_contact = Some(c);
+            rep.worst_distance = Some(dc);
+            rep.worst_label = labels.map(|l| l[c].clone());
+        }
+    }
+    rep.r = rs.as_slice().to_vec();
+    rep
+}
