@@ -226,19 +226,38 @@ class Extracted:
         return list(self.labels) if self.kind in ("ccp", "coulomb") else []
 
     def problem(self):
-        """A ``nonsmooth.Problem`` of this view (needs the native ``nonsmooth`` package).
+        """A ``nonsmooth.Problem`` of this view, with the labels and MuJoCo's answer
+        (needs the native ``nonsmooth`` package; API of ``python/src/problem.rs``).
 
-        Raises ``ImportError`` when the native package is not installed; then use
-        :meth:`to_json` and ``nonsmooth check``.
+        Friction views use ``Problem.local(W, q, mu, kind, labels=..., answer=...)``, the
+        edge LCP ``Problem.lcp``; a boxed LCP is written with :meth:`to_problem_json` to a
+        temporary file and read with ``Problem.read`` (the constructor the Python API
+        offers for it). Raises ``ImportError`` when the native package is not installed;
+        then use :meth:`to_json` and ``nonsmooth check``.
         """
         import nonsmooth  # the native package (PyO3)
 
+        src = self._export.get("_source", "MuJoCo")
+        desc = "; ".join(self.warnings)
         if self.kind in ("ccp", "coulomb"):
-            return nonsmooth.Problem.friction(self.W, self.q, self.mu, kind=self.kind,
-                                              labels=list(self.labels))
+            return nonsmooth.Problem.local(
+                self.W, self.q, self.mu, self.kind, labels=list(self.labels),
+                answer={"r": self.r, "u": self.u, "source": src}, name=self.name,
+                source=src, description=desc,
+                units={k: str(v) for k, v in self.units.items()})
         if self.kind == "lcp":
-            return nonsmooth.Problem.lcp(self.W, self.q)
-        return nonsmooth.Problem.boxed_lcp(self.W, self.q, self.lo, self.hi)
+            return nonsmooth.Problem.lcp(self.W, self.q, name=self.name, source=src,
+                                         description=desc)
+        import os
+        import tempfile
+
+        fd, path = tempfile.mkstemp(suffix=".json")
+        os.close(fd)
+        try:
+            self.to_problem_json(path)
+            return nonsmooth.Problem.read(path)
+        finally:
+            os.remove(path)
 
 
 def _jsonable(x):

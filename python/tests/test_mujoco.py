@@ -339,19 +339,27 @@ def test_labels_name_geoms_bodies_and_position():
     assert any("b0" in lab or "b1" in lab for lab in ex.labels), ex.labels
 
 
-def test_efc_rows_match_mujoco_solution():
-    """W and q reproduce MuJoCo's own relation: (W f + q) equals efc_b + (A + R) f, and
-    M qacc = M qacc_smooth + J' f holds for efc_force (MuJoCo's answer is f)."""
-    m, d = run(pile_xml("elliptic", n=12), 300)
+def test_W_q_from_first_principles_dense_and_sparse():
+    """W = J M^-1 J' + diag(efc_R) with M from mj_fullM and numpy's solve; MuJoCo's
+    equations of motion M (qacc - qacc_smooth) = J' efc_force hold for its answer; a
+    sparse Jacobian (efc_J_rownnz/rowadr/colind) gives the same W as a dense one."""
+    m, d = run(pile_xml("elliptic", n=12, opt=OPT + ' jacobian="dense"'), 300)
+    assert not mujoco.mj_isSparse(m)
     ex = nmj.extract(m, d)
-    J = np.array(d.efc_J[: d.nefc * m.nv]).reshape(d.nefc, m.nv) if not \
-        mujoco.mj_isSparse(m) else None
-    if J is not None:
-        M = np.zeros((m.nv, m.nv))
-        mujoco.mj_fullM(m, M, d.qM)
-        np.testing.assert_allclose(M @ (d.qacc - d.qacc_smooth), J.T @ d.efc_force,
-                                   atol=1e-8 * max(1, np.abs(J.T @ d.efc_force).max()))
-    np.testing.assert_allclose(ex.u, ex.W @ ex.r + ex.q)
+    J = np.array(d.efc_J[: d.nefc * m.nv]).reshape(d.nefc, m.nv)
+    M = np.zeros((m.nv, m.nv))
+    mujoco.mj_fullM(m, d, M)
+    jf = J.T @ d.efc_force
+    np.testing.assert_allclose(M @ (d.qacc - d.qacc_smooth), jf, atol=1e-9 * np.abs(jf).max())
+    W = J @ np.linalg.solve(M, J.T) + np.diag(d.efc_R[: d.nefc])
+    np.testing.assert_allclose(ex.W, W, rtol=1e-10, atol=1e-10 * np.abs(W).max())
+    np.testing.assert_array_equal(ex.q, d.efc_b[: d.nefc])
+    np.testing.assert_array_equal(ex.r, d.efc_force[: d.nefc])
+    ms, ds = run(pile_xml("elliptic", n=12, opt=OPT + ' jacobian="sparse"'), 300)
+    assert mujoco.mj_isSparse(ms)
+    exs = nmj.extract(ms, ds)
+    assert exs.W.shape == ex.W.shape
+    np.testing.assert_allclose(exs.W, ex.W, rtol=1e-8, atol=1e-8 * np.abs(W).max())
 
 
 def test_mixed_condim_is_padded_and_consistent(tmp_path):
@@ -474,17 +482,29 @@ def test_hard_view_units_and_impulse():
     assert np.abs(hard.u[0::3]).max() < 1e-3
 
 
-def test_native_problem_matches_when_available(tmp_path):
+def test_native_problem_matches_when_available():
     ns = _native()
     if ns is None:
         pytest.skip("the native nonsmooth package is not built (python/ is tested through "
                     "the JSON export and the command line)")
-    m, d = run(pile_xml("elliptic"), 400)
-    ex = nmj.extract(m, d)
-    p = ex.problem()
-    rep = ns.check(p, ex.r)
-    err, _ = python_error(ex)
-    assert rep.error == pytest.approx(err, rel=1e-6)
+    for xml, capped in ((pile_xml("elliptic"), False),
+                        (pile_xml("elliptic", opt=OPT.replace('"1000"', '"1"').replace(
+                            "Newton", "PGS"), flags='<flag warmstart="disable"/>'), True)):
+        m, d = run(xml, 400)
+        ex = nmj.extract(m, d)
+        p = ex.problem()
+        t0 = time.perf_counter()
+        rep = ns.check(p, ex.r, tol=CONSISTENT_TOL)
+        t_native = time.perf_counter() - t0
+        err, per = python_error(ex)
+        TIMES.append(("native check " + ("capped" if capped else "converged"),
+                      ex.W.shape[0], t_native, float("nan")))
+        assert rep.error == pytest.approx(err, rel=1e-6, abs=1e-300)
+        assert rep.consistent == (not capped)
+    hx = nmj.extract(m, d, view="hard")
+    rep = ns.check(hx.problem(), hx.r, tol=CONSISTENT_TOL)
+    assert rep.kind == "coulomb"
+    assert rep.error == pytest.approx(python_error(hx)[0], rel=1e-6, abs=1e-300)
 
 
 def test_print_times():
