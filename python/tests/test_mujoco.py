@@ -362,6 +362,46 @@ def test_W_q_from_first_principles_dense_and_sparse():
     np.testing.assert_allclose(exs.W, ex.W, rtol=1e-8, atol=1e-8 * np.abs(W).max())
 
 
+SHARED = ROOT.parent / "shared" / "data" / "mujoco"
+# initial velocities the shared exports' scene descriptions give (not in their MJCF)
+LAUNCH = {"mujoco_sliding_slab_elliptic.json": {0: 2.0}}
+
+
+@pytest.mark.parametrize("fname", sorted(p.name for p in SHARED.glob("*.json"))
+                         if SHARED.exists() else ["(none)"])
+def test_reproduces_the_shared_exports(fname):
+    """The shared exports (made by an independent script, ../shared/data/mujoco/, whose
+    source.mjcf and steps_before_snapshot say how) are rebuilt from their scenes: W, q,
+    MuJoCo's answer and the hard view, entry by entry."""
+    if not SHARED.exists():
+        pytest.skip(f"{SHARED} is absent (third-party data, present in CI)")
+    doc = json.loads((SHARED / fname).read_text())
+    src = doc["source"]
+    if src["version"] != mujoco.__version__:
+        pytest.skip(f"{fname} was made with MuJoCo {src['version']}, this is "
+                    f"{mujoco.__version__}")
+    m = mujoco.MjModel.from_xml_string(src["mjcf"])
+    d = mujoco.MjData(m)
+    for i, v in LAUNCH.get(fname, {}).items():
+        d.qvel[i] = v
+    for _ in range(src["steps_before_snapshot"]):
+        mujoco.mj_step(m, d)
+    mujoco.mj_forward(m, d)  # "mj_step x N, then mj_forward" (source.snapshot)
+    ex, hx = nmj.extract(m, d), nmj.extract(m, d, view="hard")
+    A = np.array(doc["A"])
+    np.testing.assert_allclose(ex.W, A, rtol=0, atol=1e-12 * np.abs(A).max())
+    np.testing.assert_allclose(ex.q, doc["b"], rtol=1e-12, atol=0)
+    np.testing.assert_allclose(ex.r, doc["engine_solution"], rtol=1e-12, atol=0)
+    np.testing.assert_allclose(ex.mu, doc["mu"], rtol=0, atol=0)
+    fr = "" if "A_unregularized" in doc else "_contact_frame"
+    Ah = np.array(doc["A_unregularized" if not fr else "A_contact_frame_unregularized"])
+    np.testing.assert_allclose(hx.W, Ah, rtol=0, atol=1e-12 * np.abs(Ah).max())
+    bh = np.array(doc["b_hard_velocity" + fr])
+    np.testing.assert_allclose(hx.q, bh, rtol=0, atol=1e-12 * np.abs(bh).max())
+    rh = np.array(doc["engine_impulse" + fr])
+    np.testing.assert_allclose(hx.r, rh, rtol=0, atol=1e-12 * np.abs(rh).max())
+
+
 def test_mixed_condim_is_padded_and_consistent(tmp_path):
     m, d = run(pile_xml("elliptic", n=18, mixed=True), 400)
     ex = nmj.extract(m, d)
