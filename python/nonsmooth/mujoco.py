@@ -3,8 +3,9 @@
 ``extract(model, data)`` reads the constraint stage of the last ``mj_forward`` or
 ``mj_step`` and returns an :class:`Extracted`: the matrix ``W``, the vector ``q``, the
 friction coefficients ``mu``, the cone, MuJoCo's own answer ``r`` (and ``u = W r + q``),
-one label per contact, units and warnings. ``.to_json(path)`` writes the MuJoCo export
-format that ``nonsmooth check`` reads (``src/io/mujoco.rs``); ``.problem()`` builds a
+one label per contact, units and warnings. ``.to_json(path)`` writes a file that
+``nonsmooth check`` reads (for the soft view of contacts the MuJoCo export format of
+``src/io/mujoco.rs``, else the project's own format); ``.problem()`` builds a
 ``nonsmooth.Problem`` when the native package is installed.
 
 Pure Python: needs ``numpy`` and ``mujoco`` (imported by the caller, who passes the
@@ -166,19 +167,19 @@ class Extracted:
         return len(self.labels)
 
     def to_json(self, path) -> None:
-        """Writes the step for ``nonsmooth check path``.
+        """Writes this problem and MuJoCo's answer for ``nonsmooth check path``, which
+        then judges exactly what this object holds.
 
-        Contacts only: the MuJoCo export format ``src/io/mujoco.rs`` reads (keys ``A``,
-        ``b``, ``mu``, ``engine_solution``, ``engine_solution_velocity``, the hard view
-        ``A_unregularized``/``b_hard_velocity``/``engine_impulse`` or their
-        ``_contact_frame`` forms, ``E_edges_to_contact_force``, ``contacts[i].dim``,
-        ``.efc_address``, ``.label``, ``raw.opt``, ``units``). The file always holds the
-        soft problem as its main problem (what ``check`` judges) and the hard view beside
-        it, whichever view this object is. With other constraint rows (a boxed LCP, or
-        forces fixed into ``q``) the MuJoCo format cannot hold the problem, and the
-        project's own format is written instead (:meth:`to_problem_json`).
+        Soft view, contacts only: the MuJoCo export format ``src/io/mujoco.rs`` reads
+        (keys ``A``, ``b``, ``mu``, ``engine_solution``, ``engine_solution_velocity``,
+        the hard view ``A_unregularized``/``b_hard_velocity``/``engine_impulse`` or their
+        ``_contact_frame`` forms beside it, ``E_edges_to_contact_force``,
+        ``contacts[i].dim``, ``.efc_address``, ``.label``, ``raw.opt``, ``units``).
+        The hard view, a boxed LCP, or forces fixed into ``q`` cannot be the main problem
+        of that format: the project's own format is written instead
+        (:meth:`to_problem_json`).
         """
-        if not self._export or self._export.get("_not_mujoco_format"):
+        if self.view != "soft" or not self._export or self._export.get("_not_mujoco_format"):
             self.to_problem_json(path)
             return
         doc = {k: v for k, v in self._export.items() if not k.startswith("_")}

@@ -328,8 +328,10 @@ def test_pile_converged_answer_is_consistent(cone, tmp_path):
     assert hard.kind == "coulomb" and hard.W.shape == (3 * len(hard.labels),) * 2
     assert_psd(hard.W)
     assert np.all(hard.r[0::3] >= 0)
-    # Euler: W_hard r + q_hard is the contact-frame velocity after the step (J_c qvel_next)
     np.testing.assert_allclose(hard.u, hard.W @ hard.r + hard.q)
+    # MuJoCo did not solve the hard problem: whatever its error, the CLI reads the same
+    err_h, *_ = check_both_ways(hard, tmp_path, f"pile_{cone}_hard")
+    print(f"hard view ({cone}): error of h f as a Coulomb answer {err_h:.2e}")
 
 
 def test_labels_name_geoms_bodies_and_position():
