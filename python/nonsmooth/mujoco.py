@@ -469,7 +469,7 @@ def extract(model, data, view: str = "soft", extra_rows: str | None = None,
     # Contact-frame rows for the hard view and the E matrix (pyramidal).
     nc = len(contacts)
     frame_rows = [d for d in condims]  # 1 or 3
-    Jc_rows, Ev_rows = [], []  # contact-frame J, in [n, t1, t2] (or [n])
+    Jc_rows = []  # contact-frame J rows, [n, t1, t2] (or [n])
     E_blocks = np.zeros((3 * nc, len(contact_rows)))
     col = 0
     mu_zero_pyr = []

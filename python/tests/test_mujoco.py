@@ -176,11 +176,11 @@ def pile_xml(cone="elliptic", n=30, impratio=1, mixed=False, opt=OPT, flags=""):
         x, y = x + 0.01 * rng.standard_normal(), y + 0.01 * rng.standard_normal()
         kind = i % 3
         if kind == 0:
-            g = f'<geom type="box" size="0.04 0.05 0.03" mass="1"/>'
+            g = '<geom type="box" size="0.04 0.05 0.03" mass="1"/>'
         elif kind == 1:
             g = f'<geom type="sphere" size="0.045" mass="0.5"{c1}/>'
         else:
-            g = f'<geom type="capsule" size="0.03 0.04" mass="0.7" euler="90 0 0"/>'
+            g = '<geom type="capsule" size="0.03 0.04" mass="0.7" euler="90 0 0"/>'
         bodies.append(f'<body name="b{i}" pos="{x:.4f} {y:.4f} {z:.4f}" '
                       f'euler="{rng.uniform(0, 40):.1f} {rng.uniform(0, 40):.1f} 0">'
                       f'<freejoint/>{g}</body>')
