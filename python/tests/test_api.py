@@ -1,0 +1,292 @@
+"""The Python API: problems from arrays, solve, check, errors, files."""
+
+import numpy as np
+import pytest
+
+import nonsmooth as ns
+from conftest import generated
+
+
+def test_arrays_round_trip():
+    p, W, q = generated(nc=5, seed=1, mu=0.3)
+    assert p.type == "fc3d" and p.kind == "coulomb"
+    assert p.contacts == 5 and p.dim == 15
+    np.testing.assert_array_equal(p.W, W)
+    np.testing.assert_array_equal(p.q, q)
+    np.testing.assert_array_equal(p.mu, np.full(5, 0.3))
+    assert p.W.dtype == np.float64 and p.W.shape == (15, 15)
+    # a Fortran-ordered or integer W reads the same
+    p2 = ns.Problem.local(np.asfortranarray(W), list(q), [0.3] * 5)
+    np.testing.assert_array_equal(p2.W, W)
+    p3 = ns.Problem.local(np.eye(3, dtype=np.int32), [-1, 0, 0], np.float64(0.5))
+    np.testing.assert_array_equal(p3.W, np.eye(3))
+    assert p3.mu.tolist() == [0.5]
+
+
+def test_labels_and_answer_kept():
+    p, W, q = generated(nc=2)
+    r = np.arange(6.0)
+    p = ns.Problem.local(W, q, 0.5, labels=["a/floor", "b/floor"], answer={"r": r, "source": "me"},
+                         units={"r": "N s", "u": "m/s"}, name="two")
+    assert p.labels == ["a/floor", "b/floor"]
+    assert p.answer.source == "me"
+    np.testing.assert_array_equal(p.answer.r, r)
+    assert p.answer.u is None
+    assert p.provenance["units"] == {"r": "N s", "u": "m/s"}
+    assert p.name == "two"
+    with pytest.raises(ns.ProblemError, match="labels has size 1, expected 2"):
+        ns.Problem.local(W, q, 0.5, labels=["a"])
+    with pytest.raises(ns.ProblemError, match="answer r has size 3, expected 6"):
+        ns.Problem.local(W, q, 0.5, answer=np.zeros(3))
+
+
+@pytest.mark.parametrize("kind", ["coulomb", "ccp"])
+def test_solve_converges_and_agrees_with_check(kind):
+    p, W, q = generated(nc=6, seed=2, kind=kind, sliding=True)
+    res = ns.solve(p, tol=1e-10)
+    assert res.converged and res.status == "converged"
+    assert res.method == "nsn" and res.kind == kind
+    assert res.error <= 1e-10 and res.iterations >= 1
+    assert res.r.shape == (18,) and res.u.shape == (18,)
+    np.testing.assert_allclose(res.u, W @ res.r + q, atol=1e-12)
+    rep = ns.check(p, res.r, tol=1e-10)
+    assert rep.error == pytest.approx(res.error, rel=1e-6, abs=1e-15)
+    assert rep.error_q == pytest.approx(res.error_q, rel=1e-6, abs=1e-15)
+    assert rep.kind == kind
+    # normal reactions are non-negative and the bodies do not approach
+    assert (res.r[0::3] >= -1e-9).all() and (res.u[0::3] >= -1e-8).all()
+
+
+def test_ccp_and_coulomb_differ_when_contacts_slide():
+    pc, W, q = generated(nc=6, seed=2, kind="coulomb", sliding=True)
+    pp = pc.with_kind("ccp")
+    assert pp.kind == "ccp" and pc.kind == "coulomb"
+    rc = ns.solve(pc, tol=1e-10)
+    rp = ns.solve(pp, tol=1e-10)
+    assert rc.converged and rp.converged
+    # a sliding contact separates under CCP (u_n = mu |u_t| > 0), not under Coulomb
+    slip = np.hypot(rp.u[1::3], rp.u[2::3])
+    assert slip.max() > 1e-3
+    assert rp.u[0::3].max() > 1e-3
+    # the Coulomb answer judged as CCP is not a CCP answer
+    assert ns.check(pc, rc.r, kind="ccp").error > 1e-6
+
+
+def test_sparse_and_dense_give_the_same_solve():
+    sp = pytest.importorskip("scipy.sparse")
+    p, W, q = generated(nc=5, seed=3)
+    Wd = W.copy()
+    Wd[np.abs(Wd) < 0.05] = 0.0  # make it worth storing sparse
+    Wd = (Wd + Wd.T) / 2 + 0.5 * np.eye(15)
+    dense = ns.Problem.local(Wd, q, 0.5)
+    for conv in (sp.csr_matrix, sp.csc_matrix, sp.coo_matrix, sp.csr_array):
+        sparse = ns.Problem.local(conv(Wd), q, 0.5)
+        assert sp.issparse(sparse.W)
+        np.testing.assert_array_equal(sparse.W.toarray(), Wd)
+        for method in ("nsgs", "nsn"):
+            a = ns.solve(dense, method, tol=1e-12)
+            b = ns.solve(sparse, method, tol=1e-12)
+            assert a.converged and b.converged
+            np.testing.assert_allclose(a.r, b.r, atol=1e-10)
+            assert a.iterations == b.iterations
+
+
+def test_sparse_with_duplicates_and_unsorted_indices():
+    sp = pytest.importorskip("scipy.sparse")
+    # row 0 holds (0, 2) before (0, 0), and (0, 0) twice: summed, as SciPy sums them
+    m = sp.csr_matrix(
+        (np.array([0.5, 1.0, 1.0, 3.0, 1.0]), np.array([2, 0, 0, 1, 2]), np.array([0, 3, 4, 5])),
+        shape=(3, 3),
+    )
+    assert not m.has_canonical_format
+    p = ns.Problem.local(m, [-1.0, 0, 0], 0.5)
+    np.testing.assert_array_equal(p.W.toarray(), m.toarray())
+    np.testing.assert_array_equal(p.W.toarray()[0], [2.0, 0.0, 0.5])
+
+
+def test_warm_start():
+    p, _, _ = generated(nc=6, seed=4, sliding=True)
+    cold = ns.solve(p, "nsgs", tol=1e-9)
+    assert cold.converged and cold.iterations > 1
+    warm = ns.solve(p, "nsgs", tol=1e-9, warm_start=cold.r)
+    assert warm.converged and warm.iterations == 0
+    np.testing.assert_array_equal(warm.r, cold.r)
+    with pytest.raises(ns.ProblemError, match="the warm start has size 3, expected 18"):
+        ns.solve(p, warm_start=np.zeros(3))
+    with pytest.raises(ns.ProblemError, match="the warm start has a non-finite entry NaN at index 0"):
+        ns.solve(p, warm_start=np.full(18, np.nan))
+
+
+def test_options_by_keyword():
+    p, _, _ = generated(nc=6, seed=5, sliding=True)
+    res = ns.solve(p, "prox-gs", tol=1e-8, r_factor="global=5", window=1)
+    assert res.method == "prox-gs"
+    assert res.options["window"] == 1
+    default = ns.solve(p, "prox-gs", tol=1e-8)
+    assert default.options["window"] != 1
+    lcp = ns.Problem.lcp(np.array([[2.0, 1.0], [1.0, 2.0]]), np.array([-5.0, -6.0]))
+    a = ns.solve(lcp, "psor", omega=1.5, tol=1e-12)
+    assert a.converged and a.options["omega"] == 1.5
+    np.testing.assert_allclose(a.r, [4 / 3, 7 / 3], atol=1e-10)
+    np.testing.assert_allclose(a.u, [0, 0], atol=1e-10)
+    b = ns.solve(lcp, "psor", omega=np.float64(1.2), tol=1e-12)
+    assert b.options["omega"] == 1.2 and b.iterations != a.iterations
+
+
+def test_max_iterations_is_a_result_not_an_exception():
+    p, _, _ = generated(nc=6, seed=6, sliding=True)
+    res = ns.solve(p, "nsgs", tol=1e-14, max_iter=2)
+    assert res.status == "max-iterations" and not res.converged and not res
+    assert res.iterations == 2 and res.error > 1e-14
+    assert "no convergence after 2 iterations" in res.message
+    assert np.isfinite(res.r).all()
+
+
+def test_history():
+    p, _, _ = generated(nc=4, seed=7)
+    res = ns.solve(p, "nsgs", tol=1e-10, history=True)
+    h = res.history
+    assert set(h) == {"iteration", "error", "error_q", "error_abs", "time"}
+    n = len(h["iteration"])
+    assert n == res.iterations + 1
+    assert h["iteration"].dtype == np.int64 and h["error"].dtype == np.float64
+    assert h["error"][-1] == pytest.approx(res.error)
+    assert (np.diff(h["time"]) >= 0).all()
+    assert ns.solve(p, "nsgs").history is None
+
+
+def test_stats_are_the_methods():
+    p, _, _ = generated(nc=4, seed=8)
+    res = ns.solve(p, "nsn")
+    assert isinstance(res.stats, dict) and "backtracks" in res.stats
+    assert res.time_s >= 0.0
+
+
+def test_methods_listing():
+    ms = {m["name"]: m for m in ns.methods()}
+    assert {"auto", "nsgs", "nsn", "lemke", "prox-gs"} <= set(ms)
+    assert "fc3d" in ms["nsgs"]["applies_to"] and "lcp" not in ms["nsgs"]["applies_to"]
+    assert ms["psor"]["options"]["omega"] > 0
+    assert ms["auto"]["options"] == {}
+
+
+def test_global_form_matches_its_local_form():
+    rng = np.random.default_rng(9)
+    ndof, nc = 12, 3
+    A = rng.normal(size=(ndof, ndof))
+    M = A @ A.T + ndof * np.eye(ndof)
+    H = rng.normal(size=(ndof, 3 * nc))
+    qg = rng.normal(size=ndof)
+    b = np.zeros(3 * nc)
+    b[0::3] = -1.0
+    g = ns.Problem.global_form(M, H, qg, b, 0.4)
+    assert g.type == "gfc3d" and g.dofs == ndof and g.contacts == nc
+    loc = g.to_local()
+    Minv = np.linalg.inv(M)
+    W = H.T @ Minv @ H
+    Wl = loc.W.toarray() if hasattr(loc.W, "toarray") else loc.W
+    np.testing.assert_allclose(Wl, W, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(loc.q, H.T @ Minv @ qg + b, rtol=1e-10, atol=1e-10)
+    rg = ns.solve(g, tol=1e-10)
+    rl = ns.solve(loc, tol=1e-10)
+    assert rg.converged and rl.converged
+    np.testing.assert_allclose(rg.r, rl.r, atol=1e-7)
+    np.testing.assert_allclose(rg.v, Minv @ (qg + H @ rg.r), atol=1e-9)
+    with pytest.raises(AttributeError, match="to_local"):
+        g.W
+    with pytest.raises(ns.ProblemError, match="M must be symmetric"):
+        ns.Problem.global_form(M + np.triu(np.ones((ndof, ndof)), 1), H, qg, b, 0.4)
+
+
+# ---- errors carry the library's message ----
+
+
+def test_nan_in_W():
+    W = np.eye(3)
+    W[1, 2] = np.nan
+    with pytest.raises(ns.ProblemError, match="W has a non-finite entry NaN at index 5"):
+        ns.Problem.local(W, np.zeros(3), 0.5)
+
+
+def test_non_square_W():
+    with pytest.raises(ns.ProblemError, match="W must be square, but it is 3 x 6"):
+        ns.Problem.local(np.zeros((3, 6)), np.zeros(3), 0.5)
+    with pytest.raises(ns.ProblemError, match="W must be a 2-D array"):
+        ns.Problem.local(np.zeros(9), np.zeros(3), 0.5)
+
+
+def test_negative_mu():
+    with pytest.raises(ns.ProblemError, match="contact 1 has a negative friction coefficient mu = -0.1"):
+        ns.Problem.local(np.eye(6), np.zeros(6), [0.5, -0.1])
+
+
+def test_wrong_sizes():
+    with pytest.raises(ns.ProblemError, match="q has size 4, expected 6"):
+        ns.Problem.local(np.eye(6), np.zeros(4), 0.5)
+    with pytest.raises(ns.ProblemError, match="not a multiple of the contact dimension 3"):
+        ns.Problem.local(np.eye(4), np.zeros(4), 0.5)
+    with pytest.raises(ns.ProblemError, match="unknown friction kind `stiction`"):
+        ns.Problem.local(np.eye(3), np.zeros(3), 0.5, kind="stiction")
+
+
+def test_unknown_method():
+    p, _, _ = generated(nc=2)
+    with pytest.raises(ns.OptionError, match="unknown method `pgss` \\(expected one of auto, lemke"):
+        ns.solve(p, "pgss")
+    assert issubclass(ns.OptionError, ValueError)
+
+
+def test_unknown_option():
+    p, _, _ = generated(nc=2)
+    with pytest.raises(ns.OptionError, match="method `nsgs` has no option `omega` \\(its options: "):
+        ns.solve(p, "nsgs", omega=1.2)
+    with pytest.raises(ns.OptionError, match="option `omega` of method `psor`: 2.5 is outside \\(0, 2\\)"):
+        ns.solve(ns.Problem.lcp(np.eye(2), -np.ones(2)), "psor", omega=2.5)
+
+
+def test_method_that_does_not_apply():
+    lcp = ns.Problem.lcp(np.eye(2), -np.ones(2))
+    with pytest.raises(ns.ProblemError, match="method `nsgs` does not apply to an LCP"):
+        ns.solve(lcp, "nsgs")
+
+
+def test_wrong_r_length():
+    p, _, _ = generated(nc=2)
+    with pytest.raises(ns.ProblemError, match="r has size 5, expected 6"):
+        ns.check(p, np.zeros(5))
+    with pytest.raises(ns.ProblemError, match="r has size 5, expected 6"):
+        p.velocity(np.zeros(5))
+
+
+def test_exception_hierarchy():
+    assert issubclass(ns.ProblemError, ValueError)
+    assert issubclass(ns.FormatError, ValueError)
+    assert issubclass(ns.SolveError, RuntimeError)
+
+
+def test_lemke_ray_termination_raises_solve_error():
+    # w = -x - 1 >= 0 is infeasible for x >= 0: Lemke ends on a ray
+    lcp = ns.Problem.lcp(np.array([[-1.0]]), np.array([-1.0]))
+    with pytest.raises(ns.SolveError, match="secondary ray") as e:
+        ns.solve(lcp, "lemke")
+    assert e.value.status == "ray-termination"
+    assert e.value.r.shape == (1,)
+
+
+def test_solve_releases_the_gil():
+    import threading
+
+    p, _, _ = generated(nc=30, seed=10, sliding=True)
+    results = []
+
+    def work():
+        results.append(ns.solve(p, "nsgs", tol=1e-12).r)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 4
+    for r in results[1:]:
+        np.testing.assert_array_equal(r, results[0])
