@@ -502,6 +502,12 @@ def test_chain_pyramidal_is_a_boxed_lcp(tmp_path):
     assert np.isneginf(ex.lo).sum() >= 1 and np.isfinite(ex.hi).sum() >= 9
     assert_psd(ex.W)
     check_both_ways(ex, tmp_path, "chain_pyramidal_boxed", expect="consistent")
+    ns = _native()
+    if ns is not None:  # Problem.read of the project's boxed-lcp file
+        p = ex.problem()
+        assert p.type == "boxed-lcp" and p.dim == len(ex.q)
+        np.testing.assert_array_equal(np.asarray(p.A.todense() if hasattr(p.A, "todense")
+                                                 else p.A), ex.W)
 
 
 def test_chain_elliptic_needs_pyramidal_or_fixed_rows(tmp_path):
