@@ -47,8 +47,8 @@ Views
 --------------------------------
 ``mu`` is ``contact.friction[0]``, the coefficient of MuJoCo's force cone. ``impratio``
 does not change that cone: it divides the regulariser of the friction rows
-(elliptic: ``efc_R`` of ``t1, t2`` is ``R_n / impratio``; pyramidal: every edge gets
-``2 mu^2 R_n / impratio``), and that is already in ``efc_R``, hence in ``W``.
+(elliptic: ``efc_R`` of ``t1, t2`` is ``R_n / impratio``; pyramidal: every edge's
+``efc_R`` is divided by ``impratio``), and that is already in ``efc_R``, hence in ``W``.
 ``contact.mu`` is ``friction[0] / sqrt(impratio)``, the slope of the *rescaled* cone the
 primal (Newton/CG) solver works in; it is not a friction coefficient of the forces.
 Using it with ``impratio != 1`` gives a cone MuJoCo's answer does not satisfy: a

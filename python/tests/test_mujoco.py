@@ -493,6 +493,32 @@ def test_impratio_uses_friction0_not_contact_mu(tmp_path):
     assert d.efc_R[a + 1] == pytest.approx(d.efc_R[a] / 10, rel=1e-12)
 
 
+@pytest.mark.parametrize("cone", ["elliptic", "pyramidal"])
+def test_impratio_divides_the_friction_regulariser(cone):
+    """At one state, impratio 1 -> 10 divides efc_R of the friction rows (elliptic t1, t2;
+    pyramidal: every edge) by 10 and leaves the normal row's; mu stays friction[0]; W
+    changes only on its diagonal."""
+    m = mujoco.MjModel.from_xml_string(incline_xml(20.0, 0.5, cone, impratio=1))
+    d = mujoco.MjData(m)
+    for _ in range(30):
+        mujoco.mj_step(m, d)
+    mujoco.mj_forward(m, d)
+    a = int(d.contact[0].efc_address)
+    k = 3 if cone == "elliptic" else 4
+    r1, ex1 = np.array(d.efc_R[a:a + k]), nmj.extract(m, d)
+    m.opt.impratio = 10
+    mujoco.mj_forward(m, d)
+    r10, ex10 = np.array(d.efc_R[a:a + k]), nmj.extract(m, d)
+    if cone == "elliptic":
+        assert r10[0] == pytest.approx(r1[0], rel=1e-14)
+        np.testing.assert_allclose(r1[1:] / r10[1:], 10, rtol=1e-12)
+    else:
+        np.testing.assert_allclose(r1 / r10, 10, rtol=1e-12)
+    np.testing.assert_array_equal(ex1.mu, ex10.mu)
+    off = ~np.eye(len(ex1.q), dtype=bool)
+    np.testing.assert_allclose(ex1.W[off], ex10.W[off], rtol=0, atol=1e-14)
+
+
 def test_chain_pyramidal_is_a_boxed_lcp(tmp_path):
     m, d = chain_state("pyramidal")
     types = set(int(t) for t in d.efc_type[: d.nefc])
