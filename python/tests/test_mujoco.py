@@ -432,6 +432,27 @@ def test_condim_4_is_rejected_naming_the_contact():
         nmj.extract(m, d)
 
 
+def test_anisotropic_elliptic_friction_is_rejected():
+    xml = incline_xml(10).replace("</worldbody>", """</worldbody>
+  <contact><pair geom1="slope" geom2="box" condim="3" friction="0.5 0.3 0.005 0.0001 0.0001"/>
+  </contact>""")
+    m, d = run(xml, 20)
+    with pytest.raises(ValueError, match=r"anisotropic friction friction\[0\] = 0.5 != "
+                                         r"friction\[1\] = 0.3"):
+        nmj.extract(m, d)
+    mp, dp = run(xml.replace('cone="elliptic"', 'cone="pyramidal"'), 20)
+    ex = nmj.extract(mp, dp)  # the pyramid's edges hold each direction's coefficient
+    assert ex.E[1, 0] == 0.5 and ex.E[2, 2] == pytest.approx(0.3)
+
+
+def test_noslip_is_announced():
+    xml = incline_xml(20.0).replace('integrator="Euler"', 'integrator="Euler" '
+                                    'noslip_iterations="5"')
+    m, d = run(xml, 20)
+    ex = nmj.extract(m, d)
+    assert any("noslip_iterations = 5" in w for w in ex.warnings), ex.warnings
+
+
 def test_capped_iterations_are_flagged_with_worst_contacts(tmp_path):
     opt = ('timestep="0.002" solver="PGS" tolerance="1e-12" iterations="2" '
            'integrator="Euler"')
