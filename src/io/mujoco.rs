@@ -18,6 +18,12 @@
 //! * `contacts[i].efc_address`, when given: where the contact's rows start among MuJoCo's
 //!   constraint rows, checked against the rows of the contacts before it.
 //!
+//! `contacts[i].label` (optional, a string such as `"box3/floor at (0.10, 0.00, 0.05)"`,
+//! as `nonsmooth.mujoco` writes it) names the contact in reports: given for every contact
+//! it becomes [`Provenance::labels`] (elliptic files, whose problem has one contact per
+//! MuJoCo contact; a pyramidal file's edge LCP has no contacts, and its labels are not
+//! kept); given for some contacts only it is a parse error naming the first one without.
+//!
 //! Every other key (the rest of `contacts` and `raw`, `checks`, `notes`, ...) is ignored.
 //!
 //! # Contact dimensions (`condim`)
@@ -144,6 +150,10 @@ struct ContactJson {
     /// `mjContact.efc_address`: its first constraint row (-1: none).
     #[serde(default)]
     efc_address: Option<i64>,
+    /// A name for the contact (for example `"box3/floor at (0.10, 0.00, 0.05)"`), kept in
+    /// [`Provenance::labels`].
+    #[serde(default)]
+    label: Option<String>,
 }
 
 /// What is read of `raw`.
@@ -634,6 +644,35 @@ fn padded_warning(condim: &[usize], mu: &[f64], scope: &str) -> String {
     )
 }
 
+/// The contacts' labels when every contact has one (elliptic files), none when no contact
+/// has one or the problem is a pyramidal edge LCP.
+fn contact_labels(
+    path: &Path,
+    contacts: Option<&[ContactJson]>,
+    cone: Cone,
+) -> Result<Vec<String>, IoError> {
+    let Some(cs) = contacts else {
+        return Ok(Vec::new());
+    };
+    let Some(first) = cs.iter().position(|c| c.label.is_some()) else {
+        return Ok(Vec::new());
+    };
+    if let Some(i) = cs.iter().position(|c| c.label.is_none()) {
+        return Err(IoError::parse(
+            path,
+            format!("contacts[{i}].label"),
+            format!(
+                "missing, while contacts[{first}] has a label: give every contact's label \
+                 or none"
+            ),
+        ));
+    }
+    Ok(match cone {
+        Cone::Elliptic => cs.iter().filter_map(|c| c.label.clone()).collect(),
+        Cone::Pyramidal => Vec::new(),
+    })
+}
+
 /// Parses a MuJoCo export (`path` names the file in messages and gives the default
 /// name).
 ///
@@ -808,11 +847,12 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
             (k, s)
         })
         .collect();
+    let labels = contact_labels(path, f.contacts.as_deref(), cone)?;
     let provenance = Provenance {
         source: source.clone(),
         description: description.join("; "),
         units,
-        ..Default::default()
+        labels,
     };
 
     // Contacts' rows in `[n, t1, t2]` form (the hard view; the elliptic problem): 1 or 3.

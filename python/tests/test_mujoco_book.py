@@ -1,0 +1,85 @@
+"""Writes and checks ``book/src/generated/mujoco_bridge.txt``, the output shown in the
+book's chapter *The MuJoCo bridge*.
+
+Write it: ``python python/tests/test_mujoco_book.py`` (with ``mujoco`` installed).
+The test regenerates the text and fails when the file differs, so the book shows what the
+code prints. Numbers are printed to two significant digits, and errors at rounding level
+as a bound, so that the text does not depend on the last bits of a CPU's arithmetic; the
+file records the MuJoCo version, and the test skips (saying so) under another version.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+mujoco = pytest.importorskip("mujoco", reason="mujoco is not installed (pip install mujoco)")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import test_mujoco as T  # noqa: E402  (the scenes and the error measures)
+
+OUT = T.ROOT / "book" / "src" / "generated" / "mujoco_bridge.txt"
+
+
+def _err(e: float) -> str:
+    return "< 1e-12" if e < 1e-12 else f"{e:.1e}"
+
+
+def generate() -> str:
+    lines = [f"MuJoCo {mujoco.__version__} (Python package), nonsmooth.mujoco.extract", ""]
+    for theta in (20.0, 35.0):
+        m, d = T.run_to_contacts(T.incline_xml(theta, 0.5, "elliptic", impratio=10), 30)
+        ex = T.nmj.extract(m, d)
+        f = ex.r.reshape(-1, 3)
+        ratio = np.linalg.norm(f[:, 1:], axis=1) / (ex.mu * f[:, 0])
+        right, _ = T.friction_errors(ex.W, ex.q, ex.mu, ex.r, "ccp")
+        cmu = np.array([d.contact[i].mu for i in range(d.ncon)
+                        if d.contact[i].efc_address >= 0])
+        wrong, _ = T.friction_errors(ex.W, ex.q, cmu, ex.r, "ccp")
+        state = "sticks" if math.tan(math.radians(theta)) < 0.5 else "slides"
+        lines += [
+            f"box on a {theta:.0f} degree slope, friction[0] = 0.5, impratio = 10, elliptic "
+            f"cone: tan(theta) = {math.tan(math.radians(theta)):.2f}, the box {state}",
+            f"  contacts                         {len(ex.labels)} ({ex.labels[0]}, ...)",
+            f"  |r_t| / (mu r_n), largest        {ratio.max():.2f}",
+            f"  contact.mu = friction[0]/sqrt(impratio) = {cmu[0]:.3f}",
+            f"  error judged with friction[0]    {_err(right)}",
+            f"  error judged with contact.mu     {_err(wrong)}",
+            "",
+        ]
+    opt = ('timestep="0.002" solver="PGS" tolerance="1e-12" iterations="2" '
+           'integrator="Euler"')
+    m, d = T.run(T.pile_xml("elliptic", opt=opt, flags='<flag warmstart="disable"/>'), 400)
+    ex = T.nmj.extract(m, d)
+    err, per = T.python_error(ex)
+    lines += [f"pile of 30 bodies in a bin, PGS capped at {m.opt.iterations} sweeps, no warm "
+              f"start: {len(ex.labels)} contacts, error {_err(err)}; worst contacts:"]
+    for i in np.argsort(-per)[:3]:
+        lines.append(f"  {i:4d}  {ex.labels[i]}  |e_c| = {per[i]:.1e}")
+    m, d = T.run(T.pile_xml("elliptic"), 400)
+    ex = T.nmj.extract(m, d)
+    err, _ = T.python_error(ex)
+    lines += [f"the same pile, Newton converged (tolerance 1e-12): error "
+              f"{'below 1e-6' if err < 1e-6 else _err(err)}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_generated_text_is_current():
+    if not OUT.exists():
+        pytest.fail(f"{OUT} is missing: run python {Path(__file__).name}")
+    old = OUT.read_text()
+    first = old.splitlines()[0]
+    if not first.startswith(f"MuJoCo {mujoco.__version__} "):
+        pytest.skip(f"{OUT.name} was made with {first.split(' (')[0]}, this is MuJoCo "
+                    f"{mujoco.__version__}")
+    assert generate() == old, f"{OUT} is stale: run python {Path(__file__).name}"
+
+
+if __name__ == "__main__":
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(generate())
+    print(OUT.read_text(), end="")

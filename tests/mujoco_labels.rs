@@ -1,0 +1,36 @@
+//! `contacts[i].label` in a MuJoCo export (as `nonsmooth.mujoco` writes it) becomes
+//! `Provenance::labels` (`src/io/mujoco.rs`).
+
+use std::path::Path;
+
+use nonsmooth::io::mujoco;
+
+/// `contacts[i].label` becomes `Provenance::labels` (one per contact, also where a
+/// frictionless contact is padded); partial labels are an error; a pyramidal file
+/// keeps none.
+#[test]
+fn contact_labels_are_read() {
+    let text = r#"{"n_contacts": 2, "cone": "elliptic", "A": [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [0, 0, 0, 2]], "b": [-1, 0, 0, -1], "mu": [0.5, 0.5], "contacts": [{"dim": 3, "label": "box/floor at (0.10, 0.00, 0.05)"}, {"dim": 1, "label": "ball/floor at (1.00, 0.00, 0.05)"}]}"#;
+    let m = mujoco::from_bytes(Path::new("x.json"), text.as_bytes()).unwrap();
+    assert_eq!(
+        m.provenance.labels,
+        vec![
+            "box/floor at (0.10, 0.00, 0.05)".to_string(),
+            "ball/floor at (1.00, 0.00, 0.05)".to_string()
+        ]
+    );
+    assert_eq!(m.problem.dim(), 6);
+    let partial = text.replace(r#", "label": "ball/floor at (1.00, 0.00, 0.05)""#, "");
+    let e = mujoco::from_bytes(Path::new("x.json"), partial.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("contacts[1].label"), "{e}");
+    let none = text
+        .replace(r#", "label": "ball/floor at (1.00, 0.00, 0.05)""#, "")
+        .replace(r#", "label": "box/floor at (0.10, 0.00, 0.05)""#, "");
+    let m = mujoco::from_bytes(Path::new("x.json"), none.as_bytes()).unwrap();
+    assert!(m.provenance.labels.is_empty());
+    let pyr = r#"{"n_contacts": 1, "cone": "pyramidal", "A": [[1]], "b": [-1], "mu": [0.5], "contacts": [{"dim": 1, "label": "a/b at (0.00, 0.00, 0.00)"}]}"#;
+    let m = mujoco::from_bytes(Path::new("x.json"), pyr.as_bytes()).unwrap();
+    assert!(m.provenance.labels.is_empty());
+}
