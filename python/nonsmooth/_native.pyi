@@ -91,8 +91,8 @@ class Problem:
     @staticmethod
     def read(path: PathLike) -> "Problem":
         """Any file the library reads (JSON, Siconos .dat, MuJoCo JSON, NumPy folder, OpenTissue)."""
-    def write(self, path: PathLike, format: Optional[Literal["json", "siconos", "numpy"]] = None) -> None:
-        """Writes the problem; the format by name, or by the path (.json, .dat, else a NumPy folder)."""
+    def write(self, path: PathLike, format: Optional[Literal["json", "npz", "npz-compressed", "siconos", "numpy"]] = None) -> None:
+        """Writes the problem; the format by name, or by the path (.json, .npz, .dat, else a NumPy folder)."""
     def with_kind(self, kind: Kind) -> "Problem": ...
     def to_local(self) -> "Problem": ...
     def velocity(self, r: ArrayLike) -> FloatArray:

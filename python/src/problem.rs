@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use nalgebra::DVector;
-use nonsmooth::io::{self, AnyProblem, Provenance, json, npy, siconos};
+use nonsmooth::io::{self, AnyProblem, Provenance, json, npy, npz, siconos};
 use nonsmooth::problem::{EngineAnswer, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp};
 use numpy::PyArray1;
 use pyo3::exceptions::PyAttributeError;
@@ -338,9 +338,11 @@ impl PyProblem {
     /// Writes the problem (with its answer and provenance where the format holds them).
     ///
     /// format: "json" (the project's JSON: any problem, answer, labels, provenance),
-    /// "siconos" (`.dat` text: LCP, fc3d, gfc3d; the data only) or "numpy" (a folder of
-    /// `.npy` arrays, dense; the answer as r.npy). None chooses by the path: `.json`,
-    /// `.dat`, anything else a NumPy folder. The file is written whole (a temporary file
+    /// "npz" (one NumPy `.npz` archive, sparse matrices as CSR arrays, answer and
+    /// provenance kept: the format for large problems), "npz-compressed" (the same,
+    /// deflated), "siconos" (`.dat` text: LCP, fc3d, gfc3d; the data only) or "numpy" (a
+    /// folder of `.npy` arrays, dense; the answer as r.npy). None chooses by the path:
+    /// `.json`, `.npz`, `.dat`, anything else a NumPy folder. The file is written whole (a temporary file
     /// renamed over it); its folder must exist.
     ///
     /// Raises FormatError for a format that cannot hold this problem, OSError from the
@@ -356,19 +358,22 @@ impl PyProblem {
                 "json" | "nonsmooth-json" => "json",
                 "siconos" | "siconos-dat" | "dat" => "siconos",
                 "numpy" | "npy" | "numpy-folder" => "numpy",
+                "npz" | "numpy-npz" => "npz",
+                "npz-compressed" => "npz-compressed",
                 other => {
                     return Err(FormatError::new_err(format!(
-                        "unknown output format `{other}` (expected json, siconos or numpy; \
+                        "unknown output format `{other}` (expected json, npz, npz-compressed, siconos or numpy; \
                          FCLIB HDF5, OpenTissue and MuJoCo files are read, not written)"
                     )));
                 }
             },
             None => match ext.as_str() {
                 "json" => "json",
+                "npz" => "npz",
                 "dat" => "siconos",
                 "hdf5" | "h5" | "dlm" => {
                     return Err(FormatError::new_err(format!(
-                        "{}: `.{ext}` files are read, not written; write json, siconos (.dat) or numpy (a folder)",
+                        "{}: `.{ext}` files are read, not written; write json, npz, siconos (.dat) or numpy (a folder)",
                         path.display()
                     )));
                 }
@@ -380,6 +385,16 @@ impl PyProblem {
             match fmt {
                 "json" => json::write(&path, &self.name, p, self.answer.as_ref(), &self.provenance)
                     .map_err(errors::io),
+                "npz" | "npz-compressed" => {
+                    let compression = if fmt == "npz" {
+                        npz::Compression::Stored
+                    } else {
+                        npz::Compression::Deflated
+                    };
+                    let answer = self.answer.as_ref();
+                    npz::write(&path, &self.name, p, answer, &self.provenance, compression)
+                        .map_err(errors::io)
+                }
                 "siconos" => {
                     let text = match p {
                         AnyProblem::Lcp(l) => siconos::lcp_to_string(l),

@@ -12,6 +12,7 @@ def dense(m):
 
 
 @pytest.mark.parametrize("name,fmt", [("p.json", None), ("p.dat", None), ("folder", None),
+                                      ("p.npz", None), ("c.bin", "npz-compressed"),
                                       ("x.txt", "json"), ("y.out", "siconos"), ("z", "numpy")])
 def test_local_round_trip(tmp_path, name, fmt):
     p, W, q = generated(nc=3, seed=11, kind="ccp")
@@ -24,9 +25,9 @@ def test_local_round_trip(tmp_path, name, fmt):
     np.testing.assert_array_equal(dense(back.W), W)
     np.testing.assert_array_equal(back.q, q)
     np.testing.assert_array_equal(back.mu, [0.1, 0.2, 0.3])
-    written = fmt or {"p.json": "json", "p.dat": "siconos", "folder": "numpy"}[name]
-    if written == "json":
-        assert back.format == "nonsmooth-json"
+    written = fmt or {"p.json": "json", "p.dat": "siconos", "folder": "numpy", "p.npz": "npz"}[name]
+    if written in ("json", "npz", "npz-compressed"):
+        assert back.format == ("nonsmooth-json" if written == "json" else "numpy-npz")
         assert back.kind == "ccp" and back.labels == ["a", "b", "c"]
         assert back.name == "roundtrip" and back.provenance["source"] == "test"
         np.testing.assert_array_equal(back.answer.r, np.ones(9))
@@ -44,7 +45,7 @@ def test_global_and_lcp_round_trip(tmp_path):
     H = rng.normal(size=(6, 6))
     g = ns.Problem.global_form(M, H, rng.normal(size=6), -np.ones(6), 0.3)
     lcp = ns.Problem.lcp(np.array([[2.0, 1.0], [1.0, 2.0]]), np.array([-5.0, -6.0]))
-    for ext in ("json", "dat"):
+    for ext in ("json", "dat", "npz"):
         g.write(tmp_path / f"g.{ext}")
         back = ns.Problem.read(tmp_path / f"g.{ext}")
         assert back.type == "gfc3d"
