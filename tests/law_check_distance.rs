@@ -74,13 +74,7 @@ fn planted(
 
 fn problem(w: &DMatrix<f64>, q: DVector<f64>, mu: &[f64], kind: FrictionKind) -> AnyProblem {
     AnyProblem::Friction(
-        FrictionContact::new(
-            w.clone().into(),
-            q,
-            DVector::from_column_slice(mu),
-            kind,
-        )
-        .unwrap(),
+        FrictionContact::new(w.clone().into(), q, DVector::from_column_slice(mu), kind).unwrap(),
     )
 }
 
@@ -200,11 +194,19 @@ fn coulomb_known_solution() {
     assert_eq!(rep.contacts[0].label.as_deref(), Some("box/floor"));
     assert!(rep.grade.starts_with("inconsistent: "), "{}", rep.grade);
     assert!(rep.grade.contains("1.0e-03 N s"), "{}", rep.grade);
-    assert!(rep.grade.contains("worst contact 0 (box/floor)"), "{}", rep.grade);
+    assert!(
+        rep.grade.contains("worst contact 0 (box/floor)"),
+        "{}",
+        rep.grade
+    );
     // the exact answer is consistent and graded within a tiny distance
     let rep = check(&p, rstar.as_slice(), &prov, &CheckOptions::default()).unwrap();
     assert_eq!(rep.verdict, "consistent");
-    assert!(rep.grade.starts_with("consistent: forces within "), "{}", rep.grade);
+    assert!(
+        rep.grade.starts_with("consistent: forces within "),
+        "{}",
+        rep.grade
+    );
     // acceleration-level units change the unit and the penetration's name
     let mut acc = Provenance::default();
     acc.units
@@ -240,8 +242,17 @@ fn bad_answers_are_errors() {
     let prov = Provenance::default();
     let o = CheckOptions::default();
     let e = check(&p, &[1.0, 0.0], &prov, &o).unwrap_err();
-    assert_eq!(e, CheckError::WrongLength { expected: 3, got: 2 });
-    assert_eq!(e.to_string(), "the answer has 2 numbers, the problem 3 unknowns");
+    assert_eq!(
+        e,
+        CheckError::WrongLength {
+            expected: 3,
+            got: 2
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "the answer has 2 numbers, the problem 3 unknowns"
+    );
     let e = check(&p, &[1.0, f64::NAN, 0.0], &prov, &o).unwrap_err();
     assert!(matches!(e, CheckError::NonFinite { index: 1, .. }), "{e}");
     // a friction law asked of an LCP
@@ -254,7 +265,10 @@ fn bad_answers_are_errors() {
         ..Default::default()
     };
     let e = check(&lcp, &[1.0, 0.0, 0.0], &prov, &law).unwrap_err();
-    assert!(e.to_string().contains("applies only to friction problems"), "{e}");
+    assert!(
+        e.to_string().contains("applies only to friction problems"),
+        "{e}"
+    );
     // the LCP itself: its solution x = (1, 0, 0) is unique (W = I), found by Lemke
     let rep = check(&lcp, &[1.0, 0.0, 0.0], &prov, &o).unwrap();
     assert_eq!(rep.verdict, "consistent");
@@ -281,5 +295,9 @@ fn failed_reference_gives_no_distance() {
     let rf = rep.reference.unwrap();
     assert!(!rf.found, "{rf:?}");
     assert!(rf.distance.is_none());
-    assert!(rep.grade.contains("no reference solution found"), "{}", rep.grade);
+    assert!(
+        rep.grade.contains("no reference solution found"),
+        "{}",
+        rep.grade
+    );
 }
