@@ -66,8 +66,8 @@ fn main() {
     writeln!(out).unwrap();
     writeln!(
         out,
-        "{:>6}  {:>10}  {:>10}  {:>10}  {:>14}  {:>12}  {}",
-        "sweeps", "error", "distance", "relative", "worst contact", "reference", "verdict"
+        "{:>6}  {:>10}  {:>10}  {:>10}  {:>14}  {:>12}  verdict",
+        "sweeps", "error", "distance", "relative", "worst contact", "reference"
     )
     .unwrap();
     for (sweeps, r) in &reports {
