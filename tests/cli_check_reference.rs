@@ -273,6 +273,7 @@ fn trajectories() {
             assert_eq!(s["step"], i);
             assert_eq!(s["contacts"], 2);
             assert_eq!(s["file"], names[i].as_str());
+            assert_eq!(s["answer_source"], "test engine");
         }
         assert_eq!(steps[1]["verdict"], "inconsistent");
         assert!((steps[1]["reference"]["distance"].as_f64().unwrap() - 1e-3).abs() < 1e-10);

@@ -431,6 +431,8 @@ mod trajectory {
     /// One step: where it came from and its report, or why it could not be judged.
     struct Step {
         name: String,
+        /// Who produced the answer (the file's `answer.source`).
+        source: String,
         contacts: usize,
         result: Result<CheckReport, String>,
     }
@@ -470,6 +472,7 @@ mod trajectory {
             Err(e) => {
                 return Step {
                     name,
+                    source: String::new(),
                     contacts: 0,
                     result: Err(e),
                 };
@@ -486,6 +489,11 @@ mod trajectory {
         };
         Step {
             name,
+            source: lp
+                .answer
+                .as_ref()
+                .map(|a| a.source.clone())
+                .unwrap_or_default(),
             contacts,
             result,
         }
@@ -586,7 +594,7 @@ mod trajectory {
                         bad += 1;
                     }
                     if a.json {
-                        let mut m = summary_json(r, &s.name, "embedded")?;
+                        let mut m = summary_json(r, &s.name, &s.source)?;
                         m.insert("step".into(), i.into());
                         m.insert("contacts".into(), s.contacts.into());
                         emit(&mut out, &serde_json::Value::Object(m).to_string())?;
