@@ -723,6 +723,8 @@ mod trajectory {
         } else {
             (1e-16, 1.0)
         };
+        // at least three decades, so that the logarithmic axis has labels
+        let lo = lo.min(hi / 1e3);
         let clamp = |v: &[(f64, f64)]| -> Vec<(f64, f64)> {
             v.iter().map(|&(x, y)| (x, y.max(lo))).collect()
         };
@@ -742,6 +744,8 @@ mod trajectory {
         chart
             .configure_mesh()
             .x_desc("step")
+            .x_labels(steps.len().clamp(2, 11))
+            .x_label_formatter(&|v| format!("{v:.0}"))
             .y_desc("error / relative distance")
             .y_label_formatter(&|v| format!("{v:.0e}"))
             .draw()
