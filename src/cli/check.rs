@@ -13,7 +13,10 @@ use super::table::{Align, Table, emit, sci};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The problem the engine solved.
+    /// The problem the engine solved; or a trajectory: a folder of problem files, each
+    /// with its answer embedded, taken as steps in natural name order (step_2 before
+    /// step_10), or a JSON Lines file (`.jsonl`), one problem document with its "answer"
+    /// per line.
     path: PathBuf,
     /// The engine's answer: a NumPy .npy file holding a 1-D float64 array (numpy.save of
     /// r), a JSON array of numbers, a JSON object with "r", a problem file with an
@@ -41,9 +44,14 @@ pub struct CheckArgs {
     /// Do not solve for the reference solution (no distance is reported).
     #[arg(long)]
     no_reference: bool,
-    /// JSON output: one object for the whole answer, then one per contact.
+    /// JSON output: one object for the whole answer, then one per contact; for a
+    /// trajectory, one object per step (JSON Lines).
     #[arg(long)]
     json: bool,
+    /// Trajectories: draw the error and the distance to the reference against the step
+    /// into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
 }
 
 /// How the contact table is ordered.
@@ -340,6 +348,22 @@ fn shown<'a>(report: &'a CheckReport, a: &CheckArgs) -> Vec<&'a ContactRecord> {
 }
 
 pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
+    let is_jsonl = a
+        .path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("jsonl"));
+    let many =
+        !is_jsonl && a.path.is_dir() && super::expand(std::slice::from_ref(&a.path))?.len() > 1;
+    if is_jsonl || many {
+        return trajectory::run(&a, is_jsonl);
+    }
+    if a.plot.is_some() {
+        return Err(Failure::Usage(format!(
+            "{}: --plot draws a trajectory (a folder of problems or a .jsonl file); this is \
+             one problem",
+            a.path.display()
+        )));
+    }
     let lp = super::load_one(&a.path)?;
     super::kind_applies(&a.path, &lp.problem, a.kind).map_err(Failure::Input)?;
     let dim = lp.problem.dim();
@@ -392,4 +416,375 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `nonsmooth check` on a sequence of problems.
+mod trajectory {
+    use std::path::{Path, PathBuf};
+    use std::process::ExitCode;
+
+    use super::super::Failure;
+    use super::super::table::{Align, Table, emit, sci};
+    use super::{CheckArgs, options, summary_json};
+    use crate::check::{CheckReport, check};
+
+    /// One step: where it came from and its report, or why it could not be judged.
+    struct Step {
+        name: String,
+        /// Who produced the answer (the file's `answer.source`).
+        source: String,
+        contacts: usize,
+        result: Result<CheckReport, String>,
+    }
+
+    /// Compares names with runs of digits as numbers: `step_2` before `step_10`.
+    fn natural(a: &str, b: &str) -> std::cmp::Ordering {
+        fn parts(s: &str) -> Vec<(bool, String)> {
+            let mut out: Vec<(bool, String)> = Vec::new();
+            for c in s.chars() {
+                let d = c.is_ascii_digit();
+                match out.last_mut() {
+                    Some((kind, run)) if *kind == d => run.push(c),
+                    _ => out.push((d, c.to_string())),
+                }
+            }
+            out
+        }
+        let (pa, pb) = (parts(a), parts(b));
+        for (x, y) in pa.iter().zip(&pb) {
+            let o = match (x.0, y.0) {
+                (true, true) => {
+                    let (tx, ty) = (x.1.trim_start_matches('0'), y.1.trim_start_matches('0'));
+                    tx.len().cmp(&ty.len()).then(tx.cmp(ty))
+                }
+                _ => x.1.cmp(&y.1),
+            };
+            if o.is_ne() {
+                return o;
+            }
+        }
+        pa.len().cmp(&pb.len()).then(a.cmp(b))
+    }
+
+    fn judge(a: &CheckArgs, lp: Result<crate::io::LoadedProblem, String>, name: String) -> Step {
+        let lp = match lp {
+            Ok(lp) => lp,
+            Err(e) => {
+                return Step {
+                    name,
+                    source: String::new(),
+                    contacts: 0,
+                    result: Err(e),
+                };
+            }
+        };
+        for w in &lp.warnings {
+            eprintln!("nonsmooth: warning: {name}: {w}");
+        }
+        let contacts = lp.problem.contacts();
+        let result = match &lp.answer {
+            None => Err(format!("{name}: the problem carries no answer")),
+            Some(ans) => check(&lp.problem, &ans.r, &lp.provenance, &options(a))
+                .map_err(|e| format!("{name}: {e}")),
+        };
+        Step {
+            name,
+            source: lp
+                .answer
+                .as_ref()
+                .map(|a| a.source.clone())
+                .unwrap_or_default(),
+            contacts,
+            result,
+        }
+    }
+
+    /// Reads the steps: the files of a folder in natural order, or the lines of a JSON
+    /// Lines file (blank lines skipped).
+    fn steps(a: &CheckArgs, jsonl: bool) -> Result<Vec<Step>, Failure> {
+        if jsonl {
+            let bytes = crate::io::read_file(&a.path).map_err(|e| match &e.kind {
+                crate::io::IoErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+                    Failure::Usage(e.to_string())
+                }
+                _ => Failure::Input(e.to_string()),
+            })?;
+            let text = std::str::from_utf8(&bytes).map_err(|e| {
+                Failure::Input(format!(
+                    "{}: not text (byte {} is not UTF-8)",
+                    a.path.display(),
+                    e.valid_up_to()
+                ))
+            })?;
+            let mut out = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let name = format!("{}:{}", a.path.display(), i + 1);
+                let lp = crate::io::load_json(Path::new(&name), line.as_bytes())
+                    .map_err(|e| e.to_string());
+                out.push(judge(a, lp, name));
+            }
+            if out.is_empty() {
+                return Err(Failure::Input(format!(
+                    "{}: no problems (a JSON Lines trajectory has one problem per line)",
+                    a.path.display()
+                )));
+            }
+            Ok(out)
+        } else {
+            let mut files: Vec<PathBuf> = super::super::expand(std::slice::from_ref(&a.path))?;
+            files.sort_by(|x, y| natural(&x.to_string_lossy(), &y.to_string_lossy()));
+            Ok(files
+                .iter()
+                .map(|f| {
+                    let name = super::super::short_name(f);
+                    judge(a, super::super::load(f).map_err(|e| e.to_string()), name)
+                })
+                .collect())
+        }
+    }
+
+    fn worst_cell(r: &CheckReport) -> String {
+        let Some(rf) = &r.reference else {
+            return "-".into();
+        };
+        match rf.worst_contact {
+            Some(c) => match &rf.worst_label {
+                Some(l) => format!("{c} ({l})"),
+                None => c.to_string(),
+            },
+            None => "-".into(),
+        }
+    }
+
+    fn distance(r: &CheckReport) -> Option<f64> {
+        r.reference.as_ref().and_then(|rf| rf.distance)
+    }
+
+    pub(super) fn run(a: &CheckArgs, jsonl: bool) -> Result<ExitCode, Failure> {
+        if a.answer.is_some() {
+            return Err(Failure::Usage(format!(
+                "{}: a trajectory takes each step's answer from its file; --answer is for \
+                 one problem",
+                a.path.display()
+            )));
+        }
+        let steps = steps(a, jsonl)?;
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        let t = Table::new(&[
+            ("step", 4, Align::Right),
+            ("name", 12, Align::Left),
+            ("contacts", 8, Align::Right),
+            ("error", 9, Align::Right),
+            ("distance", 9, Align::Right),
+            ("worst contact", 13, Align::Left),
+            ("verdict", 12, Align::Left),
+        ]);
+        if !a.json {
+            emit(&mut out, &t.header())?;
+        }
+        let mut bad = 0;
+        for (i, s) in steps.iter().enumerate() {
+            match &s.result {
+                Ok(r) => {
+                    if r.verdict != "consistent" {
+                        bad += 1;
+                    }
+                    if a.json {
+                        let mut m = summary_json(r, &s.name, &s.source)?;
+                        m.insert("step".into(), i.into());
+                        m.insert("contacts".into(), s.contacts.into());
+                        emit(&mut out, &serde_json::Value::Object(m).to_string())?;
+                    } else {
+                        emit(
+                            &mut out,
+                            &t.row(&[
+                                i.to_string(),
+                                s.name.clone(),
+                                s.contacts.to_string(),
+                                sci(Some(r.error)),
+                                sci(distance(r)),
+                                worst_cell(r),
+                                r.verdict.clone(),
+                            ]),
+                        )?;
+                    }
+                }
+                Err(e) => {
+                    bad += 1;
+                    eprintln!("nonsmooth: {e}");
+                    if a.json {
+                        let v = serde_json::json!({"step": i, "file": s.name,
+                            "verdict": "invalid", "message": e});
+                        emit(&mut out, &v.to_string())?;
+                    } else {
+                        emit(
+                            &mut out,
+                            &t.row(&[
+                                i.to_string(),
+                                s.name.clone(),
+                                "-".into(),
+                                "-".into(),
+                                "-".into(),
+                                "-".into(),
+                                "invalid".into(),
+                            ]),
+                        )?;
+                    }
+                }
+            }
+        }
+        if !a.json {
+            emit(&mut out, "")?;
+            emit(
+                &mut out,
+                &format!(
+                    "{} steps, {} consistent, {bad} inconsistent or invalid",
+                    steps.len(),
+                    steps.len() - bad
+                ),
+            )?;
+            let ok: Vec<(usize, &CheckReport)> = steps
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| s.result.as_ref().ok().map(|r| (i, r)))
+                .collect();
+            let mut by_error = ok.clone();
+            by_error.sort_by(|x, y| y.1.error.total_cmp(&x.1.error));
+            let name = |i: usize| steps[i].name.clone();
+            let list = |v: &[(usize, &CheckReport)], f: &dyn Fn(&CheckReport) -> Option<f64>| {
+                v.iter()
+                    .take(3)
+                    .filter_map(|(i, r)| {
+                        f(r).map(|x| format!("step {i} ({}) {}", name(*i), sci(Some(x))))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            emit(
+                &mut out,
+                &format!(
+                    "worst steps by error:    {}",
+                    list(&by_error, &|r| Some(r.error))
+                ),
+            )?;
+            let mut by_distance = ok.clone();
+            by_distance.retain(|(_, r)| distance(r).is_some());
+            by_distance.sort_by(|x, y| {
+                distance(y.1)
+                    .unwrap_or(0.0)
+                    .total_cmp(&distance(x.1).unwrap_or(0.0))
+            });
+            if !by_distance.is_empty() {
+                emit(
+                    &mut out,
+                    &format!("worst steps by distance: {}", list(&by_distance, &distance)),
+                )?;
+            }
+        }
+        if let Some(plot) = &a.plot {
+            draw(plot, &steps).map_err(Failure::Input)?;
+            eprintln!("nonsmooth: wrote {}", plot.display());
+        }
+        Ok(if bad == 0 {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        })
+    }
+
+    /// The SVG plot: error and distance (log scale) against the step. Zeros (an exact
+    /// answer) are drawn at the bottom of the axis.
+    fn draw(path: &Path, steps: &[Step]) -> Result<(), String> {
+        use plotters::prelude::*;
+        let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+        let series = |f: &dyn Fn(&CheckReport) -> Option<f64>| -> Vec<(f64, f64)> {
+            steps
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| s.result.as_ref().ok().and_then(f).map(|v| (i as f64, v)))
+                .filter(|(_, v)| v.is_finite())
+                .collect()
+        };
+        let errors = series(&|r| Some(r.error));
+        let distances = series(&|r| r.reference.as_ref().and_then(|rf| rf.relative_distance));
+        let positive = errors
+            .iter()
+            .chain(&distances)
+            .map(|p| p.1)
+            .filter(|v| *v > 0.0);
+        let lo = positive.clone().fold(f64::INFINITY, f64::min);
+        let hi = positive.fold(0.0, f64::max);
+        let (lo, hi) = if lo.is_finite() && hi > 0.0 {
+            (lo / 10.0, hi * 10.0)
+        } else {
+            (1e-16, 1.0)
+        };
+        // at least three decades, so that the logarithmic axis has labels
+        let lo = lo.min(hi / 1e3);
+        let clamp = |v: &[(f64, f64)]| -> Vec<(f64, f64)> {
+            v.iter().map(|&(x, y)| (x, y.max(lo))).collect()
+        };
+        let n = steps.len().max(2) as f64;
+        let root = SVGBackend::new(path, (800, 450)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(&e))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "nonsmooth check: error and distance per step",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0.0..(n - 1.0), (lo..hi).log_scale())
+            .map_err(|e| err(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc("step")
+            .x_labels(steps.len().clamp(2, 11))
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_desc("error / relative distance")
+            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .draw()
+            .map_err(|e| err(&e))?;
+        let blue = RGBColor(31, 119, 180);
+        let orange = RGBColor(255, 127, 14);
+        chart
+            .draw_series(LineSeries::new(clamp(&errors), blue.stroke_width(2)))
+            .map_err(|e| err(&e))?
+            .label("error (Siconos 4.4)")
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], blue));
+        chart
+            .draw_series(
+                clamp(&errors)
+                    .into_iter()
+                    .map(|p| Circle::new(p, 3, blue.filled())),
+            )
+            .map_err(|e| err(&e))?;
+        if !distances.is_empty() {
+            chart
+                .draw_series(LineSeries::new(clamp(&distances), orange.stroke_width(2)))
+                .map_err(|e| err(&e))?
+                .label("‖r - r*‖ / ‖r*‖")
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], orange));
+            chart
+                .draw_series(
+                    clamp(&distances)
+                        .into_iter()
+                        .map(|p| Circle::new(p, 3, orange.filled())),
+                )
+                .map_err(|e| err(&e))?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))?;
+        Ok(())
+    }
 }
