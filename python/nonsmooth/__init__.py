@@ -4,7 +4,7 @@ in rigid-body simulation, from Python.
 Build a problem from NumPy arrays (``Problem.local``, ``Problem.global_form``,
 ``Problem.lcp``) or read one from any file the library reads (``Problem.read``); solve it
 with any method of the library's registry (``solve``, ``methods()``); judge an answer,
-overall and per contact (``check``).
+overall and per contact (``check``), or every step of a rollout (``check_trajectory``).
 
 Rows come in triples ``[n, t1, t2]`` per contact; a positive normal velocity separates.
 At the velocity level ``r`` is an impulse (N s) and ``u`` a velocity (m/s).
@@ -27,6 +27,7 @@ from ._native import (
     methods,
     solve,
 )
+from .trajectory import TrajectoryReport, check_trajectory
 
 __all__ = [
     "Answer",
@@ -41,4 +42,6 @@ __all__ = [
     "check",
     "methods",
     "solve",
+    "TrajectoryReport",
+    "check_trajectory",
 ]

@@ -12,3 +12,4 @@ from ._native import (
     methods as methods,
     solve as solve,
 )
+from .trajectory import TrajectoryReport as TrajectoryReport, check_trajectory as check_trajectory

@@ -43,8 +43,9 @@ ROUNDING = 1e-12  # errors the CLI and numpy may compute differently by rounding
 
 
 def _load_bridge():
-    """``nonsmooth.mujoco``; the file itself when the package's native part is absent."""
-    sys.path.insert(0, str(ROOT / "python"))
+    """``nonsmooth.mujoco`` of the installed package; the file itself when the package's
+    native part is absent (the source folder is not put first on the path: it would hide
+    the installed package, whose native module it lacks)."""
     try:
         return importlib.import_module("nonsmooth.mujoco")
     except ImportError:

@@ -65,7 +65,53 @@ def generate() -> str:
     err, _ = T.python_error(ex)
     lines += [f"the same pile, Newton converged (tolerance 1e-12): error "
               f"{'below 1e-6' if err < 1e-6 else _err(err)}"]
+    lines += ["", *_verdicts_and_distances()]
     return "\n".join(lines) + "\n"
+
+
+def _dist(x) -> str:
+    """A distance to two digits, or a bound where it is at the reference's own accuracy."""
+    if x is None:
+        return "none"
+    return "< 1e-9" if x < 1e-9 else f"{x:.1e}"
+
+
+def _verdicts_and_distances() -> list:
+    """`nonsmooth.check` (with its reference solve) on the issue's three scenes."""
+    ns = T._native()
+    if ns is None:
+        raise RuntimeError("the native nonsmooth package is not built: pip install ./python")
+    opt_capped = ('timestep="0.002" solver="PGS" tolerance="1e-12" iterations="2" '
+                  'integrator="Euler"')
+    scenes = [
+        ("incline 20 deg (sticks)", lambda: T.run_to_contacts(
+            T.incline_xml(20.0, 0.5, "elliptic", impratio=10), 30)),
+        ("incline 35 deg (slides)", lambda: T.run_to_contacts(
+            T.incline_xml(35.0, 0.5, "elliptic", impratio=10), 30)),
+        ("pile, Newton converged", lambda: T.run(T.pile_xml("elliptic"), 400)),
+        ("pile, PGS 2 sweeps", lambda: T.run(
+            T.pile_xml("elliptic", opt=opt_capped, flags='<flag warmstart="disable"/>'), 400)),
+        ("nine hinges, pyramidal", lambda: T.chain_state("pyramidal")),
+    ]
+    head = (f"nonsmooth.check at tolerance {T.CONSISTENT_TOL:g}, reference solve on "
+            f"(soft view: forces in N)")
+    rows = [head, f"  {'scene':26s} {'problem':10s} {'rows':>5s}  {'verdict':12s} "
+                  f"{'error':>8s}  {'distance':>8s}  {'relative':>8s}  {'unique':>6s}  "
+                  f"worst contact by distance"]
+    for name, make in scenes:
+        m, d = make()
+        ex = T.nmj.extract(m, d)
+        rep = ns.check(ex.problem(), ex.r, tol=T.CONSISTENT_TOL)
+        ref = rep.reference or {}
+        dist = ref.get("distance")
+        unique = {True: "yes", False: "no"}.get(ref.get("unique"), "?")
+        worst = ""
+        if dist is not None and dist >= 1e-9 and ref.get("worst_contact") is not None:
+            worst = f"{ref['worst_contact']} ({ref.get('worst_label') or 'no label'})"
+        rows.append(f"  {name:26s} {rep.type:10s} {len(ex.q):5d}  {rep.verdict:12s} "
+                    f"{_err(rep.error):>8s}  {_dist(dist):>8s}  {_dist(ref.get('relative_distance')):>8s}  "
+                    f"{unique:>6s}  {worst}".rstrip())
+    return rows
 
 
 def test_generated_text_is_current():

@@ -41,7 +41,7 @@ pub use isolated::{
 
 /// Solve, inspect and check rigid-body contact problems (LCP, boxed LCP, 3D frictional
 /// contact in local or global form) read from Siconos .dat, FCLIB .hdf5, OpenTissue .dlm
-/// folders, MuJoCo JSON, NumPy folders and the project's own JSON files.
+/// folders, MuJoCo JSON, NumPy folders, NumPy .npz archives and the project's own JSON files.
 ///
 /// Exit status: 0 success; 1 a problem could not be read, did not converge or was
 /// rejected; 2 usage error (bad option, missing path, output that would overwrite an input).
@@ -65,11 +65,12 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Describe problems: size, sparsity, symmetry, friction range, conditioning.
     Info(info::InfoArgs),
-    /// Judge an engine's answer against the problem it solved, overall and per contact.
+    /// Judge an engine's answer against the problem it solved, overall and per contact, and
+    /// measure its distance to a reference solution; a folder or .jsonl file is a trajectory.
     Check(check::CheckArgs),
     /// Write a generated scene (box stack, heavy-on-light, wall, pyramid) as a problem file.
     Generate(generate::GenerateArgs),
-    /// Rewrite a problem as the project's JSON, Siconos .dat or a NumPy folder.
+    /// Rewrite a problem as the project's JSON, Siconos .dat, a NumPy folder or a NumPy .npz archive.
     Convert(convert::ConvertArgs),
     /// Time a method per iteration or per whole solve, optionally beside Siconos.
     Bench(bench::BenchArgs),

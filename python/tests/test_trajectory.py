@@ -1,0 +1,52 @@
+"""check_trajectory: every step of an in-memory rollout, checked and summarised."""
+
+import numpy as np
+import pytest
+
+import nonsmooth as ns
+from conftest import generated
+
+
+def rollout():
+    """Six steps of one problem family, answered by NSGS capped at more and more sweeps:
+    the early steps are far from the solution, the last ones close to it."""
+    steps = []
+    for i, sweeps in enumerate([1, 2, 4, 50, 200, 1000]):
+        p, _, _ = generated(nc=4, seed=30 + i, kind="ccp")
+        res = ns.solve(p, method="nsgs", tol=1e-14, max_iter=sweeps)
+        steps.append((p, res.r))
+    return steps
+
+
+def test_each_step_is_what_check_says():
+    steps = rollout()
+    traj = ns.check_trajectory(steps, tol=1e-8)
+    assert traj.steps.dtype == ns.trajectory.STEP_DTYPE
+    assert list(traj.steps["step"]) == list(range(len(steps)))
+    for row, (p, r) in zip(traj.steps, steps):
+        rep = ns.check(p, r, tol=1e-8)
+        assert row["error"] == rep.error
+        assert row["consistent"] == rep.consistent
+        assert row["contacts"] == p.contacts
+        assert row["distance"] == pytest.approx(rep.reference["distance"], rel=1e-9, abs=1e-14)
+    # the one-sweep answer is the worst by error and by distance; the summary says so
+    assert traj.worst(1)["step"][0] == traj.worst(1, by="distance")["step"][0] == 0
+    assert not traj.consistent
+    assert traj.steps["consistent"][-1] and not traj.steps["consistent"][0]
+    assert len(traj.table().splitlines()) == len(steps) + 1
+
+
+def test_without_reference_distances_are_nan_and_worst_contact_by_error():
+    traj = ns.check_trajectory(rollout()[:2], reference=False)
+    assert np.all(np.isnan(traj.steps["distance"]))
+    assert np.all(traj.steps["worst_contact"] >= 0)
+
+
+def test_a_bad_step_is_named():
+    steps = rollout()[:3]
+    p, r = steps[1]
+    steps[1] = (p, np.append(r, 1.0))
+    with pytest.raises(ValueError, match="step 1"):
+        ns.check_trajectory(steps)
+    with pytest.raises(ValueError, match="by is"):
+        ns.check_trajectory(rollout()[:1]).worst(by="time")
