@@ -16,62 +16,19 @@
 //! cargo run --release --example exchange_sizes -- read wall.npz   # time one file's reading
 //! ```
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+#[path = "support/mod.rs"]
+mod support;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use nonsmooth::io::{self, AnyProblem, Provenance, json, npy, npz};
 use nonsmooth::multibody::SceneKind;
 use nonsmooth::multibody::scenes::{SceneParams, SceneSpec};
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static TRACKED: Cell<bool> = const { Cell::new(false) };
-}
-
-fn tracked() -> bool {
-    TRACKED.try_with(|t| t.get()).unwrap_or(false)
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() && tracked() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        if tracked() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() && tracked() {
-            if new_size >= layout.size() {
-                let now = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
-                    - layout.size();
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: support::alloc::Counting = support::alloc::Counting;
 
 /// The contact counts asked of the scene sizer.
 pub const TARGETS: [usize; 3] = [1_000, 10_000, 60_000];
@@ -241,13 +198,7 @@ fn main() {
                 write_t
             };
             let read_t = best(runs, || io::load(&path).expect("reads back"));
-            TRACKED.with(|t| t.set(true));
-            LIVE.store(0, Ordering::Relaxed);
-            PEAK.store(0, Ordering::Relaxed);
-            let back = io::load(&path).expect("reads back");
-            let peak = PEAK.load(Ordering::Relaxed) as u64;
-            drop(back);
-            TRACKED.with(|t| t.set(false));
+            let peak = support::alloc::peak_of(|| io::load(&path).expect("reads back")) as u64;
             writeln!(
                 table,
                 "{nc:>8} {label:>13} {form:>6} {nnz:>10} {:>12} {:>9.3} {:>9.3} {:>10} {:>11}",

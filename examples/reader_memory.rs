@@ -17,75 +17,17 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use nalgebra::DVector;
 use nonsmooth::io::{self, AnyProblem, Provenance, json, npy, siconos};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::{FrictionContact, FrictionKind};
 
-/// The system allocator, counting the live and peak bytes allocated by the thread that
-/// set `TRACKED` (so that the test harness's own threads do not disturb the count).
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static TRACKED: Cell<bool> = const { Cell::new(false) };
-}
-
-fn tracked() -> bool {
-    TRACKED.try_with(|t| t.get()).unwrap_or(false)
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() && tracked() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        if tracked() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() && tracked() {
-            if new_size >= layout.size() {
-                let now = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
-                    - layout.size();
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: support::alloc::Counting = support::alloc::Counting;
 
-/// Peak heap bytes above the starting level while `f` runs on this thread.
-fn peak_of<T>(f: impl FnOnce() -> T) -> usize {
-    TRACKED.with(|t| t.set(true));
-    LIVE.store(0, Ordering::Relaxed);
-    PEAK.store(0, Ordering::Relaxed);
-    let out = f();
-    let peak = PEAK.load(Ordering::Relaxed);
-    drop(out);
-    TRACKED.with(|t| t.set(false));
-    peak
-}
+use support::alloc::peak_of;
 
 /// A block-tridiagonal fc3d problem with `nc` contacts (27 stored entries per contact,
 /// fewer at the ends), sparse or dense.

@@ -9,6 +9,7 @@
 //! Set `NONSMOOTH_BLESS=1` to make the test rewrite the files instead of failing.
 #![allow(dead_code)]
 
+pub mod alloc;
 pub mod frames;
 pub mod panels;
 pub mod plot;

@@ -837,6 +837,100 @@ pub fn parse_meta(path: &Path, bytes: &[u8]) -> Result<Meta, IoError> {
     Ok(meta)
 }
 
+/// Named `float64` / `int64` arrays a problem is assembled from: the `.npy` files of a
+/// NumPy folder, or the members of a NumPy `.npz` archive ([`super::npz`]). Names are
+/// given without `.npy`.
+pub(crate) trait Arrays {
+    /// Whether the array is present.
+    fn has(&self, name: &str) -> bool;
+    /// Whether the matrix is present, in whatever storage the container allows.
+    fn has_matrix(&self, name: &str) -> bool {
+        self.has(name)
+    }
+    /// A 2-D `float64` array (or a sparse matrix, where the container stores one).
+    fn matrix(&mut self, name: &str) -> Result<Matrix, IoError>;
+    /// A 1-D `float64` array.
+    fn vector(&mut self, name: &str) -> Result<DVector<f64>, IoError>;
+    /// A 1-D `int64` array.
+    fn ints(&mut self, name: &str) -> Result<Vec<i64>, IoError>;
+}
+
+/// The problem held by `arrays` (an fc3d problem if `W` is present, else a gfc3d problem
+/// if `M` is, else an LCP, boxed when any of `lo`, `hi`, `dep`, `factor` is present) and
+/// the answer `r` (with its velocity `u`, if present), as the NumPy folder and the `.npz`
+/// archive both lay them out (see the module docs). `None` when no problem matrix is
+/// present. `path` names the container in problem errors; `answer_source` is the answer's
+/// source (default `"r.npy"`).
+pub(crate) fn assemble(
+    arrays: &mut impl Arrays,
+    law: FrictionKind,
+    path: &Path,
+    answer_source: Option<&str>,
+) -> Result<Option<(AnyProblem, Option<EngineAnswer>)>, IoError> {
+    let prob = |e| IoError::new(path, IoErrorKind::Problem(e));
+    let problem = if arrays.has_matrix("W") {
+        let w = arrays.matrix("W")?;
+        let (q, mu) = (arrays.vector("q")?, arrays.vector("mu")?);
+        AnyProblem::Friction(FrictionContact::new(w, q, mu, law).map_err(prob)?)
+    } else if arrays.has_matrix("M") {
+        let (m, h) = (arrays.matrix("M")?, arrays.matrix("H")?);
+        let (q, b, mu) = (
+            arrays.vector("q")?,
+            arrays.vector("b")?,
+            arrays.vector("mu")?,
+        );
+        AnyProblem::Global(GlobalFrictionContact::new(m, h, q, b, mu, law).map_err(prob)?)
+    } else if arrays.has_matrix("A") {
+        let a = arrays.matrix("A")?;
+        let b = arrays.vector("b")?;
+        if ["lo", "hi", "dep", "factor"].iter().any(|n| arrays.has(n)) {
+            let lo = arrays.vector("lo")?;
+            let hi = arrays.vector("hi")?;
+            let dep = arrays.ints("dep")?;
+            let factor = arrays.vector("factor")?;
+            let (lo, hi, factor) = (lo.as_slice(), hi.as_slice(), factor.as_slice());
+            AnyProblem::Boxed(BoxedLcp::from_opentissue(a, b, lo, hi, &dep, factor).map_err(prob)?)
+        } else {
+            AnyProblem::Lcp(Lcp::new(a, b).map_err(prob)?)
+        }
+    } else {
+        return Ok(None);
+    };
+    let answer = if arrays.has("r") {
+        let r = arrays.vector("r")?.as_slice().to_vec();
+        let u = if arrays.has("u") {
+            Some(arrays.vector("u")?.as_slice().to_vec())
+        } else {
+            None
+        };
+        let source = answer_source.unwrap_or("r.npy").to_string();
+        let ans = EngineAnswer { source, r, u };
+        ans.validate(problem.dim()).map_err(prob)?;
+        Some(ans)
+    } else {
+        None
+    };
+    Ok(Some((problem, answer)))
+}
+
+/// The arrays of a NumPy folder: `NAME.npy` files.
+struct Folder<'a>(&'a Path);
+
+impl Arrays for Folder<'_> {
+    fn has(&self, name: &str) -> bool {
+        super::has_entry(self.0, &format!("{name}.npy"))
+    }
+    fn matrix(&mut self, name: &str) -> Result<Matrix, IoError> {
+        read_matrix(self.0, &format!("{name}.npy"))
+    }
+    fn vector(&mut self, name: &str) -> Result<DVector<f64>, IoError> {
+        read_vector(self.0, &format!("{name}.npy"))
+    }
+    fn ints(&mut self, name: &str) -> Result<Vec<i64>, IoError> {
+        read_ints(self.0, &format!("{name}.npy"))
+    }
+}
+
 /// Reads a NumPy folder (see the [module table](self)).
 ///
 /// # Errors
@@ -853,70 +947,9 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
         Meta::default()
     };
     let law = meta.law.unwrap_or_default();
-    let prob = |e| IoError::new(dir, IoErrorKind::Problem(e));
-    let problem = if has("W.npy") {
-        AnyProblem::Friction(
-            FrictionContact::new(
-                read_matrix(dir, "W.npy")?,
-                read_vector(dir, "q.npy")?,
-                read_vector(dir, "mu.npy")?,
-                law,
-            )
-            .map_err(prob)?,
-        )
-    } else if has("M.npy") {
-        AnyProblem::Global(
-            GlobalFrictionContact::new(
-                read_matrix(dir, "M.npy")?,
-                read_matrix(dir, "H.npy")?,
-                read_vector(dir, "q.npy")?,
-                read_vector(dir, "b.npy")?,
-                read_vector(dir, "mu.npy")?,
-                law,
-            )
-            .map_err(prob)?,
-        )
-    } else if has("A.npy") {
-        let a = read_matrix(dir, "A.npy")?;
-        let b = read_vector(dir, "b.npy")?;
-        if has("lo.npy") || has("hi.npy") || has("dep.npy") || has("factor.npy") {
-            let lo = read_vector(dir, "lo.npy")?;
-            let hi = read_vector(dir, "hi.npy")?;
-            let dep = read_ints(dir, "dep.npy")?;
-            let factor = read_vector(dir, "factor.npy")?;
-            AnyProblem::Boxed(
-                BoxedLcp::from_opentissue(
-                    a,
-                    b,
-                    lo.as_slice(),
-                    hi.as_slice(),
-                    &dep,
-                    factor.as_slice(),
-                )
-                .map_err(prob)?,
-            )
-        } else {
-            AnyProblem::Lcp(Lcp::new(a, b).map_err(prob)?)
-        }
-    } else {
+    let Some((problem, answer)) = assemble(&mut Folder(dir), law, dir, meta.source.as_deref())?
+    else {
         return Err(IoError::new(dir, IoErrorKind::UnknownFormat));
-    };
-    let answer = if has("r.npy") {
-        let r = read_vector(dir, "r.npy")?;
-        let u = if has("u.npy") {
-            Some(read_vector(dir, "u.npy")?.as_slice().to_vec())
-        } else {
-            None
-        };
-        let ans = EngineAnswer {
-            source: meta.source.clone().unwrap_or_else(|| "r.npy".to_string()),
-            r: r.as_slice().to_vec(),
-            u,
-        };
-        ans.validate(problem.dim()).map_err(prob)?;
-        Some(ans)
-    } else {
-        None
     };
     let warnings = law_warnings(&problem, meta.law, has_meta, &meta_path);
     let name = meta.name.clone().unwrap_or_else(|| {

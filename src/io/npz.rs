@@ -84,9 +84,7 @@ use serde::{Deserialize, Serialize};
 use super::npy::{self, dtype_words, show};
 use super::{AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, MAX_FILE_BYTES, Provenance};
 use crate::matrix::Matrix;
-use crate::problem::{
-    BoxedLcp, EngineAnswer, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp, RowBound,
-};
+use crate::problem::{EngineAnswer, FrictionKind, RowBound};
 
 /// The first bytes of a zip archive with at least one member (`PK\x03\x04`) and of an
 /// empty one (`PK\x05\x06`).
@@ -749,6 +747,24 @@ fn parse_index_array(path: &Path, bytes: &[u8]) -> Result<Vec<i64>, IoError> {
     Ok(decode_ints(size, big, data).collect())
 }
 
+impl<R: Read + Seek> npy::Arrays for Archive<'_, R> {
+    fn has(&self, name: &str) -> bool {
+        Archive::has(self, name)
+    }
+    fn has_matrix(&self, name: &str) -> bool {
+        Archive::has(self, name) || Archive::has(self, &format!("{name}_data"))
+    }
+    fn matrix(&mut self, name: &str) -> Result<Matrix, IoError> {
+        Archive::matrix(self, name)
+    }
+    fn vector(&mut self, name: &str) -> Result<DVector<f64>, IoError> {
+        Archive::vector(self, name)
+    }
+    fn ints(&mut self, name: &str) -> Result<Vec<i64>, IoError> {
+        Archive::ints(self, name)
+    }
+}
+
 fn read_problem<R: Read + Seek>(
     path: &Path,
     reader: R,
@@ -759,83 +775,21 @@ fn read_problem<R: Read + Seek>(
     let has_meta = meta.is_some();
     let meta = meta.unwrap_or_default();
     let law = meta.law.unwrap_or_default();
-    let prob = |e| IoError::new(path, IoErrorKind::Problem(e));
-    let has_matrix = |ar: &Archive<R>, x: &str| ar.has(x) || ar.has(&format!("{x}_data"));
-    let problem = if has_matrix(&ar, "W") {
-        let w = ar.matrix("W")?;
-        AnyProblem::Friction(
-            FrictionContact::new(w, ar.vector("q")?, ar.vector("mu")?, law).map_err(prob)?,
-        )
-    } else if has_matrix(&ar, "M") {
-        let m = ar.matrix("M")?;
-        let h = ar.matrix("H")?;
-        AnyProblem::Global(
-            GlobalFrictionContact::new(
-                m,
-                h,
-                ar.vector("q")?,
-                ar.vector("b")?,
-                ar.vector("mu")?,
-                law,
-            )
-            .map_err(prob)?,
-        )
-    } else if has_matrix(&ar, "A") {
-        let a = ar.matrix("A")?;
-        let b = ar.vector("b")?;
-        if ["lo", "hi", "dep", "factor"].iter().any(|n| ar.has(n)) {
-            let lo = ar.vector("lo")?;
-            let hi = ar.vector("hi")?;
-            let dep = ar.ints("dep")?;
-            let factor = ar.vector("factor")?;
-            AnyProblem::Boxed(
-                BoxedLcp::from_opentissue(
-                    a,
-                    b,
-                    lo.as_slice(),
-                    hi.as_slice(),
-                    &dep,
-                    factor.as_slice(),
-                )
-                .map_err(prob)?,
-            )
-        } else {
-            AnyProblem::Lcp(Lcp::new(a, b).map_err(prob)?)
-        }
-    } else {
+    if ar.has("u") && !ar.has("r") {
+        return Err(IoError::parse(
+            path,
+            "zip",
+            "the archive holds `u.npy` (an answer's velocity) without `r.npy`",
+        ));
+    }
+    let source = meta.answer_source.as_deref();
+    let Some((problem, answer)) = npy::assemble(&mut ar, law, path, source)? else {
         return Err(IoError::parse(
             path,
             "zip",
             "the archive holds no problem matrix: W (fc3d), M and H (gfc3d) or A (LCP), \
              dense or as W_data, W_indices, W_indptr, W_shape",
         ));
-    };
-    let answer = if ar.has("r") {
-        let r = ar.vector("r")?.as_slice().to_vec();
-        let u = if ar.has("u") {
-            Some(ar.vector("u")?.as_slice().to_vec())
-        } else {
-            None
-        };
-        let ans = EngineAnswer {
-            source: meta
-                .answer_source
-                .clone()
-                .unwrap_or_else(|| "r.npy".to_string()),
-            r,
-            u,
-        };
-        ans.validate(problem.dim()).map_err(prob)?;
-        Some(ans)
-    } else {
-        if ar.has("u") {
-            return Err(IoError::parse(
-                path,
-                "zip",
-                "the archive holds `u.npy` (an answer's velocity) without `r.npy`",
-            ));
-        }
-        None
     };
     if !meta.labels.is_empty() && meta.labels.len() != problem.contacts() {
         return Err(IoError::parse(
