@@ -95,17 +95,6 @@ fn write(
     })
 }
 
-fn size_of(path: &Path) -> u64 {
-    if path.is_dir() {
-        std::fs::read_dir(path)
-            .unwrap()
-            .map(|e| e.unwrap().metadata().unwrap().len())
-            .sum()
-    } else {
-        std::fs::metadata(path).unwrap().len()
-    }
-}
-
 fn remove(path: &Path) {
     if path.is_dir() {
         std::fs::remove_dir_all(path).unwrap();
@@ -187,7 +176,7 @@ fn main() {
                 writeln!(sizes, "{nc} {label} {form} refused").unwrap();
                 continue;
             };
-            let bytes = size_of(&path);
+            let bytes = support::alloc::file_bytes(&path);
             let runs: usize = if bytes > 200_000_000 { 1 } else { 3 };
             // the best of `runs` writes (the first one above included)
             let write_t = if runs > 1 {

@@ -140,17 +140,6 @@ fn write(format: &str, fc: &FrictionContact, dir: &Path) -> (std::path::PathBuf,
     (path, stored)
 }
 
-fn file_bytes(p: &Path) -> u64 {
-    if p.is_dir() {
-        std::fs::read_dir(p)
-            .unwrap()
-            .map(|e| e.unwrap().metadata().unwrap().len())
-            .sum()
-    } else {
-        std::fs::metadata(p).unwrap().len()
-    }
-}
-
 /// The table, in Markdown.
 fn table() -> String {
     let dir = std::env::temp_dir().join(format!("nonsmooth_reader_memory_{}", std::process::id()));
@@ -175,7 +164,7 @@ fn table() -> String {
             std::fs::create_dir_all(&sub).unwrap();
             let (path, stored) = write(format, &problem(nc, dense), &sub);
             let peak = peak_of(|| io::load(&path).expect("reads back"));
-            m[k] = (stored, peak, file_bytes(&path));
+            m[k] = (stored, peak, support::alloc::file_bytes(&path));
         }
         let entries = (m[1].0 - m[0].0) as f64;
         let per_entry = (m[1].1 - m[0].1) as f64 / entries;

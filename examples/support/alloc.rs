@@ -1,14 +1,16 @@
-//! A counting allocator for the examples that measure reader memory
-//! (`examples/reader_memory.rs`, `examples/exchange_sizes.rs`): the system allocator,
-//! counting the live and peak bytes allocated by the thread inside [`peak_of`] (so that
-//! the test harness's own threads do not disturb the count). Heap bytes are counted, not
-//! pages, so the numbers are the same on every run of the same build.
+//! A counting allocator (and the size of a problem's files) for the examples that measure
+//! reader memory (`examples/reader_memory.rs`, `examples/exchange_sizes.rs`). The allocator
+//! is the system allocator, counting the live and peak bytes allocated by the thread
+//! inside [`peak_of`] (so that the test harness's own threads do not disturb the count).
+//! Heap bytes are counted, not pages, so the numbers are the same on every run of the same
+//! build.
 //!
 //! An example installs it with
 //! `#[global_allocator] static ALLOCATOR: support::alloc::Counting = support::alloc::Counting;`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The counting allocator.
@@ -66,4 +68,17 @@ pub fn peak_of<T>(f: impl FnOnce() -> T) -> usize {
     drop(out);
     TRACKED.with(|t| t.set(false));
     peak
+}
+
+/// Bytes on disk of a problem file, or of every file of a problem folder (NumPy,
+/// OpenTissue): what a reader has to read.
+pub fn file_bytes(p: &Path) -> u64 {
+    if p.is_dir() {
+        std::fs::read_dir(p)
+            .unwrap()
+            .map(|e| e.unwrap().metadata().unwrap().len())
+            .sum()
+    } else {
+        std::fs::metadata(p).unwrap().len()
+    }
 }

@@ -752,29 +752,24 @@ mod trajectory {
             .map_err(|e| err(&e))?;
         let blue = RGBColor(31, 119, 180);
         let orange = RGBColor(255, 127, 14);
-        chart
-            .draw_series(LineSeries::new(clamp(&errors), blue.stroke_width(2)))
-            .map_err(|e| err(&e))?
-            .label("error (Siconos 4.4)")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], blue));
-        chart
-            .draw_series(
-                clamp(&errors)
-                    .into_iter()
-                    .map(|p| Circle::new(p, 3, blue.filled())),
-            )
-            .map_err(|e| err(&e))?;
-        if !distances.is_empty() {
+        for (points, colour, label) in [
+            (&errors, blue, "error (Siconos 4.4)"),
+            (&distances, orange, "‖r - r*‖ / ‖r*‖"),
+        ] {
+            if points.is_empty() {
+                continue;
+            }
+            let points = clamp(points);
             chart
-                .draw_series(LineSeries::new(clamp(&distances), orange.stroke_width(2)))
+                .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
                 .map_err(|e| err(&e))?
-                .label("‖r - r*‖ / ‖r*‖")
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], orange));
+                .label(label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
             chart
                 .draw_series(
-                    clamp(&distances)
+                    points
                         .into_iter()
-                        .map(|p| Circle::new(p, 3, orange.filled())),
+                        .map(|p| Circle::new(p, 3, colour.filled())),
                 )
                 .map_err(|e| err(&e))?;
         }

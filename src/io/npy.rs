@@ -70,7 +70,7 @@ use serde::{Deserialize, Serialize};
 use super::{AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, Provenance};
 use crate::matrix::Matrix;
 use crate::problem::{
-    BoxedLcp, EngineAnswer, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp, RowBound,
+    BoxedLcp, EngineAnswer, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp,
 };
 
 /// `true` if `dir` holds `W.npy`, `A.npy` or `M.npy`.
@@ -1086,22 +1086,7 @@ fn arrays<'a>(
             None,
         ),
         AnyProblem::Boxed(p) => {
-            let n = p.dim();
-            let (mut lo, mut hi, mut dep, mut factor) =
-                (vec![0.0; n], vec![0.0; n], vec![0i64; n], vec![0.0; n]);
-            for (i, bound) in p.row_bounds().iter().enumerate() {
-                match *bound {
-                    RowBound::Fixed { lo: l, hi: h } => {
-                        lo[i] = l;
-                        hi[i] = h;
-                        dep[i] = -1;
-                    }
-                    RowBound::Friction { dep: d, factor: f } => {
-                        dep[i] = d as i64;
-                        factor[i] = f;
-                    }
-                }
-            }
+            let (lo, hi, dep, factor) = p.to_opentissue();
             (
                 vec![
                     ("A.npy", Out::Matrix(p.a())),

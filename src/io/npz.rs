@@ -84,7 +84,7 @@ use serde::{Deserialize, Serialize};
 use super::npy::{self, dtype_words, show};
 use super::{AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, MAX_FILE_BYTES, Provenance};
 use crate::matrix::Matrix;
-use crate::problem::{EngineAnswer, FrictionKind, RowBound};
+use crate::problem::{EngineAnswer, FrictionKind};
 
 /// The first bytes of a zip archive with at least one member (`PK\x03\x04`) and of an
 /// empty one (`PK\x05\x06`).
@@ -925,22 +925,7 @@ fn members(
             None
         }
         AnyProblem::Boxed(p) => {
-            let n = p.dim();
-            let (mut lo, mut hi, mut dep, mut factor) =
-                (vec![0.0; n], vec![0.0; n], vec![0i64; n], vec![0.0; n]);
-            for (i, bound) in p.row_bounds().iter().enumerate() {
-                match *bound {
-                    RowBound::Fixed { lo: l, hi: h } => {
-                        lo[i] = l;
-                        hi[i] = h;
-                        dep[i] = -1;
-                    }
-                    RowBound::Friction { dep: d, factor: f } => {
-                        dep[i] = d as i64;
-                        factor[i] = f;
-                    }
-                }
-            }
+            let (lo, hi, dep, factor) = p.to_opentissue();
             matrix(&mut out, "A", p.a());
             vector(&mut out, "b", p.b().as_slice());
             vector(&mut out, "lo", &lo);

@@ -82,6 +82,30 @@ impl BoxedLcp {
         Ok(BoxedLcp { a, b, bounds })
     }
 
+    /// The bounds as OpenTissue's arrays `(lo, hi, dep, factor)`, each of length `n`: the
+    /// inverse of [`BoxedLcp::from_opentissue`]. A fixed row has `dep = -1`, its `lo`, `hi`
+    /// (infinite bounds kept as `±inf`) and `factor = 0`; a friction row has `dep >= 0`, its
+    /// `factor` and `lo = hi = 0` (unused).
+    pub fn to_opentissue(&self) -> (Vec<f64>, Vec<f64>, Vec<i64>, Vec<f64>) {
+        let n = self.bounds.len();
+        let (mut lo, mut hi, mut dep, mut factor) =
+            (vec![0.0; n], vec![0.0; n], vec![0i64; n], vec![0.0; n]);
+        for (i, bound) in self.bounds.iter().enumerate() {
+            match *bound {
+                RowBound::Fixed { lo: l, hi: h } => {
+                    lo[i] = l;
+                    hi[i] = h;
+                    dep[i] = -1;
+                }
+                RowBound::Friction { dep: d, factor: f } => {
+                    dep[i] = d as i64;
+                    factor[i] = f;
+                }
+            }
+        }
+        (lo, hi, dep, factor)
+    }
+
     /// Builds the problem from OpenTissue's arrays: `lo, hi` are used where `dep_i < 0`;
     /// where `dep_i >= 0` the row is a friction row with `factor_i`. Bounds at or beyond
     /// `±f64::MAX` (OpenTissue writes `DBL_MAX` for "unbounded") become `±inf`.
