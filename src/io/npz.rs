@@ -342,7 +342,21 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
                 Err(e) => return Err(e),
             };
             let (size, big) = header(path, &h, &head)?;
-            let data_len = declared - h.data_start as u64;
+            // The zip directory's size is only a claim: a member may hold more bytes, or a
+            // header longer than the whole member.
+            let data_len = match declared.checked_sub(h.data_start as u64) {
+                Some(n) if head.len() as u64 <= declared => n,
+                _ => {
+                    return Err(IoError::parse(
+                        path,
+                        "zip",
+                        format!(
+                            "the archive declares {declared} bytes for the member, fewer \
+                             than its header and data hold"
+                        ),
+                    ));
+                }
+            };
             if (h.elements as u64).checked_mul(size as u64) != Some(data_len) {
                 return Err(IoError::parse(
                     path,
