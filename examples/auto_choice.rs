@@ -41,6 +41,7 @@ fn candidates(t: ProblemType) -> &'static [&'static str] {
         ProblemType::BoxedLcp => &["pgs", "fischer-newton", "minmap-newton", "nncg", "prox-gs"],
         ProblemType::Fc3d => &["nsgs", "nsn", "prox-nsn", "prox-gs"],
         ProblemType::Gfc3d => &["vgs", "nsgs", "nsn", "prox-nsn", "prox-gs"],
+        ProblemType::Gmp => &["gmp-newton", "gmp-pgs"],
     }
 }
 

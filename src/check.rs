@@ -618,6 +618,11 @@ fn plan(problem: &AnyProblem) -> Vec<(&'static str, bool, usize)> {
             ("minmap-newton", false, 500),
             ("pgs", false, 100_000),
         ],
+        AnyProblem::Generic(_) => vec![
+            ("gmp-newton", true, 200),
+            ("gmp-newton", false, 200),
+            ("gmp-pgs", false, 100_000),
+        ],
         AnyProblem::Boxed(_) => vec![
             ("minmap-newton", false, 500),
             ("fischer-newton", false, 500),
@@ -640,6 +645,7 @@ fn reference(
         AnyProblem::Lcp(p) => (Some(p.a()), None),
         AnyProblem::Boxed(p) => (Some(p.a()), None),
         AnyProblem::Friction(f) => (Some(f.w()), Some(f.kind())),
+        AnyProblem::Generic(g) => (Some(g.w()), Some(g.kind())),
         AnyProblem::Global(_) => (None, None),
     };
     let (unique, uniqueness) = match (w, kind) {

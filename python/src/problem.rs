@@ -92,6 +92,7 @@ pub(crate) fn clone_problem(
         AnyProblem::Lcp(l) => AnyProblem::Lcp(l.clone()),
         AnyProblem::Boxed(b) => AnyProblem::Boxed(b.clone()),
         AnyProblem::Friction(f) => AnyProblem::Friction(f.clone()),
+        AnyProblem::Generic(g) => AnyProblem::Generic(g.clone()),
         AnyProblem::Global(g) => AnyProblem::Global(GlobalFrictionContact::new(
             g.m().clone(),
             g.h().clone(),
@@ -196,6 +197,7 @@ impl PyProblem {
         let has = match &self.inner {
             AnyProblem::Lcp(_) | AnyProblem::Boxed(_) => "A, b",
             AnyProblem::Friction(_) => "W, q, mu",
+            AnyProblem::Generic(_) => "W, q, blocks",
             AnyProblem::Global(_) => "M, H, q, b, mu (to_local() gives W)",
         };
         PyAttributeError::new_err(format!(
@@ -400,6 +402,14 @@ impl PyProblem {
                         AnyProblem::Lcp(l) => siconos::lcp_to_string(l),
                         AnyProblem::Friction(f) => siconos::fc3d_to_string(f),
                         AnyProblem::Global(g) => siconos::gfc3d_to_string(g),
+                        AnyProblem::Generic(_) => {
+                            return Err(FormatError::new_err(format!(
+                                "{}: a generic mechanical problem cannot be written as Siconos \
+                                 .dat (the Siconos formats hold LCPs and fc3d/gfc3d problems); \
+                                 write json or npz",
+                                path.display()
+                            )));
+                        }
                         AnyProblem::Boxed(_) => {
                             return Err(FormatError::new_err(format!(
                                 "{}: a boxed LCP cannot be written as Siconos .dat (Siconos has no \
@@ -636,6 +646,7 @@ pub(crate) fn velocity_of(p: &AnyProblem, r: &DVector<f64>) -> DVector<f64> {
         AnyProblem::Lcp(l) => l.w(r),
         AnyProblem::Boxed(l) => l.w(r),
         AnyProblem::Friction(f) => f.velocity(r),
+        AnyProblem::Generic(g) => g.velocity(r),
         AnyProblem::Global(g) => g.contact_velocity(&g.velocity_dofs(r)),
     }
 }

@@ -145,6 +145,13 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode, Failure> {
                 a.input.display()
             )));
         }
+        (To::Siconos, AnyProblem::Generic(_)) => {
+            return Err(Failure::Input(format!(
+                "{}: a generic mechanical problem cannot be written as Siconos .dat (the \
+                 Siconos formats hold LCPs and fc3d/gfc3d problems); use --to json or --to npz",
+                a.input.display()
+            )));
+        }
         (To::Numpy | To::Npz, _) => None,
     };
     match text {

@@ -123,6 +123,21 @@ fn describe(lp: &LoadedProblem) -> Value {
             v["mu"] = range(f.mu());
             v["norm_q"] = json!(scaled_norm(f.q().as_slice()));
         }
+        AnyProblem::Generic(g) => {
+            v["kind"] = json!(g.kind().name());
+            v["matrices"] = json!([matrix_facts("W", g.w())]);
+            v["norm_q"] = json!(scaled_norm(g.q().as_slice()));
+            let mut laws = serde_json::Map::new();
+            for b in g.blocks() {
+                let name = match b {
+                    crate::problem::Block::Contact { mu } => format!("contact-{}", 1 + mu.len()),
+                    other => other.name().to_string(),
+                };
+                let n = laws.get(&name).and_then(Value::as_u64).unwrap_or(0);
+                laws.insert(name, json!(n + 1));
+            }
+            v["blocks"] = Value::Object(laws);
+        }
         AnyProblem::Global(g) => {
             v["kind"] = json!(g.kind().name());
             v["dofs"] = json!(g.dofs());

@@ -67,6 +67,7 @@ impl Answer {
                 let local = g.to_local()?;
                 (local.velocity(r), check_contacts(&local, r, local.kind()))
             }
+            AnyProblem::Generic(p) => (p.velocity(r), Vec::new()),
         };
         Ok(Answer {
             problem_type: problem.type_name().into(),

@@ -205,6 +205,7 @@ pub fn to_file(
     let mut data = DataJson::default();
     let mut law = None;
     match problem {
+        AnyProblem::Generic(_) => todo!("GMP-IO: the JSON writer"),
         AnyProblem::Lcp(p) => {
             data.a = Some(MatrixJson::from_matrix(p.a()));
             data.b = Some(vec_of(p.b()));

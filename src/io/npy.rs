@@ -1081,6 +1081,7 @@ fn arrays<'a>(
 ) -> (Vec<(&'static str, Out<'a>)>, Option<FrictionKind>) {
     let v = |x: &DVector<f64>| Out::Floats(x.as_slice().to_vec());
     let (mut files, law) = match problem {
+        AnyProblem::Generic(_) => todo!("GMP-IO: the NumPy folder writer"),
         AnyProblem::Lcp(p) => (
             vec![("A.npy", Out::Matrix(p.a())), ("b.npy", v(p.b()))],
             None,

@@ -933,6 +933,7 @@ fn members(
         }
     }
     let law = match problem {
+        AnyProblem::Generic(_) => todo!("GMP-IO: the npz writer"),
         AnyProblem::Lcp(p) => {
             matrix(&mut out, "A", p.a());
             vector(&mut out, "b", p.b().as_slice());
@@ -989,6 +990,7 @@ fn problem_matrices(problem: &AnyProblem) -> Vec<(&'static str, &Matrix)> {
         AnyProblem::Boxed(p) => vec![("A", p.a())],
         AnyProblem::Friction(p) => vec![("W", p.w())],
         AnyProblem::Global(p) => vec![("M", p.m()), ("H", p.h())],
+        AnyProblem::Generic(p) => vec![("W", p.w())],
     }
 }
 

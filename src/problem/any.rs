@@ -1,6 +1,9 @@
 //! [`AnyProblem`]: one of the crate's four problem types, as a file or a user hands it over.
 
-use super::{BoxedLcp, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp, ProblemError};
+use super::{
+    BoxedLcp, FrictionContact, FrictionKind, GenericMechanical, GlobalFrictionContact, Lcp,
+    ProblemError,
+};
 
 /// Any of the crate's problems.
 #[derive(Debug)]
@@ -13,6 +16,9 @@ pub enum AnyProblem {
     Friction(FrictionContact),
     /// A global (velocity-space) 3D frictional contact problem.
     Global(GlobalFrictionContact),
+    /// A generic mechanical problem: blocks of equality, unilateral, interval and
+    /// elliptic-cone contact rows.
+    Generic(GenericMechanical),
 }
 
 impl AnyProblem {
@@ -24,16 +30,18 @@ impl AnyProblem {
             AnyProblem::Boxed(_) => "a boxed LCP",
             AnyProblem::Friction(_) => "a local friction problem",
             AnyProblem::Global(_) => "a global friction problem",
+            AnyProblem::Generic(_) => "a generic mechanical problem",
         }
     }
 
-    /// Short name of the problem type: `"lcp"`, `"boxed-lcp"`, `"fc3d"`, `"gfc3d"`.
+    /// Short name of the problem type: `"lcp"`, `"boxed-lcp"`, `"fc3d"`, `"gfc3d"`, `"gmp"`.
     pub fn type_name(&self) -> &'static str {
         match self {
             AnyProblem::Lcp(_) => "lcp",
             AnyProblem::Boxed(_) => "boxed-lcp",
             AnyProblem::Friction(_) => "fc3d",
             AnyProblem::Global(_) => "gfc3d",
+            AnyProblem::Generic(_) => "gmp",
         }
     }
 
@@ -44,6 +52,7 @@ impl AnyProblem {
             AnyProblem::Boxed(p) => p.dim(),
             AnyProblem::Friction(p) => p.dim(),
             AnyProblem::Global(p) => p.dim(),
+            AnyProblem::Generic(p) => p.dim(),
         }
     }
 
@@ -58,11 +67,12 @@ impl AnyProblem {
             (p, None) => p,
             (AnyProblem::Friction(p), Some(k)) => AnyProblem::Friction(p.with_kind(k)),
             (AnyProblem::Global(p), Some(k)) => AnyProblem::Global(p.with_kind(k)),
+            (AnyProblem::Generic(p), Some(k)) => AnyProblem::Generic(p.with_kind(k)),
             (p, Some(k)) => {
                 return Err(ProblemError::Unsupported {
                     reason: format!(
                         "friction law `{}` asked for a problem of type {}; a friction law \
-                         applies only to friction problems (fc3d, gfc3d)",
+                         applies only to friction problems (fc3d, gfc3d, gmp)",
                         k.name(),
                         p.type_name()
                     ),
@@ -76,16 +86,18 @@ impl AnyProblem {
         match self {
             AnyProblem::Friction(p) => Some(p.kind()),
             AnyProblem::Global(p) => Some(p.kind()),
+            AnyProblem::Generic(p) => Some(p.kind()),
             _ => None,
         }
     }
 
-    /// Number of contacts (0 for LCPs).
+    /// Number of contacts (0 for LCPs; the number of blocks of a generic mechanical problem).
     pub fn contacts(&self) -> usize {
         match self {
             AnyProblem::Lcp(_) | AnyProblem::Boxed(_) => 0,
             AnyProblem::Friction(p) => p.contacts(),
             AnyProblem::Global(p) => p.contacts(),
+            AnyProblem::Generic(p) => p.blocks_len(),
         }
     }
 }

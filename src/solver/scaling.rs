@@ -9,6 +9,7 @@ use super::{Iterate, Params, SolveError, Solved, Status};
 use crate::matrix::Matrix;
 use crate::merit::{Measure, Residual};
 use crate::problem::AnyProblem;
+use crate::problem::{Block, GenericMechanical};
 use crate::problem::{
     BoxedLcp, FrictionContact, GlobalFrictionContact, Lcp, ProblemError, RowBound,
 };
@@ -82,6 +83,14 @@ pub(crate) fn scaling(problem: &AnyProblem) -> Scaling {
             (m, max_abs(p.a().diagonal().iter()))
         }
         AnyProblem::Friction(p) => (max_abs(p.q().iter()), max_abs(p.w().diagonal().iter())),
+        AnyProblem::Generic(p) => {
+            let bounds = p.blocks().iter().flat_map(|b| match *b {
+                Block::Interval { lo, hi } => [lo, hi],
+                _ => [0.0, 0.0],
+            });
+            let m = max_abs(p.q().iter()).max(max_abs(bounds.collect::<Vec<_>>().iter()));
+            (m, max_abs(p.w().diagonal().iter()))
+        }
         AnyProblem::Global(p) => {
             // W = H^T M^-1 H is not formed: its size is about max|H|² / max|M_ii|, and
             // the free local velocity about max|b| + max|H| max|q| / max|M_ii|.
@@ -168,6 +177,25 @@ fn scaled_problem(problem: &AnyProblem, s: Scaling) -> Result<AnyProblem, Proble
             p.mu().clone(),
             p.kind(),
         )?),
+        AnyProblem::Generic(p) => {
+            let blocks = p
+                .blocks()
+                .iter()
+                .map(|b| match *b {
+                    Block::Interval { lo, hi } => Block::Interval {
+                        lo: mul_pow2(lo, s.rhs - s.op),
+                        hi: mul_pow2(hi, s.rhs - s.op),
+                    },
+                    ref other => other.clone(),
+                })
+                .collect();
+            AnyProblem::Generic(GenericMechanical::new(
+                op(p.w()),
+                v(p.q()),
+                blocks,
+                p.kind(),
+            )?)
+        }
         AnyProblem::Global(p) => AnyProblem::Global(GlobalFrictionContact::new(
             p.m().clone(),
             p.h().clone(),

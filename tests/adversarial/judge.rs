@@ -73,6 +73,7 @@ pub fn wrong(
     }
     let limit = SLACK * tol;
     match problem {
+        AnyProblem::Generic(_) => todo!("GMP-IO: an independent judge of generic problems"),
         AnyProblem::Lcp(p) => {
             let a = p.a().to_dense();
             let s = scale_of(&[p.b().as_slice(), x.as_slice()]);

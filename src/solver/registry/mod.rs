@@ -68,6 +68,8 @@ pub enum ProblemType {
     Fc3d,
     /// A global friction problem ([`crate::problem::GlobalFrictionContact`]).
     Gfc3d,
+    /// A generic mechanical problem ([`crate::problem::GenericMechanical`]).
+    Gmp,
 }
 
 impl ProblemType {
@@ -78,16 +80,18 @@ impl ProblemType {
             AnyProblem::Boxed(_) => ProblemType::BoxedLcp,
             AnyProblem::Friction(_) => ProblemType::Fc3d,
             AnyProblem::Global(_) => ProblemType::Gfc3d,
+            AnyProblem::Generic(_) => ProblemType::Gmp,
         }
     }
 
-    /// `"lcp"`, `"boxed-lcp"`, `"fc3d"`, `"gfc3d"` (as [`AnyProblem::type_name`]).
+    /// `"lcp"`, `"boxed-lcp"`, `"fc3d"`, `"gfc3d"`, `"gmp"` (as [`AnyProblem::type_name`]).
     pub fn name(self) -> &'static str {
         match self {
             ProblemType::Lcp => "lcp",
             ProblemType::BoxedLcp => "boxed-lcp",
             ProblemType::Fc3d => "fc3d",
             ProblemType::Gfc3d => "gfc3d",
+            ProblemType::Gmp => "gmp",
         }
     }
 }
@@ -444,6 +448,7 @@ pub fn measure(problem: &AnyProblem, x: &DVector<f64>) -> Result<Residual, Solve
         AnyProblem::Boxed(p) => boxed_error(p, x),
         AnyProblem::Friction(p) => friction_error(p, x),
         AnyProblem::Global(p) => friction_error(&p.to_local()?, x),
+        AnyProblem::Generic(p) => p.error(x),
     })
 }
 

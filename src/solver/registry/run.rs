@@ -49,6 +49,7 @@ macro_rules! posed_as_is {
 posed_as_is!(Lcp, Lcp);
 posed_as_is!(BoxedLcp, Boxed);
 posed_as_is!(GlobalFrictionContact, Global);
+posed_as_is!(crate::problem::GenericMechanical, Generic);
 
 impl Posed for FrictionContact {
     fn of(p: &AnyProblem) -> Result<Option<Held<'_, Self>>, ProblemError> {
@@ -201,6 +202,7 @@ pub(super) fn run_prox<const SEIDEL: bool>(
         AnyProblem::Boxed(p) => ProxProblem::from_boxed(p)?,
         AnyProblem::Friction(p) => ProxProblem::from_friction_contact_as(p, p.kind()),
         AnyProblem::Global(g) => ProxProblem::from_global(g, g.kind()),
+        AnyProblem::Generic(_) => return unsupported(name, p),
     };
     erase(prox_solve(&pp, x, params, options, obs))
 }
