@@ -344,7 +344,9 @@ fn siconos_writer_round_trips_every_dat_file_exactly() {
                 assert_eq!(vbits(back.mu()), vbits(g.mu()));
                 assert_eq!(siconos::gfc3d_to_string(&back), text);
             }
-            AnyProblem::Boxed(_) => unreachable!(),
+            AnyProblem::Boxed(_) | AnyProblem::Generic(_) => {
+                unreachable!("Siconos .dat files hold no boxed or generic problems")
+            }
         }
     }
 }
