@@ -120,8 +120,11 @@ class Extracted:
         ``"elliptic"`` or ``"pyramidal"`` (``model.opt.cone``).
     kind : str
         ``"ccp"`` (elliptic soft: 3 rows per contact), ``"coulomb"`` (hard view: 3 rows
-        per contact), ``"lcp"`` (pyramidal soft: edge rows) or ``"boxed-lcp"``
-        (pyramidal soft with other constraint rows: those rows first, then the edges).
+        per contact), ``"lcp"`` (pyramidal soft: edge rows), ``"boxed-lcp"``
+        (pyramidal soft with other constraint rows: those rows first, then the edges) or
+        ``"gmp"`` (a generic mechanical problem: condim 4/6 or anisotropic elliptic
+        contacts, or other constraint rows with the elliptic cone or the hard view; rows
+        in MuJoCo's efc order, see ``blocks`` and ``law``).
     view : str
         ``"soft"`` or ``"hard"``.
     r, u : ndarray (m,)
@@ -141,6 +144,16 @@ class Extracted:
         Row bounds of a boxed LCP (``kind == "boxed-lcp"``), ``-inf``/``inf`` unbounded.
     E : ndarray (3 nc, m_c) or None
         Pyramidal soft view: maps the edge forces of the contact rows to ``[n, t1, t2]``.
+    blocks : list or None
+        ``kind == "gmp"``: the blocks in row order, as ``nonsmooth.Problem.generic``
+        takes them: ``"equality"``, ``"unilateral"`` (limits, condim-1 contacts),
+        ``("interval", lo, hi)`` (friction loss; N, or N s in the hard view),
+        ``("contact", [mu_1, .., mu_k])`` (``mu_i = contact.friction[i - 1]``).
+    block_labels : list of str or None
+        ``kind == "gmp"``: one label per block (contacts as ``labels``, other rows named
+        by their joint, tendon or equality).
+    law : str or None
+        ``kind == "gmp"``: ``"ccp"`` (soft view) or ``"coulomb"`` (hard view).
     """
 
     W: np.ndarray
@@ -160,6 +173,9 @@ class Extracted:
     hi: np.ndarray | None = None
     E: np.ndarray | None = None
     name: str = "mujoco"
+    blocks: list | None = None
+    block_labels: list | None = None
+    law: str | None = None
     _export: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -177,8 +193,12 @@ class Extracted:
         ``contacts[i].dim``, ``.efc_address``, ``.label``, ``raw.opt``, ``units``).
         The hard view, a boxed LCP, or forces fixed into ``q`` cannot be the main problem
         of that format: the project's own format is written instead
-        (:meth:`to_problem_json`).
+        (:meth:`to_problem_json`). A generic mechanical problem (``kind == "gmp"``) is
+        written by the native package (``self.problem().write(path, "json")``).
         """
+        if self.kind == "gmp":
+            self.problem().write(path, "json")
+            return
         if self.view != "soft" or not self._export or self._export.get("_not_mujoco_format"):
             self.to_problem_json(path)
             return
@@ -189,7 +209,11 @@ class Extracted:
     def to_problem_json(self, path) -> None:
         """Writes exactly this view in the project's format (``src/io/json.rs``):
         ``"fc3d"`` with law ``ccp``/``coulomb``, ``"lcp"`` or ``"boxed-lcp"``, with the
-        labels in ``provenance.labels`` and MuJoCo's answer."""
+        labels in ``provenance.labels`` and MuJoCo's answer (a gmp problem: through the
+        native package, :meth:`to_json`)."""
+        if self.kind == "gmp":
+            self.problem().write(path, "json")
+            return
         data: dict[str, Any] = {}
         dense = {"storage": "dense", "nrows": len(self.q), "ncols": len(self.q),
                  "rows": self.W.tolist()}
@@ -224,14 +248,17 @@ class Extracted:
     def _problem_labels(self) -> list:
         """Labels per unknown group the crate counts as contacts (friction problems: one
         per contact; LCPs: none, they have no contacts)."""
+        if self.kind == "gmp":
+            return list(self.block_labels)
         return list(self.labels) if self.kind in ("ccp", "coulomb") else []
 
     def problem(self):
         """A ``nonsmooth.Problem`` of this view, with the labels and MuJoCo's answer
         (needs the native ``nonsmooth`` package; API of ``python/src/problem.rs``).
 
-        Friction views use ``Problem.local(W, q, mu, kind, labels=..., answer=...)``, the
-        edge LCP ``Problem.lcp``; a boxed LCP is written with :meth:`to_problem_json` to a
+        Friction views use ``Problem.local(W, q, mu, kind, labels=..., answer=...)``, a
+        generic mechanical problem ``Problem.generic(W, q, blocks, law, ...)``, the edge
+        LCP ``Problem.lcp``; a boxed LCP is written with :meth:`to_problem_json` to a
         temporary file and read with ``Problem.read`` (the constructor the Python API
         offers for it). Raises ``ImportError`` when the native package is not installed;
         then use :meth:`to_json` and ``nonsmooth check``.
@@ -243,6 +270,12 @@ class Extracted:
         if self.kind in ("ccp", "coulomb"):
             return nonsmooth.Problem.local(
                 self.W, self.q, self.mu, self.kind, labels=list(self.labels),
+                answer={"r": self.r, "u": self.u, "source": src}, name=self.name,
+                source=src, description=desc,
+                units={k: str(v) for k, v in self.units.items()})
+        if self.kind == "gmp":
+            return nonsmooth.Problem.generic(
+                self.W, self.q, self.blocks, self.law, labels=list(self.block_labels),
                 answer={"r": self.r, "u": self.u, "source": src}, name=self.name,
                 source=src, description=desc,
                 units={k: str(v) for k, v in self.units.items()})
@@ -373,8 +406,9 @@ def extract(model, data, view: str = "soft", extra_rows: str | None = None,
 
     if view not in ("soft", "hard"):
         raise ValueError(f"view must be 'soft' or 'hard', not {view!r}")
-    if extra_rows not in (None, "box", "fixed"):
-        raise ValueError(f"extra_rows must be None, 'box' or 'fixed', not {extra_rows!r}")
+    if extra_rows not in (None, "box", "fixed", "generic"):
+        raise ValueError(f"extra_rows must be None, 'box', 'fixed' or 'generic', not "
+                         f"{extra_rows!r}")
     cone = "elliptic" if int(model.opt.cone) == int(mujoco.mjtCone.mjCONE_ELLIPTIC) \
         else "pyramidal"
     h = float(model.opt.timestep)
@@ -392,21 +426,20 @@ def extract(model, data, view: str = "soft", extra_rows: str | None = None,
             continue
         lab = contact_label(model, data, i)
         dim = int(c.dim)
-        if dim not in (1, 3):
+        if dim not in (1, 3, 4, 6):
+            raise ValueError(f"contact {len(contacts)} ({lab}) has condim {dim}, which MuJoCo "
+                             f"does not define (1, 3, 4 or 6)")
+        if dim > 3 and cone == "pyramidal":
             raise ValueError(
-                f"contact {len(contacts)} ({lab}) has condim {dim}: torsional (4) and rolling "
-                f"(6) friction are not supported, since nonsmooth's friction problem has 3 "
-                f"rows [n, t1, t2] per contact; set condim=\"3\" (or 1) on the geoms")
+                f"contact {len(contacts)} ({lab}) has condim {dim} with the pyramidal cone: "
+                f"torsional (4) and rolling (6) friction are read with the elliptic cone "
+                f"(<option cone=\"elliptic\"/>, a gmp problem), not as pyramid edges; set "
+                f"condim=\"3\" (or 1) on the geoms or use the elliptic cone")
         fr = np.array(c.friction, dtype=float)
-        if dim == 3 and cone == "elliptic" and fr[0] != fr[1]:
-            raise ValueError(
-                f"contact {len(contacts)} ({lab}) has anisotropic friction "
-                f"friction[0] = {fr[0]} != friction[1] = {fr[1]}: the elliptic cone is then "
-                f"an ellipse, and nonsmooth's cone is isotropic")
         contacts.append(i)
         labels.append(lab)
         condims.append(dim)
-        mus.append(float(fr[0]) if dim == 3 else 0.0)
+        mus.append(float(fr[0]) if dim > 1 else 0.0)
     if not contacts:
         raise ValueError("no active contact (data.ncon = %d, %d inactive): call mj_forward "
                          "or mj_step first, at a state where bodies touch" %
@@ -421,7 +454,12 @@ def extract(model, data, view: str = "soft", extra_rows: str | None = None,
             f"single problem and is not expected to be consistent with this one")
 
     efc_type = np.array(data.efc_type[:nefc], dtype=int)
-    rows_of = [1 if d == 1 else (3 if cone == "elliptic" else 4) for d in condims]
+    rows_of = [d if (d == 1 or cone == "elliptic") else 4 for d in condims]
+    # the crate's fc3d problem holds isotropic 3-row cones (and condim 1, padded); anything
+    # else in an elliptic (or the hard) view makes a generic mechanical problem
+    frs = [np.array(data.contact[i].friction, dtype=float) for i in contacts]
+    beyond_fc3d = [c for c, (d, fr) in enumerate(zip(condims, frs))
+                   if d > 3 or (d == 3 and cone == "elliptic" and fr[0] != fr[1])]
     contact_rows = []
     for i, k in zip(contacts, rows_of):
         a = int(data.contact[i].efc_address)
@@ -453,16 +491,20 @@ def extract(model, data, view: str = "soft", extra_rows: str | None = None,
                 kinds.get(_TYPE_NAMES.get(int(efc_type[j]), f"type {efc_type[j]}"), 0) + 1
         other_text = ", ".join(f"{v} {k} row{'s' if v > 1 else ''}" for k, v in kinds.items())
         mode = extra_rows
+        pyr_soft = cone == "pyramidal" and view == "soft"
         if mode is None:
-            mode = "box" if (cone == "pyramidal" and view == "soft") else None
-        if mode is None or (mode == "box" and not (cone == "pyramidal" and view == "soft")):
+            mode = "box" if pyr_soft else "generic"
+        if mode == "box" and not pyr_soft:
             raise ValueError(
                 f"besides its contacts MuJoCo's problem has {other_text} (efc rows "
-                f"{other.tolist()[:20]}{'...' if len(other) > 20 else ''}); nonsmooth has no "
-                f"problem type that mixes friction cones with bilateral or box rows. Use "
-                f"the pyramidal cone (<option cone=\"pyramidal\"/>), where all rows form a "
-                f"boxed LCP (view='soft'), or extra_rows='fixed' to hold MuJoCo's forces of "
-                f"those rows fixed")
+                f"{other.tolist()[:20]}{'...' if len(other) > 20 else ''}); extra_rows='box' "
+                f"is the pyramidal soft view's boxed LCP. With the elliptic cone or the hard "
+                f"view those rows are blocks of a generic mechanical problem "
+                f"(extra_rows='generic', the default), or held fixed (extra_rows='fixed')")
+        if mode == "generic" and pyr_soft:
+            raise ValueError(
+                f"extra_rows='generic' with the pyramidal cone's soft view: its {other_text} "
+                f"and pyramid edges are exactly a boxed LCP, extra_rows='box' (the default)")
     else:
         mode, other_text = None, ""
 
@@ -470,7 +512,9 @@ def extract(model, data, view: str = "soft", extra_rows: str | None = None,
     nc = len(contacts)
     frame_rows = [d for d in condims]  # 1 or 3
     Jc_rows = []  # contact-frame J rows, [n, t1, t2] (or [n])
-    E_blocks = np.zeros((3 * nc, len(contact_rows)))
+    # contact-frame force rows of contact c start at eo[c] (3 c unless condim 4/6)
+    eo = np.concatenate([[0], np.cumsum([max(3, d) for d in condims])]).astype(int)
+    E_blocks = np.zeros((int(eo[-1]), len(contact_rows)))
     col = 0
     mu_zero_pyr = []
     for c, (i, d) in enumerate(zip(contacts, condims)):
@@ -479,7 +523,7 @@ def extract(model, data, view: str = "soft", extra_rows: str | None = None,
             for k in range(d):
                 Jc_rows.append(("row", a + k))
             for k in range(d):
-                E_blocks[3 * c + k, col + k] = 1.0
+                E_blocks[eo[c] + k, col + k] = 1.0
             col += d
         else:
             m1, m2 = float(data.contact[i].friction[0]), float(data.contact[i].friction[1])
@@ -516,7 +560,7 @@ def extract(model, data, view: str = "soft", extra_rows: str | None = None,
     # keep only the rows of the frame (condim 1 / mu = 0 pyramidal: normal only)
     keep = []
     for c, d in enumerate(frame_rows):
-        keep += [3 * c + k for k in range(d)]
+        keep += [int(eo[c]) + k for k in range(d)]
     fc_rows = fc[keep]
     imp_c = h * fc_rows
 
@@ -619,7 +663,79 @@ def extract(model, data, view: str = "soft", extra_rows: str | None = None,
                   "u": "m/s", "timestep_s": h}
 
     E_out, lo, hi = None, None, None
-    if view == "soft":
+    blocks = block_labels = law = None
+    if beyond_fc3d or mode == "generic":
+        if cone == "elliptic" and impratio != 1.0 and beyond_fc3d:
+            warnings.append(
+                "impratio: each contact's cone has mu_i = contact.friction[i] (the force "
+                "cone); MuJoCo's efc_R of the friction rows holds impratio")
+        # one unit per block, in efc order: (efc row, row specs, block, label, forces)
+        parts = []
+        fc_at = 0  # position in fc_rows / Jc_rows (contact-frame rows, contact order)
+        for c, (i, d) in enumerate(zip(contacts, condims)):
+            k = frame_rows[c]
+            a = int(data.contact[i].efc_address)
+            if k == 1:
+                blk = "unilateral"
+            elif cone == "elliptic":
+                blk = ("contact", [float(x) for x in frs[c][: d - 1]])
+            else:
+                blk = ("contact", [float(frs[c][0]), float(frs[c][1])])
+            parts.append((a, Jc_rows[fc_at:fc_at + k], blk, labels[c], fc_rows[fc_at:fc_at + k],
+                          list(range(a, a + rows_of[c]))))
+            fc_at += k
+        if mode == "generic":
+            for j in other:
+                t = int(efc_type[j])
+                if t == _EQUALITY:
+                    blk = "equality"
+                elif t in (_FRICTION_DOF, _FRICTION_TENDON):
+                    fl = float(data.efc_frictionloss[j])
+                    blk = ("interval", -fl, fl) if view == "soft" else ("interval", -h * fl,
+                                                                        h * fl)
+                else:
+                    blk = "unilateral"
+                parts.append((int(j), [("row", int(j))], blk,
+                              _row_label(model, data, mujoco, int(j), t), f[[j]], [int(j)]))
+        parts.sort(key=lambda x: x[0])
+        blocks = [x[2] for x in parts]
+        block_labels = [x[3] for x in parts]
+        if view == "soft":
+            rows = np.array([j for x in parts for j in x[5]], dtype=int)
+            W = A[np.ix_(rows, rows)] + np.diag(R[rows])
+            q = b[rows].copy()
+            r = f[rows]
+            if mode == "fixed":
+                q += A[np.ix_(rows, other)] @ f[other]
+            law, units = "ccp", units_soft
+        else:
+            specs = [sp for x in parts for sp in x[1]]
+
+            def comb(v, specs=specs):
+                return np.array([v[sp] if kd == "row" else sum(w * v[j] for j, w in sp)
+                                 for kd, sp in specs])
+
+            Jg = np.array([comb(J[:, k]) for k in range(J.shape[1])]).T if J.shape[1] else \
+                np.zeros((len(specs), 0))
+            Xg = _minv_jt(model, data, mujoco, np.ascontiguousarray(Jg))
+            W = Jg @ Xg.T
+            W = 0.5 * (W + W.T)
+            q = comb(vel) + h * comb(jqs)
+            if mode == "fixed":
+                q += h * (Jg @ _minv_jt(model, data, mujoco, J[other]).T) @ f[other]
+            r = h * np.concatenate([x[4] for x in parts])
+            law, units = "coulomb", units_hard
+        u = W @ r + q
+        kind = "gmp"
+        described = [f"{len(contacts)} contacts"]
+        if len(other) and mode == "generic":
+            described.append(other_text)
+        warnings.append(
+            f"generic mechanical problem ({law}): {len(blocks)} blocks in efc order ("
+            + ", ".join(described) + ")" + (
+                f"; contacts {beyond_fc3d[:10]} have condim 4/6 or anisotropic friction"
+                if beyond_fc3d else ""))
+    elif view == "soft":
         if cone == "elliptic":
             W, q, r, u = _pad(Wsoft_c, q_soft_c, r_soft_c, u_soft_c, rows_of) if pad_idx \
                 else (Wsoft_c, q_soft_c, r_soft_c, u_soft_c)
@@ -660,6 +776,29 @@ def extract(model, data, view: str = "soft", extra_rows: str | None = None,
             W, q, r, u = Ac, q_hard_c, imp_c, u_hard
         kind = "coulomb"
         units = units_hard
+    if kind == "gmp":
+        export = {"_not_mujoco_format": True, "_source": src}
     return Extracted(W=W, q=q, mu=mu_arr, cone=cone, kind=kind, view=view, r=r, u=u,
                      labels=labels, units=units, timestep=h, condims=condims,
-                     warnings=warnings, lo=lo, hi=hi, E=E_out, name=name, _export=export)
+                     warnings=warnings, lo=lo, hi=hi, E=E_out, name=name, blocks=blocks,
+                     block_labels=block_labels, law=law, _export=export)
+
+
+def _row_label(model, data, mujoco, j, t):
+    """A non-contact efc row named by what it constrains: ``"equality weld1"``, ``"joint
+    limit h2"``, ``"friction loss h3"`` (the joint of the dof), ``"tendon limit t0"``."""
+    i = int(data.efc_id[j])
+    obj = mujoco.mjtObj
+    if t == _EQUALITY:
+        return f"equality {_name(model, mujoco, obj.mjOBJ_EQUALITY, i) or i}"
+    if t == _FRICTION_DOF:
+        jnt = int(model.dof_jntid[i])
+        return (f"friction loss {_name(model, mujoco, obj.mjOBJ_JOINT, jnt) or f'joint{jnt}'}"
+                f" (dof {i})")
+    if t == _FRICTION_TENDON:
+        return f"friction loss tendon {_name(model, mujoco, obj.mjOBJ_TENDON, i) or i}"
+    if t == _LIMIT_JOINT:
+        return f"joint limit {_name(model, mujoco, obj.mjOBJ_JOINT, i) or i}"
+    if t == _LIMIT_TENDON:
+        return f"tendon limit {_name(model, mujoco, obj.mjOBJ_TENDON, i) or i}"
+    return f"efc row {j} (type {t})"

@@ -6,11 +6,14 @@ use std::path::PathBuf;
 
 use nalgebra::DVector;
 use nonsmooth::io::{self, AnyProblem, Provenance, json, npy, npz, siconos};
-use nonsmooth::problem::{EngineAnswer, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp};
+use nonsmooth::problem::{
+    Block, EngineAnswer, FrictionContact, FrictionKind, GenericMechanical, GlobalFrictionContact,
+    Lcp,
+};
 use numpy::PyArray1;
 use pyo3::exceptions::PyAttributeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyFloat, PyInt};
+use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::convert::{self, matrix, matrix_to_py, to_array, vector};
 use crate::errors::{self, FormatError};
@@ -44,14 +47,17 @@ impl PyAnswer {
 }
 
 /// A contact problem: a local friction problem (`fc3d`: `u = W r + q`), a global one
-/// (`gfc3d`: `M v = q + H r`, `u = H^T v + b`), an LCP (`w = A x + b`) or a boxed LCP,
+/// (`gfc3d`: `M v = q + H r`, `u = H^T v + b`), an LCP (`w = A x + b`), a boxed LCP, or a
+/// generic mechanical problem (`gmp`: `u = W r + q` with equality, unilateral, interval and
+/// elliptic-contact blocks),
 /// with its name, provenance, per-contact labels and any answer its file carried.
 ///
 /// Rows come in triples `[n, t1, t2]` per contact; a positive normal velocity separates.
 /// At the velocity level `r` is an impulse (N s), `u` a velocity (m/s) and `W` is in
 /// 1/kg; acceleration-level data (MuJoCo) use N and m/s^2 with the same algebra.
 ///
-/// Build one with `Problem.local`, `Problem.global_form`, `Problem.lcp`, or read one with
+/// Build one with `Problem.local`, `Problem.global_form`, `Problem.lcp`, `Problem.generic`,
+/// or read one with
 /// `Problem.read`.
 #[pyclass(name = "Problem", module = "nonsmooth._native", frozen)]
 pub struct PyProblem {
@@ -138,6 +144,98 @@ fn answer_of(obj: Option<&Bound<'_, PyAny>>, dim: usize) -> PyResult<Option<Engi
     Ok(Some(ans))
 }
 
+/// One block of `Problem.generic`: `"equality"`, `"unilateral"`, `("interval", lo, hi)`,
+/// `("contact", [mu1, ..])`, or a dict `{"type": name, "lo":, "hi":, "mu":}`.
+fn block_of(b: usize, obj: &Bound<'_, PyAny>) -> PyResult<Block> {
+    let bad = |what: String| {
+        errors::problem(format!(
+            "blocks[{b}]: {what}; a block is \"equality\", \"unilateral\", \
+             (\"interval\", lo, hi) or (\"contact\", [mu1, mu2, ...])"
+        ))
+    };
+    let f64_of = |o: &Bound<'_, PyAny>, what: &str| -> PyResult<f64> {
+        o.extract::<f64>()
+            .map_err(|_| bad(format!("{what} is not a number")))
+    };
+    let mu_list = |o: &Bound<'_, PyAny>| -> PyResult<Vec<f64>> {
+        if o.is_instance_of::<PyString>() {
+            return Err(bad("mu is a string".into()));
+        }
+        let v = o
+            .try_iter()
+            .map_err(|_| bad("mu is not a sequence of numbers".into()))?;
+        v.map(|x| f64_of(&x?, "a friction coefficient")).collect()
+    };
+    let (name, parts): (String, Vec<Bound<'_, PyAny>>) = if obj.is_instance_of::<PyString>() {
+        (obj.extract()?, Vec::new())
+    } else if let Ok(d) = obj.cast::<PyDict>() {
+        let name: String = d
+            .get_item("type")?
+            .ok_or_else(|| bad("a dict block needs the key `type`".into()))?
+            .extract()
+            .map_err(|_| bad("`type` is not a string".into()))?;
+        let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
+            d.get_item(k)?
+                .ok_or_else(|| bad(format!("a `{name}` block needs the key `{k}`")))
+        };
+        let parts = match name.as_str() {
+            "interval" => vec![get("lo")?, get("hi")?],
+            "contact" => vec![get("mu")?],
+            _ => Vec::new(),
+        };
+        (name, parts)
+    } else if obj.is_instance_of::<PyTuple>() || obj.is_instance_of::<PyList>() {
+        let items: Vec<Bound<'_, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
+        let Some((first, rest)) = items.split_first() else {
+            return Err(bad("an empty tuple".into()));
+        };
+        let name: String = first
+            .extract()
+            .map_err(|_| bad("its first item is not a block name".into()))?;
+        (name, rest.to_vec())
+    } else {
+        return Err(bad(format!("{} is not a block", obj.get_type().name()?)));
+    };
+    let want = |n: usize| -> PyResult<()> {
+        if parts.len() == n {
+            Ok(())
+        } else {
+            Err(bad(format!(
+                "`{name}` takes {n} value(s), {} given",
+                parts.len()
+            )))
+        }
+    };
+    match name.as_str() {
+        "equality" => want(0).map(|_| Block::Equality),
+        "unilateral" => want(0).map(|_| Block::Unilateral),
+        "interval" => {
+            want(2)?;
+            Ok(Block::Interval {
+                lo: f64_of(&parts[0], "lo")?,
+                hi: f64_of(&parts[1], "hi")?,
+            })
+        }
+        "contact" => {
+            want(1)?;
+            Ok(Block::Contact {
+                mu: mu_list(&parts[0])?,
+            })
+        }
+        other => Err(bad(format!("unknown block `{other}`"))),
+    }
+}
+
+/// A block as `Problem.blocks` gives it back.
+fn block_to_py<'py>(py: Python<'py>, b: &Block) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match b {
+        Block::Equality => PyString::new(py, "equality").into_any(),
+        Block::Unilateral => PyString::new(py, "unilateral").into_any(),
+        Block::Interval { lo, hi } => ("interval", *lo, *hi).into_pyobject(py)?.into_any(),
+        Block::Contact { mu } => ("contact", mu.clone()).into_pyobject(py)?.into_any(),
+    })
+}
+
 #[allow(clippy::too_many_arguments)]
 fn provenance_of(
     contacts: usize,
@@ -149,7 +247,7 @@ fn provenance_of(
     let labels = labels.unwrap_or_default();
     if !labels.is_empty() && labels.len() != contacts {
         return Err(errors::problem(format!(
-            "labels has size {}, expected {contacts} (one per contact)",
+            "labels has size {}, expected {contacts} (one per contact, or per block of a gmp problem)",
             labels.len()
         )));
     }
@@ -292,6 +390,64 @@ impl PyProblem {
         let provenance = provenance_of(g.contacts(), labels, source, description, units)?;
         let answer = answer_of(answer, g.dim())?;
         Ok(Self::made(AnyProblem::Global(g), name, provenance, answer))
+    }
+
+    /// A generic mechanical problem `u = W r + q` whose rows come in blocks with their own
+    /// laws (Acary, Bremond, Huber 2018 §2; the crate's `GenericMechanical`).
+    ///
+    /// W: shape (n, n), dense float64 or SciPy sparse (anything with `tocsr()`), assumed
+    ///    symmetric positive semidefinite (1/kg at the velocity level; MuJoCo's soft view:
+    ///    acceleration per unit force).
+    /// q: shape (n,) (m/s, or m/s^2 for MuJoCo's acceleration-level data).
+    /// blocks: the blocks in row order, their rows adding up to n:
+    ///    "equality" (1 row: r free, u = 0), "unilateral" (1 row: 0 <= r _|_ u >= 0),
+    ///    ("interval", lo, hi) (1 row: lo <= r <= hi, u >= 0 at lo, u <= 0 at hi, u = 0
+    ///    inside; bounds may be +-inf), ("contact", [mu1, .., muk]) (1 + k rows
+    ///    [n, t1, .., tk], elliptic cone sqrt(sum (r_ti/mu_i)^2) <= r_n: condim 3 is
+    ///    [m, m], 4 [m, m, torsion], 6 [m, m, torsion, roll, roll]). A dict
+    ///    {"type": "interval", "lo": .., "hi": ..} or {"type": "contact", "mu": [..]} is
+    ///    accepted too.
+    /// kind: "ccp" (K r _|_ u in K*, MuJoCo's convex problem; the default) or "coulomb"
+    ///    (De Saxce's shift ||(mu_i u_ti)|| on the normal velocity).
+    /// labels: one string per BLOCK; answer, name, source, description, units: as `local`.
+    ///
+    /// Raises ProblemError (with the crate's message) for a non-square W, lengths that
+    /// disagree, blocks whose rows do not add up to n, NaN or infinity in W or q, a NaN
+    /// bound or lo > hi, a contact without tangential rows, a negative or non-finite mu,
+    /// and a block that is none of the forms above.
+    #[staticmethod]
+    #[allow(non_snake_case, clippy::too_many_arguments)]
+    #[pyo3(signature = (W, q, blocks, kind = "ccp", *, labels = None, answer = None, name = None, source = None, description = None, units = None))]
+    fn generic(
+        W: &Bound<'_, PyAny>,
+        q: &Bound<'_, PyAny>,
+        blocks: &Bound<'_, PyAny>,
+        kind: &str,
+        labels: Option<Vec<String>>,
+        answer: Option<&Bound<'_, PyAny>>,
+        name: Option<String>,
+        source: Option<String>,
+        description: Option<String>,
+        units: Option<BTreeMap<String, String>>,
+    ) -> PyResult<Self> {
+        let kind = kind_of(kind)?;
+        let w = matrix(W, "W")?;
+        let q = vector(q, "q")?;
+        if blocks.is_instance_of::<PyString>() || blocks.is_instance_of::<PyDict>() {
+            return Err(errors::problem(
+                "blocks: expected a list of blocks, e.g. [\"equality\", (\"contact\", [0.5, 0.5])]",
+            ));
+        }
+        let blocks: Vec<Block> = blocks
+            .try_iter()
+            .map_err(|_| errors::problem("blocks: expected a list of blocks"))?
+            .enumerate()
+            .map(|(b, o)| block_of(b, &o?))
+            .collect::<PyResult<_>>()?;
+        let g = GenericMechanical::new(w, q, blocks, kind).map_err(errors::problem)?;
+        let provenance = provenance_of(g.blocks_len(), labels, source, description, units)?;
+        let answer = answer_of(answer, g.dim())?;
+        Ok(Self::made(AnyProblem::Generic(g), name, provenance, answer))
     }
 
     /// The linear complementarity problem `w = A x + b`, `0 <= x _|_ w >= 0`.
@@ -462,7 +618,8 @@ impl PyProblem {
         Ok(to_array(py, u.as_slice()))
     }
 
-    /// "fc3d" (local friction), "gfc3d" (global), "lcp" or "boxed-lcp".
+    /// "fc3d" (local friction), "gfc3d" (global), "lcp", "boxed-lcp" or "gmp" (generic
+    /// mechanical).
     #[getter(r#type)]
     fn type_name(&self) -> &'static str {
         self.inner.type_name()
@@ -474,7 +631,7 @@ impl PyProblem {
         self.inner.kind().map(|k| k.name())
     }
 
-    /// Number of contacts nc (0 for LCPs).
+    /// Number of contacts nc (0 for LCPs; the number of blocks of a gmp problem).
     #[getter]
     fn contacts(&self) -> usize {
         self.inner.contacts()
@@ -495,12 +652,14 @@ impl PyProblem {
         }
     }
 
-    /// The Delassus operator W, shape (3nc, 3nc): a NumPy array, or a scipy.sparse
-    /// csr_array when stored sparse (a dense copy without SciPy). Local problems only.
+    /// The Delassus operator W, shape (3nc, 3nc) ((n, n) for gmp): a NumPy array, or a
+    /// scipy.sparse csr_array when stored sparse (a dense copy without SciPy). Local and
+    /// gmp problems only.
     #[getter(W)]
     fn w<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match &self.inner {
             AnyProblem::Friction(f) => matrix_to_py(py, f.w(), "W"),
+            AnyProblem::Generic(g) => matrix_to_py(py, g.w(), "W"),
             _ => Err(self.missing("W")),
         }
     }
@@ -533,12 +692,13 @@ impl PyProblem {
         }
     }
 
-    /// q: shape (3nc,) for a local problem, (ndof,) for a global one.
+    /// q: shape (3nc,) for a local problem, (n,) for gmp, (ndof,) for a global one.
     #[getter]
     fn q<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
         match &self.inner {
             AnyProblem::Friction(f) => Ok(to_array(py, f.q().as_slice())),
             AnyProblem::Global(g) => Ok(to_array(py, g.q().as_slice())),
+            AnyProblem::Generic(g) => Ok(to_array(py, g.q().as_slice())),
             _ => Err(self.missing("q")),
         }
     }
@@ -564,6 +724,24 @@ impl PyProblem {
         }
     }
 
+    /// The blocks of a generic mechanical problem in row order, in the form
+    /// `Problem.generic` takes: "equality", "unilateral", ("interval", lo, hi),
+    /// ("contact", [mu1, ..]).
+    #[getter]
+    fn blocks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        match &self.inner {
+            AnyProblem::Generic(g) => {
+                let items = g
+                    .blocks()
+                    .iter()
+                    .map(|b| block_to_py(py, b))
+                    .collect::<PyResult<Vec<_>>>()?;
+                PyList::new(py, items)
+            }
+            _ => Err(self.missing("blocks")),
+        }
+    }
+
     /// The problem's name (a file's stem, or the name given).
     #[getter]
     fn name(&self) -> &str {
@@ -584,7 +762,8 @@ impl PyProblem {
         self.path.clone()
     }
 
-    /// One label per contact (bodies, geoms, position), or an empty list.
+    /// One label per contact (bodies, geoms, position), one per block for gmp, or an
+    /// empty list.
     #[getter]
     fn labels(&self) -> Vec<String> {
         self.provenance.labels.clone()

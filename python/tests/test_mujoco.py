@@ -430,21 +430,27 @@ def test_mixed_condim_is_padded_and_consistent(tmp_path):
     check_both_ways(exp, tmp_path, "pile_mixed_pyramidal", expect="consistent")
 
 
-def test_condim_4_is_rejected_naming_the_contact():
-    xml = incline_xml(10, condim=4)
-    m, d = run(xml, 20)
-    with pytest.raises(ValueError, match=r"contact 0 \(slope/box at .*condim 4"):
-        nmj.extract(m, d)
+def test_condim_4_is_a_gmp_elliptic_and_refused_pyramidal():
+    """condim 4 (torsion) with the elliptic cone: a generic mechanical problem with 4-row
+    contact blocks (tests/test_mujoco_generic.py judges such answers); with the pyramidal
+    cone still a ValueError naming the contact."""
+    m, d = run(incline_xml(10, condim=4), 20)
+    ex = nmj.extract(m, d)
+    assert ex.kind == "gmp" and ex.law == "ccp"
+    assert all(b[0] == "contact" and len(b[1]) == 3 for b in ex.blocks), ex.blocks
+    mp, dp = run(incline_xml(10, condim=4, cone="pyramidal"), 20)
+    with pytest.raises(ValueError, match=r"contact 0 \(slope/box at .*condim 4 with the "
+                                         r"pyramidal cone"):
+        nmj.extract(mp, dp)
 
 
-def test_anisotropic_elliptic_friction_is_rejected():
+def test_anisotropic_elliptic_friction_is_a_gmp():
     xml = incline_xml(10).replace("</worldbody>", """</worldbody>
   <contact><pair geom1="slope" geom2="box" condim="3" friction="0.5 0.3 0.005 0.0001 0.0001"/>
   </contact>""")
     m, d = run(xml, 20)
-    with pytest.raises(ValueError, match=r"anisotropic friction friction\[0\] = 0.5 != "
-                                         r"friction\[1\] = 0.3"):
-        nmj.extract(m, d)
+    ex = nmj.extract(m, d)  # an elliptic cone with a coefficient per direction
+    assert ex.kind == "gmp" and ex.blocks[0] == ("contact", [0.5, 0.3])
     mp, dp = run(xml.replace('cone="elliptic"', 'cone="pyramidal"'), 20)
     ex = nmj.extract(mp, dp)  # the pyramid's edges hold each direction's coefficient
     assert ex.E[1, 0] == 0.5 and ex.E[2, 2] == pytest.approx(0.3)
@@ -562,16 +568,18 @@ def test_chain_pyramidal_is_a_boxed_lcp(tmp_path):
                                                  else p.A), ex.W)
 
 
-def test_chain_elliptic_needs_pyramidal_or_fixed_rows(tmp_path):
+def test_chain_elliptic_is_a_gmp_or_fixed_rows(tmp_path):
     m, d = chain_state("elliptic")
-    with pytest.raises(ValueError, match="equality.*friction loss.*limit.*pyramidal"):
-        nmj.extract(m, d)
+    ex = nmj.extract(m, d)  # every row a block (tests/test_mujoco_generic.py judges it)
+    assert ex.kind == "gmp" and {"equality", "unilateral"} <= set(
+        b for b in ex.blocks if isinstance(b, str))
+    with pytest.raises(ValueError, match="equality.*friction loss.*limit.*generic"):
+        nmj.extract(m, d, extra_rows="box")
     ex = nmj.extract(m, d, extra_rows="fixed")
     assert any("held fixed" in w for w in ex.warnings)
     assert ex.kind == "ccp"
     check_both_ways(ex, tmp_path, "chain_elliptic_fixed", expect="consistent")
-    with pytest.raises(ValueError, match="pyramidal"):
-        nmj.extract(m, d, view="hard")
+    assert nmj.extract(m, d, view="hard").kind == "gmp"
 
 
 def test_hard_view_units_and_impulse():
