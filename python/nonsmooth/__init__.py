@@ -2,7 +2,8 @@
 in rigid-body simulation, from Python.
 
 Build a problem from NumPy arrays (``Problem.local``, ``Problem.global_form``,
-``Problem.lcp``) or read one from any file the library reads (``Problem.read``); solve it
+``Problem.lcp``, ``Problem.generic`` for blocks of equality, unilateral, interval and
+elliptic-contact rows) or read one from any file the library reads (``Problem.read``); solve it
 with any method of the library's registry (``solve``, ``methods()``); judge an answer,
 overall and per contact (``check``), or every step of a rollout (``check_trajectory``).
 

@@ -14,6 +14,15 @@ PathLike = Union[str, "os.PathLike[str]"]
 Kind = Literal["coulomb", "ccp"]
 # A dense 2-D array-like, or a SciPy sparse matrix/array (anything with .tocsr()).
 MatrixLike = Any
+# A block of a generic mechanical problem: "equality", "unilateral", ("interval", lo, hi),
+# ("contact", [mu1, .., muk]) (1 + k rows [n, t1, .., tk]), or the dict forms
+# {"type": "interval", "lo": .., "hi": ..}, {"type": "contact", "mu": [..]}.
+Block = Union[
+    Literal["equality", "unilateral"],
+    tuple[Literal["interval"], float, float],
+    tuple[Literal["contact"], Sequence[float]],
+    Mapping[str, Any],
+]
 
 class ProblemError(ValueError):
     """The data do not make a valid problem, or a solver refused the problem."""
@@ -44,7 +53,8 @@ class Answer:
         """The velocity the engine reported, shape (dim,), or None."""
 
 class Problem:
-    """A contact problem: local (fc3d), global (gfc3d), LCP or boxed LCP."""
+    """A contact problem: local (fc3d), global (gfc3d), LCP, boxed LCP or generic
+    mechanical (gmp)."""
 
     @staticmethod
     def local(
@@ -79,6 +89,22 @@ class Problem:
     ) -> "Problem":
         """M v = q + H r, u = H^T v + b; M (ndof, ndof) SPD, H (ndof, 3nc), q (ndof,), b (3nc,)."""
     @staticmethod
+    def generic(
+        W: MatrixLike,
+        q: ArrayLike,
+        blocks: Sequence[Block],
+        kind: Kind = "ccp",
+        *,
+        labels: Optional[Sequence[str]] = None,
+        answer: Union[None, ArrayLike, Mapping[str, Any]] = None,
+        name: Optional[str] = None,
+        source: Optional[str] = None,
+        description: Optional[str] = None,
+        units: Optional[Mapping[str, str]] = None,
+    ) -> "Problem":
+        """u = W r + q with per-block laws; W (n, n) dense or SciPy sparse, q (n,), the
+        blocks' rows adding up to n; labels one per block. ProblemError for bad data."""
+    @staticmethod
     def lcp(
         A: MatrixLike,
         b: ArrayLike,
@@ -98,18 +124,20 @@ class Problem:
     def velocity(self, r: ArrayLike) -> FloatArray:
         """u at r, shape (dim,)."""
     @property
-    def type(self) -> Literal["fc3d", "gfc3d", "lcp", "boxed-lcp"]: ...
+    def type(self) -> Literal["fc3d", "gfc3d", "lcp", "boxed-lcp", "gmp"]: ...
     @property
     def kind(self) -> Optional[Kind]: ...
     @property
-    def contacts(self) -> int: ...
+    def contacts(self) -> int:
+        """Contacts (fc3d, gfc3d), 0 (LCPs), blocks (gmp)."""
     @property
     def dim(self) -> int: ...
     @property
     def dofs(self) -> Optional[int]: ...
     @property
     def W(self) -> Any:
-        """(3nc, 3nc): NumPy array, or scipy.sparse.csr_array when stored sparse."""
+        """(3nc, 3nc) ((n, n) for gmp): NumPy array, or scipy.sparse.csr_array when stored
+        sparse."""
     @property
     def M(self) -> Any: ...
     @property
@@ -122,6 +150,10 @@ class Problem:
     def b(self) -> FloatArray: ...
     @property
     def mu(self) -> FloatArray: ...
+    @property
+    def blocks(self) -> list[Any]:
+        """gmp only: the blocks in row order, "equality", "unilateral",
+        ("interval", lo, hi), ("contact", [mu1, ..])."""
     @property
     def name(self) -> str: ...
     @property

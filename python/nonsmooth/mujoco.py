@@ -6,7 +6,9 @@ friction coefficients ``mu``, the cone, MuJoCo's own answer ``r`` (and ``u = W r
 one label per contact, units and warnings. ``.to_json(path)`` writes a file that
 ``nonsmooth check`` reads (for the soft view of contacts the MuJoCo export format of
 ``src/io/mujoco.rs``, else the project's own format); ``.problem()`` builds a
-``nonsmooth.Problem`` when the native package is installed.
+``nonsmooth.Problem`` when the native package is installed. Torsional and rolling
+friction, anisotropic cones and elliptic cones mixed with other constraint rows make a
+generic mechanical problem (``kind == "gmp"``, ``.blocks``).
 
 Pure Python: needs ``numpy`` and ``mujoco`` (imported by the caller, who passes the
 ``MjModel`` and ``MjData``). Source of the formulas: MuJoCo's documentation, chapter
@@ -45,7 +47,8 @@ Views
 
 ``impratio`` and ``friction[0]``
 --------------------------------
-``mu`` is ``contact.friction[0]``, the coefficient of MuJoCo's force cone. ``impratio``
+``mu`` is ``contact.friction[0]``, the coefficient of MuJoCo's force cone (condim 4 and 6,
+anisotropic cones: ``mu_i = contact.friction[i - 1]`` for tangential row ``i``). ``impratio``
 does not change that cone: it divides the regulariser of the friction rows
 (elliptic: ``efc_R`` of ``t1, t2`` is ``R_n / impratio``; pyramidal: every edge's
 ``efc_R`` is divided by ``impratio``), and that is already in ``efc_R``, hence in ``W``.
@@ -53,7 +56,9 @@ does not change that cone: it divides the regulariser of the friction rows
 primal (Newton/CG) solver works in; it is not a friction coefficient of the forces.
 Using it with ``impratio != 1`` gives a cone MuJoCo's answer does not satisfy: a
 consistent answer is then judged inconsistent (issue 13). ``tests/test_mujoco.py`` checks
-both readings on a sliding box with ``impratio = 10``.
+both readings on a sliding box with ``impratio = 10``, ``tests/test_mujoco_generic.py`` on
+an anisotropic condim-6 contact (MuJoCo sets the other friction rows' ``efc_R`` so that
+``R_i friction[i-1]^2`` is the same for every ``i``; the force cone keeps ``friction``).
 
 Supported, and what is not
 --------------------------
@@ -61,19 +66,27 @@ Supported, and what is not
   in every hard view a condim-1 contact is padded to 3 rows with ``mu = 0``
   (``W_tt = W_nn`` on the diagonal, zeros elsewhere, ``q_t = r_t = 0``), exactly as
   ``src/io/mujoco.rs`` does; a warning names them.
-* condim 4 and 6 (torsional, rolling friction): ``ValueError`` naming the contact and its
-  condim: the crate's friction problem has 3 rows per contact.
-* Anisotropic friction (``friction[0] != friction[1]``) in the elliptic cone:
-  ``ValueError`` (the crate's cone is isotropic).
+* condim 4 and 6 (torsional, rolling friction) and anisotropic friction
+  (``friction[0] != friction[1]``) with the elliptic cone: a generic mechanical problem
+  (``kind = "gmp"``, ``nonsmooth.Problem.generic``), one contact block
+  ``("contact", [friction[0], .., friction[condim-2]])`` of ``condim`` rows per contact
+  (condim-1 contacts are ``"unilateral"`` blocks there, not padded). With the pyramidal
+  cone condim 4 and 6 are a ``ValueError`` naming the contact.
 * Other constraint rows (``efc_type``: equality, joint/tendon friction loss, joint/tendon
   limits). With the pyramidal cone in the soft view all rows together are exactly a
   boxed LCP (equality ``(-inf, inf)``, limits and edges ``[0, inf)``, friction loss
   ``[-efc_frictionloss, efc_frictionloss]``): ``extra_rows="box"`` (the default there)
-  builds it, ``kind = "boxed-lcp"``. The crate has no problem type mixing cones with
-  bilateral or box rows, so with the elliptic cone (or the hard view) the default is a
-  ``ValueError`` naming the rows; ``extra_rows="fixed"`` instead keeps MuJoCo's forces
-  of those rows fixed and moves them into ``q`` (``q_c += W_cx f_x``), with a warning.
-  That problem is MuJoCo's only if its forces of those rows were right.
+  builds it, ``kind = "boxed-lcp"``. With the elliptic cone (or the hard view) the
+  default, ``extra_rows="generic"``, makes every row a block of a generic mechanical
+  problem in MuJoCo's efc order: ``mjCNSTR_EQUALITY`` -> ``"equality"``, joint and tendon
+  limits -> ``"unilateral"``, dof and tendon friction loss -> ``("interval", -fl, fl)``
+  (``fl = efc_frictionloss``, N; ``h fl`` in N s in the hard view), contacts -> contact
+  blocks; the soft view's law is ``"ccp"``, the hard view's ``"coulomb"``.
+  ``extra_rows="fixed"`` instead keeps MuJoCo's forces of those rows fixed and moves them
+  into ``q`` (``q_c += W_cx f_x``), with a warning; that problem is MuJoCo's only if its
+  forces of those rows were right.
+* The result is ``"ccp"``/``"coulomb"`` (fc3d, 3 rows per contact) whenever every contact
+  is condim 1 or isotropic condim 3 and no other row is read, as before.
 * ``noslip_iterations > 0``: MuJoCo post-processes the friction forces, so its answer is
   not the solution of this (or any single) problem; a warning says so.
 """
@@ -390,17 +403,18 @@ def extract(model, data, view: str = "soft", extra_rows: str | None = None,
     view : ``"soft"`` or ``"hard"``
         Acceleration-level regularised problem MuJoCo solved, or the velocity-level
         unregularised Coulomb problem of the same step (module docs).
-    extra_rows : None, ``"box"`` or ``"fixed"``
+    extra_rows : None, ``"box"``, ``"generic"`` or ``"fixed"``
         What to do with non-contact constraint rows; ``None``: ``"box"`` for the
-        pyramidal soft view, an error otherwise.
+        pyramidal soft view (a boxed LCP), ``"generic"`` otherwise (a gmp problem).
     name : str
         Name written to exports.
 
     Raises
     ------
     ValueError
-        Unknown view; condim 4 or 6; anisotropic elliptic friction; other constraint rows
-        that the chosen view cannot hold; no active contact.
+        Unknown view; condim 4 or 6 with the pyramidal cone; an ``extra_rows`` the view
+        cannot hold (``"box"`` beyond the pyramidal soft view, ``"generic"`` in it); no
+        active contact.
     """
     import mujoco
 

@@ -66,7 +66,45 @@ def generate() -> str:
     lines += [f"the same pile, Newton converged (tolerance 1e-12): error "
               f"{'below 1e-6' if err < 1e-6 else _err(err)}"]
     lines += ["", *_verdicts_and_distances()]
+    lines += ["", *_generic_scenes()]
     return "\n".join(lines) + "\n"
+
+
+def _generic_scenes() -> list:
+    """Scenes the local friction problem cannot hold, read as generic mechanical problems
+    (test_mujoco_generic.py): error of MuJoCo's answer (numpy natural map, and
+    nonsmooth.check without its reference solve, which must agree) and the verdict."""
+    import test_mujoco_generic as G
+
+    ns = T._native()
+    nw = G.NO_WARMSTART
+    scenes = [
+        ("ball and box, condim 6", lambda: G.run(G.balls_xml(), 200)),
+        ("the same, PGS 2 sweeps", lambda: G.run(G.balls_xml(opt=G.CAPPED, flags=nw), 200)),
+        ("pair friction 0.8/0.3, c. 3", lambda: G.run(G.pair_xml(condim=3), 150)),
+        ("the same, condim 6, imp. 10", lambda: G.run(G.pair_xml(condim=6, impratio=10), 150)),
+        ("chain, elliptic, all rows", lambda: G.run(G.chain_xml(), 100, bend=True)),
+        ("the same, PGS 2 sweeps", lambda: G.run(G.chain_xml(opt=G.CAPPED, flags=nw), 5,
+                                                  bend=True)),
+    ]
+    rows = [f"generic mechanical problems (gmp, soft view, ccp): nonsmooth.check at tolerance "
+            f"{T.CONSISTENT_TOL:g}",
+            f"  {'scene':28s} {'rows':>4s}  {'blocks':44s} {'verdict':12s} {'error':>8s}"]
+    for name, make in scenes:
+        m, d = make()
+        ex = T.nmj.extract(m, d)
+        err, _ = G.gmp_error(ex.W, ex.q, ex.blocks, ex.r)
+        rep = ns.check(ex.problem(), ex.r, tol=T.CONSISTENT_TOL, reference=False)
+        assert rep.error == pytest.approx(err, rel=1e-6, abs=1e-15)
+        count: dict = {}
+        for b in ex.blocks:
+            key = b if isinstance(b, str) else (b[0] if b[0] == "interval"
+                                                 else f"contact{1 + len(b[1])}")
+            count[key] = count.get(key, 0) + 1
+        kinds = " ".join(f"{v} {k}" for k, v in count.items())
+        rows.append(f"  {name:28s} {len(ex.q):4d}  {kinds:44s} {rep.verdict:12s} "
+                    f"{_err(rep.error):>8s}")
+    return rows
 
 
 def _dist(x) -> str:
