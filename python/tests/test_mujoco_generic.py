@@ -294,6 +294,12 @@ def test_impratio_condim6_uses_friction_not_contact_mu():
     assert any("impratio" in w for w in ex.warnings)
     c = [k for k in range(d.ncon) if d.contact[k].efc_address >= 0][0]
     assert d.contact[c].mu == pytest.approx(0.8 / math.sqrt(10))
+    # impratio is in efc_R: R_t1 = R_n / impratio, and R_i friction[i-1]^2 the same for
+    # every friction row i (MuJoCo's regularised elliptic cone)
+    adr, fr = int(d.contact[c].efc_address), np.array(d.contact[c].friction)
+    R = np.array(d.efc_R[adr:adr + 6])
+    assert R[1] == pytest.approx(R[0] / 10, rel=1e-12)
+    np.testing.assert_allclose(R[1:] * fr ** 2, R[1] * fr[0] ** 2, rtol=1e-12)
     assert_reproduces_mujoco(m, d, ex)
     err, _, _ = judge(ex, "consistent")
     scaled = [("contact", [x / math.sqrt(10) for x in b[1]]) for b in ex.blocks]
