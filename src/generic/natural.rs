@@ -64,6 +64,7 @@ pub fn de_saxce_shift(kind: FrictionKind, ut: &[f64]) -> f64 {
 // ANCHOR: block_map
 /// One block's `F_b` (into `f`), and, with `jac`, its `D_b` and `C_b = ρ D_b E_b` (both
 /// `dim x dim`), at scaled reaction `rt` and scaled velocity `ut` (`dim` entries each).
+#[allow(clippy::too_many_arguments)]
 pub fn block_map(
     block: &Block,
     kind: FrictionKind,
