@@ -209,16 +209,30 @@ fn report() -> String {
             .ok();
         }
     }
-    // the same problem with the torsional and rolling coefficients scaled
+    // the same problem with the torsional and rolling coefficients scaled, and the line
+    // search's window (1: monotone Armijo; 5: the default)
     writeln!(
         out,
         "gmp-newton with other torsional / rolling coefficients (same W, q):"
     )
     .ok();
-    for (tor, roll) in [(0.8, 0.8), (0.2, 0.2), (0.02, 0.005), (0.002, 0.0005)] {
+    for (tor, roll, window) in [
+        (0.8, 0.8, 1),
+        (0.2, 0.2, 1),
+        (0.02, 0.005, 1),
+        (0.005, 0.0001, 1),
+        (0.002, 0.0005, 1),
+        (0.8, 0.8, 5),
+        (0.2, 0.2, 5),
+        (0.02, 0.005, 5),
+        (0.005, 0.0001, 5),
+        (0.002, 0.0005, 5),
+    ] {
         for kind in [FrictionKind::Ccp, FrictionKind::Coulomb] {
             let any = AnyProblem::Generic(problem_with(kind, tor, roll));
-            let choice: Choice = "gmp-newton".parse().expect("registered");
+            let choice = Choice::new("gmp-newton")
+                .and_then(|c| c.set_text("window", &window.to_string()))
+                .expect("registered");
             let o = solve(
                 &any,
                 &choice,
@@ -234,7 +248,7 @@ fn report() -> String {
                 .map_or(String::new(), |i| i.stats["backtracks"].to_string());
             writeln!(
                 out,
-                "  torsion {tor:<6} rolling {roll:<6} {:<8} {:<10} {it:>4} iterations, \
+                "  window {window} torsion {tor:<6} rolling {roll:<6} {:<8} {:<10} {it:>4} iterations, \
                  {bt:>5} backtracks, error {err:.2e}",
                 format!("{kind:?}"),
                 o.status()
