@@ -210,7 +210,7 @@ fn report() -> String {
         }
     }
     // the same problem with the torsional and rolling coefficients scaled, and the line
-    // search's window (1: monotone Armijo; 5: the default)
+    // search's window (1: monotone Armijo, the default; 5: non-monotone)
     writeln!(
         out,
         "gmp-newton with other torsional / rolling coefficients (same W, q):"
@@ -243,13 +243,12 @@ fn report() -> String {
             let (it, err) = o
                 .info()
                 .map_or((0, f64::NAN), |i| (i.iterations, i.error.rel));
-            let bt = o
-                .info()
-                .map_or(String::new(), |i| i.stats["backtracks"].to_string());
+            let stat = |k: &str| o.info().map_or(String::new(), |i| i.stats[k].to_string());
+            let (bt, gs) = (stat("backtracks"), stat("gs_sweeps"));
             writeln!(
                 out,
                 "  window {window} torsion {tor:<6} rolling {roll:<6} {:<8} {:<10} {it:>4} iterations, \
-                 {bt:>5} backtracks, error {err:.2e}",
+                 {bt:>5} backtracks, {gs:>3} GS sweeps, error {err:.2e}",
                 format!("{kind:?}"),
                 o.status()
             )
