@@ -136,6 +136,16 @@ fn registry_lists_and_refuses() {
         .set_text("armijo", "0.7")
         .unwrap_err();
     assert!(e.to_string().contains("armijo"));
+    let e = Choice::new("gmp-pgs")
+        .unwrap()
+        .set_text("local_iter", "0")
+        .unwrap_err();
+    assert!(e.to_string().contains("local_iter"));
+    let e = Choice::new("gmp-newton")
+        .unwrap()
+        .set_text("window", "0")
+        .unwrap_err();
+    assert!(e.to_string().contains("window"));
     // a gmp method on an LCP is refused
     let lcp = nonsmooth::problem::Lcp::new(
         Matrix::Dense(DMatrix::identity(1, 1)),
