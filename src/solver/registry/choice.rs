@@ -7,7 +7,7 @@ use std::str::FromStr;
 use serde_json::{Map, Value};
 
 use super::options::Typed;
-use super::{AUTO, MethodSpec, ProblemType, find, names};
+use super::{AUTO, AUTO_UNMEASURED, MethodSpec, ProblemType, find, names};
 use crate::problem::AnyProblem;
 
 /// Why a method or one of its options was refused.
@@ -215,7 +215,8 @@ impl Choice {
         self.set_text(k.trim(), v.trim())
     }
 
-    /// The method `auto` stands for on `problem` (any other method: itself): [`AUTO`].
+    /// The method `auto` stands for on `problem` (any other method: itself): [`AUTO`], then
+    /// [`AUTO_UNMEASURED`](super::AUTO_UNMEASURED).
     pub fn resolve(&self, problem: &AnyProblem) -> Choice {
         if self.spec.name != "auto" {
             return self.clone();
@@ -223,6 +224,7 @@ impl Choice {
         let t = ProblemType::of(problem);
         let name = AUTO
             .iter()
+            .chain(AUTO_UNMEASURED)
             .find(|(k, _)| *k == t)
             .map_or("nsgs", |(_, m)| *m);
         Choice::new(name).expect("registered")

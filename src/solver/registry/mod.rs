@@ -45,6 +45,7 @@ use self::options::{GS, JACOBI, Typed, defaults, no_options, prox_defaults, prox
 use self::run::{run, run_auto, run_either, run_lemke, run_prox, run_prox_nsn};
 use super::scaling::solve_scaled;
 use super::{Iterate, Params, SolveError, Solved};
+use crate::generic::{GmpNewton, GmpNewtonOptions, GmpPgs, GmpPgsOptions};
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
 use crate::newton::{
     ConeNewton, ConeNewtonOptions, FischerNewton, FischerNewtonOptions, MinMapNewton,
@@ -186,7 +187,7 @@ pub const DEFAULT_MAX_ITER: usize = 100_000;
 /// [`DEFAULT_MAX_ITER`].
 pub const PROX_DEFAULT_MAX_ITER: usize = 1_000_000;
 
-use ProblemType::{BoxedLcp as B, Fc3d as F, Gfc3d as G, Lcp as L};
+use ProblemType::{BoxedLcp as B, Fc3d as F, Gfc3d as G, Gmp as M, Lcp as L};
 
 // ANCHOR: auto
 /// What `auto` runs on each problem type: of the candidates measured by
@@ -203,13 +204,18 @@ pub const AUTO: &[(ProblemType, &str)] = &[
 ];
 // ANCHOR_END: auto
 
+/// What `auto` runs on the problem types [`AUTO`] has not measured yet: the generic
+/// mechanical problem has one Newton method, `gmp-newton` (its Gauss-Seidel, `gmp-pgs`,
+/// converges linearly), and no shared problem set to measure candidates on.
+pub const AUTO_UNMEASURED: &[(ProblemType, &str)] = &[(ProblemType::Gmp, "gmp-newton")];
+
 /// Every method of the crate.
 pub static METHODS: &[MethodSpec] = &[
     MethodSpec {
         name: "auto",
         aliases: &[],
         summary: "the measured best method per problem type (the AUTO table)",
-        applies_to: &[L, B, F, G],
+        applies_to: &[L, B, F, G, M],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: || Value::Object(Map::new()),
         read: no_options,
@@ -381,6 +387,30 @@ pub static METHODS: &[MethodSpec] = &[
         defaults: defaults::<ProxNsnOptions>,
         read: typed::<ProxNsnOptions>,
         run: run_prox_nsn,
+    },
+    MethodSpec {
+        name: "gmp-newton",
+        aliases: &[],
+        summary: "semismooth Newton on the scaled natural map of the generic mechanical \
+                  problem, Armijo line search, gradient fallback (Acary, Bremond, Huber 2018)",
+        applies_to: &[M],
+        default_max_iter: DEFAULT_MAX_ITER,
+        defaults: defaults::<GmpNewtonOptions>,
+        read: typed::<GmpNewtonOptions>,
+        run: |p, x, params, o, obs| {
+            run::<GmpNewtonOptions, GmpNewton>("gmp-newton", p, x, params, o, obs)
+        },
+    },
+    MethodSpec {
+        name: "gmp-pgs",
+        aliases: &[],
+        summary: "projected block Gauss-Seidel on the generic mechanical problem, local \
+                  Newton per contact in scaled variables (Jean 1999; Acary, Bremond, Huber 2018)",
+        applies_to: &[M],
+        default_max_iter: DEFAULT_MAX_ITER,
+        defaults: defaults::<GmpPgsOptions>,
+        read: typed::<GmpPgsOptions>,
+        run: |p, x, params, o, obs| run::<GmpPgsOptions, GmpPgs>("gmp-pgs", p, x, params, o, obs),
     },
 ];
 

@@ -205,6 +205,18 @@ impl MethodOptions for ProxOptions {
 
 impl MethodOptions for LemkeOptions {}
 
+impl MethodOptions for crate::generic::GmpNewtonOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        from_check(self.check())
+    }
+}
+
+impl MethodOptions for crate::generic::GmpPgsOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        from_check(self.check())
+    }
+}
+
 /// The options as the registry reads them (`Self`), turned into those the method's
 /// [`crate::solver::Method`] takes: the same struct, except for the three splitting methods,
 /// which read their own and share [`SplittingOptions`].
