@@ -325,6 +325,16 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                     let mu_max = match &lp.problem {
                         AnyProblem::Friction(f) => Some(f.mu().max()),
                         AnyProblem::Global(g) => Some(g.mu().max()),
+                        AnyProblem::Generic(g) => g
+                            .blocks()
+                            .iter()
+                            .filter_map(|b| match b {
+                                crate::problem::Block::Contact { mu } => {
+                                    mu.iter().copied().reduce(f64::max)
+                                }
+                                _ => None,
+                            })
+                            .reduce(f64::max),
                         _ => None,
                     };
                     if let Some(note) =
