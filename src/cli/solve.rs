@@ -26,7 +26,8 @@ pub struct SolveArgs {
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs, nsn, fischer-newton, minmap-newton, nncg,
-    /// prox-gs, prox-jacobi, prox-nsn (`nonsmooth methods` lists them with their options).
+    /// prox-gs, prox-jacobi, prox-nsn, gmp-newton, gmp-pgs (`nonsmooth methods` lists them
+    /// with their options).
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Choice>().map_err(|e| e.to_string()))]
     method: Choice,
     /// Set an option of the method: KEY=VALUE, repeatable (`nonsmooth methods` lists each
