@@ -386,7 +386,8 @@ fn malformed_block_arrays_are_named() {
     let floats = |name: &str, v: &[f64]| {
         std::fs::write(out.join(name), npy::vector_to_npy(v)).unwrap();
     };
-    let cases: Vec<(Box<dyn Fn()>, &str)> = vec![
+    type Spoil<'a> = Box<dyn Fn() + 'a>;
+    let cases: Vec<(Spoil, &str)> = vec![
         (
             Box::new(|| ints("blocks.npy", &[1, 7])),
             "blocks.npy[1]: block 1 has the law code 7",

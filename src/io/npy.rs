@@ -1141,8 +1141,11 @@ fn read_blocks(arrays: &mut impl Arrays, path: &Path) -> Result<Vec<Block>, IoEr
     Ok(blocks)
 }
 
+/// The arrays `blocks`, `lo`, `hi`, `mu`, `mu_len` of a gmp problem.
+pub(crate) type BlockArrays = (Vec<i64>, Vec<f64>, Vec<f64>, Vec<f64>, Vec<i64>);
+
 /// The arrays of a gmp problem's blocks: `blocks`, `lo`, `hi`, `mu`, `mu_len`.
-pub(crate) fn block_arrays(blocks: &[Block]) -> (Vec<i64>, Vec<f64>, Vec<f64>, Vec<f64>, Vec<i64>) {
+pub(crate) fn block_arrays(blocks: &[Block]) -> BlockArrays {
     let (mut codes, mut lo, mut hi, mut mu, mut mu_len) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for block in blocks {
