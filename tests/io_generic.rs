@@ -622,3 +622,62 @@ fn answer_json_has_one_record_per_block() {
     let v = serde_json::to_value(&ans).unwrap();
     assert!(v.get("blocks").is_none(), "{v}");
 }
+
+/// Uniqueness is decided before any reference solve: the CCP with `(W + Wᵀ)/2` positive
+/// definite is unique; Coulomb with friction is not established; Coulomb without friction
+/// (every `mu` zero, or no contact) is the CCP.
+#[test]
+fn uniqueness_of_generic_problems() {
+    let (g, r) = solved();
+    let opts = CheckOptions {
+        reference_seconds: 5.0,
+        ..Default::default()
+    };
+    let prov = Provenance::default();
+    let unique = |p: GenericMechanical| {
+        let rep = check(&AnyProblem::Generic(p), &r, &prov, &opts).unwrap();
+        let rf = rep.reference.unwrap();
+        (rf.unique, rf.uniqueness)
+    };
+    let (u, why) = unique(g.clone());
+    assert_eq!(u, Some(true), "{why}");
+    assert!(why.contains("W is positive definite"), "{why}");
+    let (u, why) = unique(g.clone().with_kind(FrictionKind::Coulomb));
+    assert_eq!(u, None, "{why}");
+    assert!(
+        why.contains("Coulomb's law may have several solutions"),
+        "{why}"
+    );
+    let frictionless: Vec<Block> = g
+        .blocks()
+        .iter()
+        .map(|b| match b {
+            Block::Contact { mu } => Block::Contact {
+                mu: vec![0.0; mu.len()],
+            },
+            other => other.clone(),
+        })
+        .collect();
+    let p = GenericMechanical::new(
+        g.w().clone(),
+        g.q().clone(),
+        frictionless,
+        FrictionKind::Coulomb,
+    )
+    .unwrap();
+    let (u, why) = unique(p);
+    assert_eq!(u, Some(true), "{why}");
+    // W not positive definite: not established
+    let mut w = DMatrix::<f64>::identity(N, N);
+    w[(0, 0)] = 0.0;
+    let p = GenericMechanical::new(
+        Matrix::Dense(w),
+        g.q().clone(),
+        g.blocks().to_vec(),
+        FrictionKind::Ccp,
+    )
+    .unwrap();
+    let (u, why) = unique(p);
+    assert_eq!(u, None, "{why}");
+    assert!(why.contains("not positive definite"), "{why}");
+}
