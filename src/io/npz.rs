@@ -805,8 +805,8 @@ fn read_problem<R: Read + Seek>(
         return Err(IoError::parse(
             path,
             "zip",
-            "the archive holds no problem matrix: W (fc3d), M and H (gfc3d) or A (LCP), \
-             dense or as W_data, W_indices, W_indptr, W_shape",
+            "the archive holds no problem matrix: W (fc3d, or gmp with `blocks`), M and H \
+             (gfc3d) or A (LCP), dense or as W_data, W_indices, W_indptr, W_shape",
         ));
     };
     npy::check_labels(&meta.labels, &problem, &ar.member_path("meta.npy"))?;
