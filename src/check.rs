@@ -20,6 +20,15 @@
 //! as a warm start, the nearest solution found, and the report says where it was found
 //! from.
 //!
+//! **Generic mechanical problems** ([`GenericMechanical`], type `gmp`) are judged block
+//! by block ([`block_checks`]): each record is a block's, with its law (`law`) and its
+//! number of rows (`dim`) beside the fields of a contact's record, read for a one-row
+//! block as that row's `r` and `u` (see [`block_checks`] for what each measure is for
+//! each law). Uniqueness: the CCP is a strictly convex problem when `(W + Wᵀ)/2` is
+//! positive definite (the same Cholesky test), whatever its equality, unilateral and
+//! interval blocks; a problem whose contacts all have `mu = 0` is judged as the CCP, since
+//! the two laws coincide there.
+//!
 //! **Units.** [`Level`] reads the provenance's units: data at the acceleration level
 //! (MuJoCo's `b` in `m/s^2`) have forces in N and a "penetration acceleration"; at the
 //! velocity level impulses in N s and a "penetration velocity".
@@ -51,7 +60,10 @@ use serde::Serialize;
 use crate::merit::{
     ContactCheck, Measure, Residual, check_contacts, friction_error, mu_beyond_resolution,
 };
-use crate::problem::{AnyProblem, FrictionContact, FrictionKind, ProblemError, Provenance};
+use crate::problem::generic::project_on_isotropic_cone;
+use crate::problem::{
+    AnyProblem, Block, FrictionContact, FrictionKind, GenericMechanical, ProblemError, Provenance,
+};
 use crate::solver::registry::{self, Choice};
 use crate::solver::{NonExhaustive, Params};
 
@@ -250,11 +262,20 @@ pub struct ContactRecord {
     pub error: f64,
     /// `‖r_c - r*_c‖`, when a reference was found.
     pub distance: Option<f64>,
+    /// The block's law (`"equality"`, `"unilateral"`, `"interval"`, `"contact"`) for a
+    /// generic mechanical problem, where `contact` is the block's index; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub law: Option<String>,
+    /// The block's number of rows, for a generic mechanical problem; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dim: Option<usize>,
 }
 
 impl ContactRecord {
     fn new(c: &ContactCheck, label: Option<String>, distance: Option<f64>) -> Self {
         ContactRecord {
+            law: None,
+            dim: None,
             contact: c.contact,
             label,
             r_n: c.r_n,
@@ -410,14 +431,19 @@ pub fn check(
         });
     }
     let rv = DVector::from_column_slice(r);
+    let generic: Option<GenericMechanical> = match (problem, opts.kind) {
+        (AnyProblem::Generic(g), k) => Some(g.clone().with_kind(k.unwrap_or(g.kind()))),
+        _ => None,
+    };
     let local: Option<FrictionContact> = match (problem, opts.kind) {
         (AnyProblem::Friction(f), k) => Some(f.clone().with_kind(k.unwrap_or(f.kind()))),
         (AnyProblem::Global(g), k) => Some(g.to_local()?.with_kind(k.unwrap_or(g.kind()))),
+        (AnyProblem::Generic(_), _) => None,
         (p, Some(k)) => {
             return Err(CheckError::Problem(ProblemError::Unsupported {
                 reason: format!(
                     "friction law `{}` asked for a problem of type {}; a friction law \
-                     applies only to friction problems (fc3d, gfc3d)",
+                     applies only to friction problems (fc3d, gfc3d, gmp)",
                     k.name(),
                     p.type_name()
                 ),
@@ -425,10 +451,14 @@ pub fn check(
         }
         (_, None) => None,
     };
-    let kind = local.as_ref().map(|f| f.kind());
-    let err: Residual = match &local {
-        Some(f) => friction_error(f, &rv),
-        None => registry::measure(problem, &rv).map_err(|e| match e {
+    let kind = local
+        .as_ref()
+        .map(|f| f.kind())
+        .or(generic.as_ref().map(|g| g.kind()));
+    let err: Residual = match (&local, &generic) {
+        (Some(f), _) => friction_error(f, &rv),
+        (None, Some(g)) => g.error(&rv),
+        (None, None) => registry::measure(problem, &rv).map_err(|e| match e {
             crate::solver::SolveError::Problem(p) => CheckError::Problem(p),
             other => CheckError::Problem(ProblemError::Unsupported {
                 reason: other.to_string(),
@@ -438,22 +468,30 @@ pub fn check(
     let accepted = err.meets(opts.tol, Measure::Relative);
     let note = local
         .as_ref()
-        .and_then(|f| mu_beyond_resolution(f.mu().max(), opts.tol));
-    let checks = match (&local, kind) {
-        (Some(f), Some(k)) => check_contacts(f, &rv, k),
+        .map(|f| f.mu().max())
+        .or(generic.as_ref().map(max_mu))
+        .and_then(|m| mu_beyond_resolution(m, opts.tol));
+    let blocks = generic.as_ref().map(|g| block_checks(g, r));
+    let checks: Vec<ContactCheck> = match (&local, kind, &blocks) {
+        (Some(f), Some(k), _) => check_contacts(f, &rv, k),
+        (None, _, Some(b)) => b.iter().map(|(c, _, _)| *c).collect(),
         _ => Vec::new(),
     };
     let some = |v: f64| (!checks.is_empty()).then_some(v);
     let max = |f: fn(&ContactCheck) -> f64| some(checks.iter().map(f).fold(0.0, f64::max));
     let min =
         |f: fn(&ContactCheck) -> f64| some(checks.iter().map(f).fold(f64::INFINITY, f64::min));
-    let other_law = match (&local, kind) {
-        (Some(f), Some(k)) => {
+    let other_law = match kind {
+        Some(k) => {
             let o = match k {
                 FrictionKind::Coulomb => FrictionKind::Ccp,
                 FrictionKind::Ccp => FrictionKind::Coulomb,
             };
-            let e = friction_error(&f.clone().with_kind(o), &rv);
+            let e = match (&local, &generic) {
+                (Some(f), _) => friction_error(&f.clone().with_kind(o), &rv),
+                (None, Some(g)) => g.clone().with_kind(o).error(&rv),
+                (None, None) => unreachable!("a law is known only for friction problems"),
+            };
             Some(OtherLaw {
                 kind: o.name().to_string(),
                 error: e.rel,
@@ -467,23 +505,36 @@ pub fn check(
         .then_some(&provenance.labels);
     let label = |c: usize| labels.map(|l| l[c].clone());
 
-    let reference = opts.reference.then(|| match &local {
-        Some(f) => reference(&AnyProblem::Friction(f.clone()), &rv, opts, labels),
-        None => reference(problem, &rv, opts, labels),
+    let reference = opts.reference.then(|| match (&local, &generic) {
+        (Some(f), _) => reference(&AnyProblem::Friction(f.clone()), &rv, opts, labels),
+        (None, Some(g)) => reference(&AnyProblem::Generic(g.clone()), &rv, opts, labels),
+        (None, None) => reference(problem, &rv, opts, labels),
     });
+    let offsets: Vec<usize> = match &generic {
+        Some(g) => g.offsets().to_vec(),
+        None => (0..=checks.len()).map(|c| 3 * c).collect(),
+    };
     let per_contact = |c: usize| -> Option<f64> {
         let rf = reference.as_ref().filter(|x| x.found)?;
-        let k = 3 * c;
-        Some(crate::merit::scaled_norm(&[
-            r[k] - rf.r[k],
-            r[k + 1] - rf.r[k + 1],
-            r[k + 2] - rf.r[k + 2],
-        ]))
+        let (s, e) = (offsets[c], offsets[c + 1]);
+        let d: Vec<f64> = (s..e).map(|k| r[k] - rf.r[k]).collect();
+        Some(crate::merit::scaled_norm(&d))
     };
-    let contacts: Vec<ContactRecord> = checks
-        .iter()
-        .map(|c| ContactRecord::new(c, label(c.contact), per_contact(c.contact)))
-        .collect();
+    let contacts: Vec<ContactRecord> = match &blocks {
+        Some(b) => b
+            .iter()
+            .map(|(c, law, dim)| {
+                let mut rec = ContactRecord::new(c, label(c.contact), per_contact(c.contact));
+                rec.law = Some(law.to_string());
+                rec.dim = Some(*dim);
+                rec
+            })
+            .collect(),
+        None => checks
+            .iter()
+            .map(|c| ContactRecord::new(c, label(c.contact), per_contact(c.contact)))
+            .collect(),
+    };
 
     let verdict = if accepted {
         "consistent"
@@ -495,7 +546,7 @@ pub fn check(
         &err,
         opts.tol,
         level,
-        local.is_some(),
+        local.is_some() || generic.is_some(),
         reference.as_ref(),
     );
     Ok(CheckReport {
@@ -645,6 +696,8 @@ fn reference(
         AnyProblem::Lcp(p) => (Some(p.a()), None),
         AnyProblem::Boxed(p) => (Some(p.a()), None),
         AnyProblem::Friction(f) => (Some(f.w()), Some(f.kind())),
+        // A gmp problem without friction (no contact, or every mu zero) is its CCP.
+        AnyProblem::Generic(g) if max_mu(g) == 0.0 => (Some(g.w()), Some(FrictionKind::Ccp)),
         AnyProblem::Generic(g) => (Some(g.w()), Some(g.kind())),
         AnyProblem::Global(_) => (None, None),
     };
@@ -783,9 +836,13 @@ fn reference(
     rep.distance = Some(d);
     rep.relative_distance = (norm > 0.0).then(|| d / norm);
     if kind.is_some() {
+        let offsets: Vec<usize> = match problem {
+            AnyProblem::Generic(g) => g.offsets().to_vec(),
+            _ => (0..=dim / 3).map(|c| 3 * c).collect(),
+        };
         let mut worst: Option<(usize, f64)> = None;
-        for (c, block) in diff.chunks(3).enumerate() {
-            let dc = crate::merit::scaled_norm(block);
+        for (c, pair) in offsets.windows(2).enumerate() {
+            let dc = crate::merit::scaled_norm(&diff[pair[0]..pair[1]]);
             if worst.is_none_or(|(_, w)| dc > w) {
                 worst = Some((c, dc));
             }
@@ -798,4 +855,166 @@ fn reference(
     }
     rep.r = rs.as_slice().to_vec();
     rep
+}
+
+/// [`block_checks`] as [`ContactRecord`]s (with `law` and `dim`; no label, no distance).
+pub fn block_records(g: &GenericMechanical, r: &[f64]) -> Vec<ContactRecord> {
+    block_checks(g, r)
+        .iter()
+        .map(|(c, law, dim)| {
+            let mut rec = ContactRecord::new(c, None, None);
+            rec.law = Some(law.to_string());
+            rec.dim = Some(*dim);
+            rec
+        })
+        .collect()
+}
+
+/// The largest friction coefficient of a generic problem's contacts (`0` without any).
+fn max_mu(g: &GenericMechanical) -> f64 {
+    g.blocks()
+        .iter()
+        .filter_map(|b| match b {
+            Block::Contact { mu } => mu.iter().copied().reduce(f64::max),
+            _ => None,
+        })
+        .fold(0.0, f64::max)
+}
+
+fn euclid(a: &[f64], b: &[f64]) -> f64 {
+    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    crate::merit::scaled_norm(&d)
+}
+
+/// One record per block of a generic mechanical problem for the answer `r` (`dim()`
+/// entries), under the problem's law: `(record, law name, rows)`. The record's `contact`
+/// is the block's index, `r_n` and `u_n` the block's first row (its only row, or a
+/// contact's normal), `error` the norm of the block's natural map
+/// ([`GenericMechanical::block_terms`]). The other measures, all zero for an exact
+/// solution (but `dissipation`):
+///
+/// | law | `penetration` | `cone_violation` (r in its set) | `dual_violation` (u) | `complementarity` | `dissipation` |
+/// |---|---|---|---|---|---|
+/// | equality | 0 | 0 (r is free) | `|u|` | 0 | 0 |
+/// | unilateral | `max(0, -u)` | `max(0, -r)` | `max(0, -u)` | `|r u|` | 0 |
+/// | interval | 0 | distance of `r` from `[lo, hi]` | `|u|` when `u` pushes towards an infinite bound, else 0 | `u (r - lo)` for `u > 0`, `-u (hi - r)` for `u < 0` (finite bounds), absolute | `-r u` (friction loss) |
+/// | contact | `max(0, -u_n)` | distance of `r` from `K_mu` | distance of `û` (Coulomb) or `u` (CCP) from `K_mu*` | `|r · û|` | `-r_t · u_t` |
+///
+/// For an isotropic contact the distances are the Euclidean distances to the cones
+/// ([`project_on_isotropic_cone`]; `K_m* = K_{1/m}`). For an anisotropic one they are
+/// distances to a point of the cone, `S P_{K_1}(S⁺ r)` and the point `u'` with
+/// `S u' = P_{K_1}(S û)` (`S = diag(1, mu)`): upper bounds of the Euclidean distances,
+/// zero exactly when the vector is in the cone. `slip` is `‖u_t‖` for a contact, 0
+/// otherwise.
+pub fn block_checks(g: &GenericMechanical, r: &[f64]) -> Vec<(ContactCheck, &'static str, usize)> {
+    let rv = DVector::from_column_slice(r);
+    let u = g.velocity(&rv);
+    let u = u.as_slice();
+    let off = g.offsets();
+    g.blocks()
+        .iter()
+        .enumerate()
+        .map(|(b, block)| {
+            let (s, e) = (off[b], off[b + 1]);
+            let (rb, ub) = (&r[s..e], &u[s..e]);
+            let error = crate::merit::scaled_norm(&g.block_terms(b, r, u));
+            let mut c = ContactCheck {
+                contact: b,
+                r_n: rb[0],
+                u_n: ub[0],
+                slip: 0.0,
+                penetration: 0.0,
+                cone_violation: 0.0,
+                dual_violation: 0.0,
+                complementarity: 0.0,
+                dissipation: 0.0,
+                error,
+            };
+            let (x, v) = (rb[0], ub[0]);
+            match block {
+                Block::Equality => c.dual_violation = v.abs(),
+                Block::Unilateral => {
+                    c.penetration = (-v).max(0.0);
+                    c.cone_violation = (-x).max(0.0);
+                    c.dual_violation = (-v).max(0.0);
+                    c.complementarity = (x * v).abs();
+                }
+                Block::Interval { lo, hi } => {
+                    c.cone_violation = (lo - x).max(x - hi).max(0.0);
+                    c.dual_violation =
+                        if (v > 0.0 && lo.is_infinite()) || (v < 0.0 && hi.is_infinite()) {
+                            v.abs()
+                        } else {
+                            0.0
+                        };
+                    c.complementarity = if v > 0.0 && lo.is_finite() {
+                        (v * (x - lo)).abs()
+                    } else if v < 0.0 && hi.is_finite() {
+                        (v * (hi - x)).abs()
+                    } else {
+                        0.0
+                    };
+                    c.dissipation = -x * v;
+                }
+                Block::Contact { mu } => {
+                    let d = e - s;
+                    c.slip = crate::merit::scaled_norm(&ub[1..]);
+                    c.penetration = (-v).max(0.0);
+                    let shift = match g.kind() {
+                        FrictionKind::Ccp => 0.0,
+                        FrictionKind::Coulomb => {
+                            let t: Vec<f64> = mu.iter().zip(&ub[1..]).map(|(m, y)| m * y).collect();
+                            crate::merit::scaled_norm(&t)
+                        }
+                    };
+                    let mut uh = ub.to_vec();
+                    uh[0] += shift;
+                    let mut p = vec![0.0; d];
+                    match block.isotropic_mu() {
+                        Some(m) => {
+                            project_on_isotropic_cone(rb, m, &mut p);
+                            c.cone_violation = euclid(rb, &p);
+                            c.dual_violation = if m > 0.0 {
+                                project_on_isotropic_cone(&uh, 1.0 / m, &mut p);
+                                euclid(&uh, &p)
+                            } else {
+                                (-uh[0]).max(0.0)
+                            };
+                        }
+                        None => {
+                            let inv = |m: f64| if m > 0.0 { 1.0 / m } else { 0.0 };
+                            let rt: Vec<f64> = std::iter::once(rb[0])
+                                .chain(mu.iter().zip(&rb[1..]).map(|(m, y)| inv(*m) * y))
+                                .collect();
+                            project_on_isotropic_cone(&rt, 1.0, &mut p);
+                            let point: Vec<f64> = std::iter::once(p[0])
+                                .chain(mu.iter().zip(&p[1..]).map(|(m, y)| m * y))
+                                .collect();
+                            c.cone_violation = euclid(rb, &point);
+                            let su: Vec<f64> = std::iter::once(uh[0])
+                                .chain(mu.iter().zip(&uh[1..]).map(|(m, y)| m * y))
+                                .collect();
+                            project_on_isotropic_cone(&su, 1.0, &mut p);
+                            let point: Vec<f64> = std::iter::once(p[0])
+                                .chain(
+                                    mu.iter()
+                                        .zip(&p[1..])
+                                        .zip(&uh[1..])
+                                        .map(|((m, y), w)| if *m > 0.0 { y / m } else { *w }),
+                                )
+                                .collect();
+                            c.dual_violation = euclid(&uh, &point);
+                        }
+                    }
+                    c.complementarity = rb.iter().zip(&uh).map(|(a, b)| a * b).sum::<f64>().abs();
+                    c.dissipation = -rb[1..]
+                        .iter()
+                        .zip(&ub[1..])
+                        .map(|(a, b)| a * b)
+                        .sum::<f64>();
+                }
+            }
+            (c, block.name(), block.dim())
+        })
+        .collect()
 }

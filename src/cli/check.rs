@@ -153,9 +153,14 @@ fn finish(path: &Path, values: Vec<f64>, dim: usize) -> Result<Vec<f64>, Failure
     Ok(values)
 }
 
-fn contact_table(labels: bool) -> Table {
-    let mut cols = vec![
-        ("contact", 7, Align::Right),
+/// The table of contacts (of blocks, with their law and rows, for a generic problem).
+fn contact_table(labels: bool, blocks: bool) -> Table {
+    let mut cols = vec![("contact", 7, Align::Right)];
+    if blocks {
+        cols.push(("law", 10, Align::Left));
+        cols.push(("dim", 3, Align::Right));
+    }
+    cols.extend([
         ("r_n", 10, Align::Right),
         ("u_n", 10, Align::Right),
         ("slip", 9, Align::Right),
@@ -166,16 +171,20 @@ fn contact_table(labels: bool) -> Table {
         ("dissipation", 11, Align::Right),
         ("error", 9, Align::Right),
         ("distance", 9, Align::Right),
-    ];
+    ]);
     if labels {
         cols.push(("label", 5, Align::Left));
     }
     Table::new(&cols)
 }
 
-fn contact_cells(c: &ContactRecord, labels: bool) -> Vec<String> {
-    let mut cells = vec![
-        c.contact.to_string(),
+fn contact_cells(c: &ContactRecord, labels: bool, blocks: bool) -> Vec<String> {
+    let mut cells = vec![c.contact.to_string()];
+    if blocks {
+        cells.push(c.law.clone().unwrap_or_default());
+        cells.push(c.dim.map(|d| d.to_string()).unwrap_or_default());
+    }
+    cells.extend([
         sci(Some(c.r_n)),
         sci(Some(c.u_n)),
         sci(Some(c.slip)),
@@ -186,7 +195,7 @@ fn contact_cells(c: &ContactRecord, labels: bool) -> Vec<String> {
         sci(Some(c.dissipation)),
         sci(Some(c.error)),
         sci(c.distance),
-    ];
+    ]);
     if labels {
         cells.push(c.label.clone().unwrap_or_default());
     }
@@ -397,7 +406,8 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
     }
     if !report.contacts.is_empty() {
         let labels = report.contacts.iter().any(|c| c.label.is_some());
-        let t = contact_table(labels);
+        let blocks = report.contacts.iter().any(|c| c.law.is_some());
+        let t = contact_table(labels, blocks);
         if !a.json {
             emit(&mut out, "")?;
             emit(&mut out, &t.header())?;
@@ -406,7 +416,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
             let line = if a.json {
                 serde_json::to_string(c).map_err(|e| e.to_string())?
             } else {
-                t.row(&contact_cells(c, labels))
+                t.row(&contact_cells(c, labels, blocks))
             };
             emit(&mut out, &line)?;
         }

@@ -148,7 +148,8 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode, Failure> {
         (To::Siconos, AnyProblem::Generic(_)) => {
             return Err(Failure::Input(format!(
                 "{}: a generic mechanical problem cannot be written as Siconos .dat (the \
-                 Siconos formats hold LCPs and fc3d/gfc3d problems); use --to json or --to npz",
+                 Siconos formats hold LCPs and fc3d/gfc3d problems); use --to json, --to npz or \
+                 --to numpy",
                 a.input.display()
             )));
         }
@@ -174,7 +175,13 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode, Failure> {
                 npz::Compression::Stored
             },
         ),
-        None => npy::write(&a.output, &lp.name, &lp.problem, lp.answer.as_ref()),
+        None => npy::write_with_provenance(
+            &a.output,
+            &lp.name,
+            &lp.problem,
+            lp.answer.as_ref(),
+            &lp.provenance,
+        ),
     }
     .map_err(|e| write_failure(&a.input, e))?;
     eprintln!(

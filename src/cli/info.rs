@@ -137,6 +137,17 @@ fn describe(lp: &LoadedProblem) -> Value {
                 laws.insert(name, json!(n + 1));
             }
             v["blocks"] = Value::Object(laws);
+            let mu: Vec<f64> = g
+                .blocks()
+                .iter()
+                .flat_map(|b| match b {
+                    crate::problem::Block::Contact { mu } => mu.clone(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            if !mu.is_empty() {
+                v["mu"] = range(&nalgebra::DVector::from_vec(mu));
+            }
         }
         AnyProblem::Global(g) => {
             v["kind"] = json!(g.kind().name());
@@ -190,6 +201,10 @@ fn text(v: &Value) -> String {
             fmt_num(&mu["min"]),
             fmt_num(&mu["max"])
         ));
+    }
+    if let Some(b) = v.get("blocks").and_then(Value::as_object) {
+        let list: Vec<String> = b.iter().map(|(law, n)| format!("{n} {law}")).collect();
+        s.push_str(&format!("  blocks     {}\n", list.join(", ")));
     }
     for key in ["norm_q", "norm_b"] {
         if let Some(x) = v.get(key) {

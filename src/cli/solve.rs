@@ -26,7 +26,8 @@ pub struct SolveArgs {
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs, nsn, fischer-newton, minmap-newton, nncg,
-    /// prox-gs, prox-jacobi, prox-nsn (`nonsmooth methods` lists them with their options).
+    /// prox-gs, prox-jacobi, prox-nsn, gmp-newton, gmp-pgs (`nonsmooth methods` lists them
+    /// with their options).
     #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Choice>().map_err(|e| e.to_string()))]
     method: Choice,
     /// Set an option of the method: KEY=VALUE, repeatable (`nonsmooth methods` lists each
@@ -325,6 +326,16 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                     let mu_max = match &lp.problem {
                         AnyProblem::Friction(f) => Some(f.mu().max()),
                         AnyProblem::Global(g) => Some(g.mu().max()),
+                        AnyProblem::Generic(g) => g
+                            .blocks()
+                            .iter()
+                            .filter_map(|b| match b {
+                                crate::problem::Block::Contact { mu } => {
+                                    mu.iter().copied().reduce(f64::max)
+                                }
+                                _ => None,
+                            })
+                            .reduce(f64::max),
                         _ => None,
                     };
                     if let Some(note) =

@@ -4,7 +4,7 @@
 //!
 //! | extension | contents | read back by |
 //! |---|---|---|
-//! | `.json` | the project's answer object: `r`, `u`, status, iterations, error (all measures), method and options, statistics, and for friction problems one record per contact ([`ContactCheck`]) | `nonsmooth check --answer`, `json.load` (Siconos's Python: `r = json.load(f)["r"]`) |
+//! | `.json` | the project's answer object: `r`, `u`, status, iterations, error (all measures), method and options, statistics, and for friction problems one record per contact ([`ContactCheck`]); for a generic mechanical problem one record per block in `blocks` ([`ContactRecord`](crate::check::ContactRecord), with the block's `law` and `dim`) | `nonsmooth check --answer`, `json.load` (Siconos's Python: `r = json.load(f)["r"]`) |
 //! | `.npy` | `r` as a 1-D `float64` NumPy array (`numpy.load`) | `check --answer`, `solve --warm-start` |
 //! | `.txt`, `.dat` | `r`, one number per line, shortest round-trip decimal (`numpy.loadtxt`, Siconos scripts) | `check --answer`, `solve --warm-start` |
 //!
@@ -24,7 +24,7 @@ use crate::merit::{ContactCheck, Residual, check_contacts};
 /// The answer of one solve, as written by [`write()`].
 #[derive(Debug, Clone, Serialize)]
 pub struct Answer {
-    /// The problem type (`"lcp"`, `"boxed-lcp"`, `"fc3d"`, `"gfc3d"`).
+    /// The problem type (`"lcp"`, `"boxed-lcp"`, `"fc3d"`, `"gfc3d"`, `"gmp"`).
     #[serde(rename = "type")]
     pub problem_type: String,
     /// The friction law solved (`"coulomb"`, `"ccp"`; `None` for LCPs).
@@ -47,6 +47,11 @@ pub struct Answer {
     pub u: Vec<f64>,
     /// One record per contact (friction problems).
     pub contacts: Vec<ContactCheck>,
+    /// One record per block of a generic mechanical problem
+    /// ([`crate::check::block_records`]: a contact record's fields with the block's `law`
+    /// and `dim`); absent from the JSON for the other problems.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<crate::check::ContactRecord>,
 }
 
 impl Answer {
@@ -59,6 +64,10 @@ impl Answer {
         problem: &AnyProblem,
         r: &DVector<f64>,
     ) -> Result<Answer, crate::problem::ProblemError> {
+        let blocks = match problem {
+            AnyProblem::Generic(p) => crate::check::block_records(p, r.as_slice()),
+            _ => Vec::new(),
+        };
         let (u, contacts) = match problem {
             AnyProblem::Lcp(p) => (affine(p.a(), r, p.b()), Vec::new()),
             AnyProblem::Boxed(p) => (affine(p.a(), r, p.b()), Vec::new()),
@@ -81,6 +90,7 @@ impl Answer {
             r: r.as_slice().to_vec(),
             u: u.as_slice().to_vec(),
             contacts,
+            blocks,
         })
     }
 }

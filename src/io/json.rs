@@ -21,8 +21,17 @@
 //!
 //! * `type` is `"lcp"` (data `A`, `b`), `"boxed-lcp"` (`A`, `b`, `lo`, `hi`, `dep`,
 //!   `factor`; `dep[i] = -1` for fixed bounds, `null` for an infinite bound), `"fc3d"`
-//!   (`W`, `q`, `mu`) or `"gfc3d"` (`M`, `H`, `q`, `b`, `mu`).
-//! * `law` is `"coulomb"` (default) or `"ccp"` for the friction types.
+//!   (`W`, `q`, `mu`), `"gfc3d"` (`M`, `H`, `q`, `b`, `mu`) or `"gmp"` (`W`, `q`,
+//!   `blocks`: a [generic mechanical problem](crate::problem::GenericMechanical)).
+//! * `law` is `"coulomb"` (default) or `"ccp"` for the friction types (for `gmp`, the law
+//!   of its contact blocks).
+//! * A `gmp` problem's `blocks` list its blocks in row order, each an object with the key
+//!   `law` and the law's own keys, nothing else ([`BlockJson`]):
+//!   `{"law": "equality"}` (1 row), `{"law": "unilateral"}` (1 row),
+//!   `{"law": "interval", "lo": -1.0, "hi": 1.0}` (1 row; both keys required, `null` for
+//!   an infinite bound, `lo <= hi`), `{"law": "contact", "mu": [0.5, 0.5, 0.01]}`
+//!   (`1 + mu.len()` rows `[n, t_1, ..]`, `mu` not empty, each `>= 0`). The blocks' rows
+//!   add up to the length of `q`. Errors name the block (`data.blocks[2]`).
 //! * Matrices are `{"storage": "triplets", "nrows", "ncols", "entries": [[i, j, v], ...]}`
 //!   (duplicates summed) or `{"storage": "dense", "nrows", "ncols", "rows": [[...], ...]}`.
 //! * Numbers are written with the shortest representation that reads back to the same
@@ -36,7 +45,8 @@ use serde::{Deserialize, Serialize};
 use super::{AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, Provenance};
 use crate::matrix::Matrix;
 use crate::problem::{
-    BoxedLcp, EngineAnswer, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp, RowBound,
+    Block, BoxedLcp, EngineAnswer, FrictionContact, FrictionKind, GenericMechanical,
+    GlobalFrictionContact, Lcp, RowBound,
 };
 
 /// The value of the `format` key.
@@ -164,6 +174,142 @@ pub struct DataJson {
     /// Boxed: friction factors.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub factor: Option<Vec<f64>>,
+    /// Generic mechanical problem: the blocks, in row order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<Vec<BlockJson>>,
+}
+
+/// One block of a `gmp` problem in JSON: `law` (`"equality"`, `"unilateral"`,
+/// `"interval"`, `"contact"`) and that law's keys: `lo` and `hi` for an interval (`null`
+/// for an infinite bound), `mu` for a contact. A key that does not belong to the law is an
+/// error.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockJson {
+    /// The law's name ([`Block::name`]).
+    pub law: String,
+    /// Interval: lower bound (`Some(None)` is written `null`: `-inf`).
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub lo: Option<Option<f64>>,
+    /// Interval: upper bound (`Some(None)` is written `null`: `+inf`).
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub hi: Option<Option<f64>>,
+    /// Contact: one friction coefficient per tangential row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mu: Option<Vec<f64>>,
+}
+
+/// A key that is present, `null` included (`Some(None)`); an absent key is `None` (by
+/// `default`).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
+    Option::<f64>::deserialize(d).map(Some)
+}
+
+impl BlockJson {
+    /// The JSON form of `block`.
+    pub fn from_block(block: &Block) -> Self {
+        let finite = |v: f64| if v.is_finite() { Some(v) } else { None };
+        let mut out = BlockJson {
+            law: block.name().to_string(),
+            lo: None,
+            hi: None,
+            mu: None,
+        };
+        match block {
+            Block::Interval { lo, hi } => {
+                out.lo = Some(finite(*lo));
+                out.hi = Some(finite(*hi));
+            }
+            Block::Contact { mu } => out.mu = Some(mu.clone()),
+            Block::Equality | Block::Unilateral => {}
+        }
+        out
+    }
+
+    /// The block, or a message saying what is wrong with it (block `b`, for messages).
+    pub fn to_block(&self, b: usize) -> Result<Block, String> {
+        let law = self.law.as_str();
+        let extra = |key: &str| {
+            format!(
+                "block {b} ({law}) has a `{key}`, which a {law} block does not take \
+                 (interval blocks take lo and hi, contact blocks mu)"
+            )
+        };
+        let no = |present: bool, key: &str| if present { Err(extra(key)) } else { Ok(()) };
+        match law {
+            "equality" | "unilateral" => {
+                no(self.lo.is_some(), "lo")?;
+                no(self.hi.is_some(), "hi")?;
+                no(self.mu.is_some(), "mu")?;
+                Ok(if law == "equality" {
+                    Block::Equality
+                } else {
+                    Block::Unilateral
+                })
+            }
+            "interval" => {
+                no(self.mu.is_some(), "mu")?;
+                let need = |v: Option<Option<f64>>, key: &str| {
+                    v.ok_or_else(|| {
+                        format!(
+                            "block {b} (interval) needs `{key}` (a number, or null for an \
+                             infinite bound)"
+                        )
+                    })
+                };
+                let lo = need(self.lo, "lo")?.unwrap_or(f64::NEG_INFINITY);
+                let hi = need(self.hi, "hi")?.unwrap_or(f64::INFINITY);
+                if lo > hi {
+                    return Err(format!(
+                        "block {b} (interval) has lo = {lo:?} above hi = {hi:?}; an interval \
+                         needs lo <= hi"
+                    ));
+                }
+                Ok(Block::Interval { lo, hi })
+            }
+            "contact" => {
+                no(self.lo.is_some(), "lo")?;
+                no(self.hi.is_some(), "hi")?;
+                let mu = self.mu.clone().ok_or_else(|| {
+                    format!(
+                        "block {b} (contact) needs `mu`, one friction coefficient per \
+                         tangential row (for example [0.5, 0.5])"
+                    )
+                })?;
+                if mu.is_empty() {
+                    return Err(format!(
+                        "block {b} (contact) has an empty `mu`: a contact has at least one \
+                         tangential row (a contact with only a normal row is a unilateral \
+                         block)"
+                    ));
+                }
+                if let Some((i, m)) = mu
+                    .iter()
+                    .enumerate()
+                    .find(|(_, m)| !(m.is_finite() && **m >= 0.0))
+                {
+                    return Err(format!(
+                        "block {b} (contact) has mu[{i}] = {m:?}; friction coefficients are \
+                         finite and >= 0"
+                    ));
+                }
+                Ok(Block::Contact { mu })
+            }
+            other => Err(format!(
+                "block {b} has the unknown law `{}` (expected equality, unilateral, interval \
+                 or contact)",
+                super::npy::show(other.as_bytes(), 40)
+            )),
+        }
+    }
 }
 
 /// A whole file.
@@ -175,7 +321,7 @@ pub struct ProblemFile {
     pub version: u32,
     /// Short name.
     pub name: String,
-    /// `"lcp"`, `"boxed-lcp"`, `"fc3d"` or `"gfc3d"`.
+    /// `"lcp"`, `"boxed-lcp"`, `"fc3d"`, `"gfc3d"` or `"gmp"`.
     #[serde(rename = "type")]
     pub problem_type: String,
     /// Friction law for the friction types.
@@ -205,7 +351,12 @@ pub fn to_file(
     let mut data = DataJson::default();
     let mut law = None;
     match problem {
-        AnyProblem::Generic(_) => todo!("GMP-IO: the JSON writer"),
+        AnyProblem::Generic(p) => {
+            data.w = Some(MatrixJson::from_matrix(p.w()));
+            data.q = Some(vec_of(p.q()));
+            data.blocks = Some(p.blocks().iter().map(BlockJson::from_block).collect());
+            law = Some(p.kind());
+        }
         AnyProblem::Lcp(p) => {
             data.a = Some(MatrixJson::from_matrix(p.a()));
             data.b = Some(vec_of(p.b()));
@@ -424,12 +575,40 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
                 .map_err(prob)?,
             )
         }
+        "gmp" => {
+            let q = vect(d.q, "q")?;
+            let n = q.len();
+            let list = need(path, d.blocks, "blocks", ty)?;
+            let mut blocks = Vec::with_capacity(list.len());
+            let mut rows = 0usize;
+            for (b, bj) in list.iter().enumerate() {
+                let block = bj
+                    .to_block(b)
+                    .map_err(|m| IoError::parse(path, format!("data.blocks[{b}]"), m))?;
+                rows = rows.saturating_add(block.dim());
+                blocks.push(block);
+            }
+            if rows != n {
+                return Err(IoError::parse(
+                    path,
+                    "data.blocks",
+                    format!(
+                        "the {} blocks hold {rows} rows, but data.q has {n} entries; they \
+                         must agree (a contact block holds 1 + mu.len() rows, the others 1)",
+                        blocks.len()
+                    ),
+                ));
+            }
+            let w = mat(d.w, "W", (n, n), "q")?;
+            AnyProblem::Generic(GenericMechanical::new(w, q, blocks, law).map_err(prob)?)
+        }
         other => {
             return Err(IoError::parse(
                 path,
                 "type",
                 format!(
-                    "unknown problem type \"{other}\" (expected lcp, boxed-lcp, fc3d or gfc3d)"
+                    "unknown problem type \"{other}\" (expected lcp, boxed-lcp, fc3d, gfc3d \
+                     or gmp)"
                 ),
             ));
         }

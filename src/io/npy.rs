@@ -11,11 +11,26 @@
 //! | gfc3d | `M.npy`, `H.npy`, `q.npy`, `b.npy`, `mu.npy` | `(ndof, ndof)`, `(ndof, 3nc)`, `(ndof,)`, `(3nc,)`, `(nc,)` |
 //! | LCP | `A.npy`, `b.npy` | `(n, n)`, `(n,)` |
 //! | boxed LCP | `A.npy`, `b.npy`, `lo.npy`, `hi.npy`, `dep.npy`, `factor.npy` | `(n, n)`, then `(n,)` each; `±inf` bounds allowed; `dep = -1` for fixed bounds |
+//! | gmp | `W.npy`, `q.npy`, `blocks.npy`, `lo.npy`, `hi.npy`, `mu.npy`, `mu_len.npy` | `(n, n)`, `(n,)`, then `(nb,)` for `blocks`, `lo`, `hi`, `mu_len`, and `(Σ mu_len,)` for `mu` |
+//!
+//! A generic mechanical problem ([`GenericMechanical`], `nb` blocks) stores its blocks as
+//! arrays, one entry per block: `blocks` (`int64`) holds the law's code, `0` equality,
+//! `1` unilateral, `2` interval, `3` contact ([`BLOCK_CODES`]); `lo` and `hi` the bounds on
+//! `r` (an interval's own, `±inf` allowed; the others hold the bounds their law implies
+//! and the reader checks them: `-inf, +inf` for an equality, `0, +inf` for a unilateral
+//! block and a contact's normal row); `mu_len` (`int64`) the number of tangential rows
+//! (`0` for all but contacts, at least `1` for a contact), and `mu` every contact's
+//! coefficients one after the other (`Σ mu_len` entries). A contact block holds
+//! `1 + mu_len` rows, the others one. The presence of `blocks.npy` beside `W.npy` makes the
+//! folder a gmp problem.
 //!
 //! Optional: `r.npy` (an engine's answer, `(3nc,)` or `(n,)`), `u.npy` (its velocity), and
-//! `meta.json`, a JSON object with any of the string keys `name` (default: the folder's
-//! name), `law` (`"coulomb"` or `"ccp"`, the friction law of an fc3d or gfc3d problem),
-//! `source` (who made it; also the answer's source) and `description`. Any other key is an
+//! `meta.json`, a JSON object with any of the keys `name` (default: the folder's
+//! name), `law` (`"coulomb"` or `"ccp"`, the friction law of an fc3d, gfc3d or gmp
+//! problem), `source` (who made it; also the answer's source when there is no
+//! `answer_source`), `description`, `answer_source` (who computed `r`), `units` (an object
+//! of strings, for example `{"r": "N s", "u": "m/s"}`) and `labels` (one string per
+//! contact, or per block of a gmp problem). Any other key is an
 //! error, so that a misspelt `law` is not silently read as Coulomb. A friction problem
 //! without a `law` (no `meta.json`, or one without the key, or `null`) is read as Coulomb
 //! with a warning in [`LoadedProblem::warnings`] that says so; a `law` in the folder of an
@@ -70,8 +85,13 @@ use serde::{Deserialize, Serialize};
 use super::{AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, Provenance};
 use crate::matrix::Matrix;
 use crate::problem::{
-    BoxedLcp, EngineAnswer, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp,
+    Block, BoxedLcp, EngineAnswer, FrictionContact, FrictionKind, GenericMechanical,
+    GlobalFrictionContact, Lcp,
 };
+
+/// The codes of the `blocks` array of a gmp problem, by law name: `blocks[b]` is the
+/// index of block `b`'s law in this list.
+pub const BLOCK_CODES: [&str; 4] = ["equality", "unilateral", "interval", "contact"];
 
 /// `true` if `dir` holds `W.npy`, `A.npy` or `M.npy`.
 pub fn is_problem_folder(dir: &Path) -> bool {
@@ -94,6 +114,8 @@ pub const FOLDER_FILES: &[&str] = &[
     "hi.npy",
     "dep.npy",
     "factor.npy",
+    "blocks.npy",
+    "mu_len.npy",
     "r.npy",
     "u.npy",
     "meta.json",
@@ -114,6 +136,15 @@ pub struct Meta {
     /// Free text.
     #[serde(default)]
     pub description: Option<String>,
+    /// Who computed the answer `r` (default: `source`, then `"r.npy"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_source: Option<String>,
+    /// Units, for example `{"r": "N s", "u": "m/s"}`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub units: std::collections::BTreeMap<String, String>,
+    /// One label per contact (per block of a gmp problem), or none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
 }
 
 /// A dense `nalgebra` matrix from an `ndarray` view (any memory order).
@@ -795,6 +826,66 @@ pub fn parse_meta(path: &Path, bytes: &[u8]) -> Result<Meta, IoError> {
             "name" => meta.name = text()?,
             "source" => meta.source = text()?,
             "description" => meta.description = text()?,
+            "answer_source" => meta.answer_source = text()?,
+            "units" => {
+                meta.units = match v {
+                    serde_json::Value::Null => Default::default(),
+                    serde_json::Value::Object(m) => {
+                        let mut units = std::collections::BTreeMap::new();
+                        for (k, x) in m {
+                            let serde_json::Value::String(x) = x else {
+                                return Err(IoError::parse(
+                                    path,
+                                    format!("`units`.`{}`", show(k.as_bytes(), 40)),
+                                    format!("a unit is {}; expected a string", json_kind(x)),
+                                ));
+                            };
+                            units.insert(k.clone(), x.clone());
+                        }
+                        units
+                    }
+                    other => {
+                        return Err(IoError::parse(
+                            path,
+                            at,
+                            format!(
+                                "`units` is {}; expected an object of strings such as \
+                                 {{\"r\": \"N s\"}}",
+                                json_kind(other)
+                            ),
+                        ));
+                    }
+                }
+            }
+            "labels" => {
+                meta.labels = match v {
+                    serde_json::Value::Null => Vec::new(),
+                    serde_json::Value::Array(a) => {
+                        let mut labels = Vec::with_capacity(a.len());
+                        for (i, x) in a.iter().enumerate() {
+                            let serde_json::Value::String(x) = x else {
+                                return Err(IoError::parse(
+                                    path,
+                                    format!("`labels`[{i}]"),
+                                    format!("label {i} is {}; expected a string", json_kind(x)),
+                                ));
+                            };
+                            labels.push(x.clone());
+                        }
+                        labels
+                    }
+                    other => {
+                        return Err(IoError::parse(
+                            path,
+                            at,
+                            format!(
+                                "`labels` is {}; expected a list of strings, one per contact",
+                                json_kind(other)
+                            ),
+                        ));
+                    }
+                }
+            }
             "law" => {
                 meta.law = match v {
                     serde_json::Value::Null => None,
@@ -827,7 +918,8 @@ pub fn parse_meta(path: &Path, bytes: &[u8]) -> Result<Meta, IoError> {
                     path,
                     at,
                     format!(
-                        "unknown key `{}`; meta.json holds name, law, source and description",
+                        "unknown key `{}`; meta.json holds name, law, source, description, \
+                         answer_source, units and labels",
                         show(key.as_bytes(), 40)
                     ),
                 ));
@@ -868,7 +960,12 @@ pub(crate) fn assemble(
     answer_source: Option<&str>,
 ) -> Result<Option<(AnyProblem, Option<EngineAnswer>)>, IoError> {
     let prob = |e| IoError::new(path, IoErrorKind::Problem(e));
-    let problem = if arrays.has_matrix("W") {
+    let problem = if arrays.has_matrix("W") && arrays.has("blocks") {
+        let w = arrays.matrix("W")?;
+        let q = arrays.vector("q")?;
+        let blocks = read_blocks(arrays, path)?;
+        AnyProblem::Generic(GenericMechanical::new(w, q, blocks, law).map_err(prob)?)
+    } else if arrays.has_matrix("W") {
         let w = arrays.matrix("W")?;
         let (q, mu) = (arrays.vector("q")?, arrays.vector("mu")?);
         AnyProblem::Friction(FrictionContact::new(w, q, mu, law).map_err(prob)?)
@@ -913,6 +1010,195 @@ pub(crate) fn assemble(
     Ok(Some((problem, answer)))
 }
 
+/// The blocks of a gmp problem from the arrays `blocks`, `lo`, `hi`, `mu`, `mu_len` (see
+/// the [module docs](self)); errors name the array and the block.
+fn read_blocks(arrays: &mut impl Arrays, path: &Path) -> Result<Vec<Block>, IoError> {
+    let codes = arrays.ints("blocks")?;
+    let lo = arrays.vector("lo")?;
+    let hi = arrays.vector("hi")?;
+    let mu = arrays.vector("mu")?;
+    let mu_len = arrays.ints("mu_len")?;
+    let nb = codes.len();
+    for (name, len) in [("lo", lo.len()), ("hi", hi.len()), ("mu_len", mu_len.len())] {
+        if len != nb {
+            return Err(IoError::parse(
+                path,
+                format!("{name}.npy"),
+                format!("{name} has {len} entries for {nb} blocks; give one per block"),
+            ));
+        }
+    }
+    let mut blocks = Vec::with_capacity(nb);
+    let mut next = 0usize;
+    for b in 0..nb {
+        let at = |name: &str| format!("{name}.npy[{b}]");
+        let (l, h, k) = (lo[b], hi[b], mu_len[b]);
+        let code = codes[b];
+        let law = usize::try_from(code)
+            .ok()
+            .and_then(|c| BLOCK_CODES.get(c))
+            .ok_or_else(|| {
+                IoError::parse(
+                    path,
+                    at("blocks"),
+                    format!(
+                        "block {b} has the law code {code}; the codes are 0 equality, \
+                         1 unilateral, 2 interval, 3 contact"
+                    ),
+                )
+            })?;
+        let contact = *law == "contact";
+        if contact && k < 1 || !contact && k != 0 {
+            return Err(IoError::parse(
+                path,
+                at("mu_len"),
+                format!(
+                    "block {b} ({law}) has mu_len = {k}; a contact has at least one \
+                     tangential row, the other blocks none (mu_len = 0)"
+                ),
+            ));
+        }
+        let implied = match *law {
+            "equality" => Some((f64::NEG_INFINITY, f64::INFINITY)),
+            "unilateral" | "contact" => Some((0.0, f64::INFINITY)),
+            _ => None,
+        };
+        match implied {
+            Some((il, ih)) if l != il || h != ih => {
+                return Err(IoError::parse(
+                    path,
+                    at("lo"),
+                    format!(
+                        "block {b} ({law}) has lo = {l:?}, hi = {h:?}; a {law} block stores \
+                         the bounds its law implies, lo = {il:?}, hi = {ih:?}"
+                    ),
+                ));
+            }
+            Some(_) => {}
+            None if l.is_nan() || h.is_nan() || l > h => {
+                return Err(IoError::parse(
+                    path,
+                    at("lo"),
+                    format!(
+                        "block {b} (interval) has lo = {l:?}, hi = {h:?}; an interval needs \
+                         lo <= hi (either may be infinite, neither NaN)"
+                    ),
+                ));
+            }
+            None => {}
+        }
+        let k = k as usize; // >= 0, checked above
+        let end = next
+            .checked_add(k)
+            .filter(|e| *e <= mu.len())
+            .ok_or_else(|| {
+                IoError::parse(
+                    path,
+                    "mu.npy",
+                    format!(
+                        "mu has {} entries, fewer than the blocks' mu_len ask for (block {b} \
+                         needs entries {next}..{})",
+                        mu.len(),
+                        next.saturating_add(k)
+                    ),
+                )
+            })?;
+        blocks.push(match *law {
+            "equality" => Block::Equality,
+            "unilateral" => Block::Unilateral,
+            "interval" => Block::Interval { lo: l, hi: h },
+            _ => {
+                let m = mu.as_slice()[next..end].to_vec();
+                if let Some((i, v)) = m
+                    .iter()
+                    .enumerate()
+                    .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
+                {
+                    return Err(IoError::parse(
+                        path,
+                        format!("mu.npy[{}]", next + i),
+                        format!(
+                            "block {b} (contact) has the friction coefficient {v:?}; \
+                             coefficients are finite and >= 0"
+                        ),
+                    ));
+                }
+                Block::Contact { mu: m }
+            }
+        });
+        next = end;
+    }
+    if next != mu.len() {
+        return Err(IoError::parse(
+            path,
+            "mu.npy",
+            format!(
+                "mu has {} entries, but the blocks' mu_len add up to {next}",
+                mu.len()
+            ),
+        ));
+    }
+    Ok(blocks)
+}
+
+/// The arrays `blocks`, `lo`, `hi`, `mu`, `mu_len` of a gmp problem.
+pub(crate) type BlockArrays = (Vec<i64>, Vec<f64>, Vec<f64>, Vec<f64>, Vec<i64>);
+
+/// The arrays of a gmp problem's blocks: `blocks`, `lo`, `hi`, `mu`, `mu_len`.
+pub(crate) fn block_arrays(blocks: &[Block]) -> BlockArrays {
+    let (mut codes, mut lo, mut hi, mut mu, mut mu_len) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for block in blocks {
+        let code = BLOCK_CODES
+            .iter()
+            .position(|n| *n == block.name())
+            .unwrap_or_default();
+        codes.push(code as i64);
+        let (l, h) = match block {
+            Block::Equality => (f64::NEG_INFINITY, f64::INFINITY),
+            Block::Unilateral | Block::Contact { .. } => (0.0, f64::INFINITY),
+            Block::Interval { lo, hi } => (*lo, *hi),
+        };
+        lo.push(l);
+        hi.push(h);
+        match block {
+            Block::Contact { mu: m } => {
+                mu.extend_from_slice(m);
+                mu_len.push(m.len() as i64);
+            }
+            _ => mu_len.push(0),
+        }
+    }
+    (codes, lo, hi, mu, mu_len)
+}
+
+/// Checks that the provenance's labels are one per contact (per block of a gmp problem)
+/// or none; `at` names the file that holds them.
+pub(crate) fn check_labels(
+    labels: &[String],
+    problem: &AnyProblem,
+    file: &Path,
+) -> Result<(), IoError> {
+    if !labels.is_empty() && labels.len() != problem.contacts() {
+        let what = if matches!(problem, AnyProblem::Generic(_)) {
+            "blocks"
+        } else {
+            "contacts"
+        };
+        return Err(IoError::parse(
+            file,
+            "`labels`",
+            format!(
+                "{} labels for {} {what}; give one per {} or none",
+                labels.len(),
+                problem.contacts(),
+                &what[..what.len() - 1]
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The arrays of a NumPy folder: `NAME.npy` files.
 struct Folder<'a>(&'a Path);
 
@@ -947,10 +1233,11 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
         Meta::default()
     };
     let law = meta.law.unwrap_or_default();
-    let Some((problem, answer)) = assemble(&mut Folder(dir), law, dir, meta.source.as_deref())?
-    else {
+    let answer_source = meta.answer_source.as_deref().or(meta.source.as_deref());
+    let Some((problem, answer)) = assemble(&mut Folder(dir), law, dir, answer_source)? else {
         return Err(IoError::new(dir, IoErrorKind::UnknownFormat));
     };
+    check_labels(&meta.labels, &problem, &meta_path)?;
     let warnings = law_warnings(&problem, meta.law, has_meta, &meta_path);
     let name = meta.name.clone().unwrap_or_else(|| {
         dir.file_name()
@@ -966,8 +1253,8 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
         provenance: Provenance {
             source: meta.source.unwrap_or_default(),
             description: meta.description.unwrap_or_default(),
-            units: Default::default(),
-            ..Default::default()
+            units: meta.units,
+            labels: meta.labels,
         },
         warm_start: None,
         warnings,
@@ -983,7 +1270,10 @@ fn law_warnings(
     has_meta: bool,
     meta_path: &Path,
 ) -> Vec<String> {
-    let friction = matches!(problem, AnyProblem::Friction(_) | AnyProblem::Global(_));
+    let friction = matches!(
+        problem,
+        AnyProblem::Friction(_) | AnyProblem::Global(_) | AnyProblem::Generic(_)
+    );
     match (friction, law) {
         (true, None) => {
             let (missing, how) = if has_meta {
@@ -1081,7 +1371,21 @@ fn arrays<'a>(
 ) -> (Vec<(&'static str, Out<'a>)>, Option<FrictionKind>) {
     let v = |x: &DVector<f64>| Out::Floats(x.as_slice().to_vec());
     let (mut files, law) = match problem {
-        AnyProblem::Generic(_) => todo!("GMP-IO: the NumPy folder writer"),
+        AnyProblem::Generic(p) => {
+            let (codes, lo, hi, mu, mu_len) = block_arrays(p.blocks());
+            (
+                vec![
+                    ("W.npy", Out::Matrix(p.w())),
+                    ("q.npy", v(p.q())),
+                    ("blocks.npy", Out::Ints(codes)),
+                    ("lo.npy", Out::Floats(lo)),
+                    ("hi.npy", Out::Floats(hi)),
+                    ("mu.npy", Out::Floats(mu)),
+                    ("mu_len.npy", Out::Ints(mu_len)),
+                ],
+                Some(p.kind()),
+            )
+        }
         AnyProblem::Lcp(p) => (
             vec![("A.npy", Out::Matrix(p.a())), ("b.npy", v(p.b()))],
             None,
@@ -1236,6 +1540,22 @@ pub fn write(
     problem: &AnyProblem,
     answer: Option<&EngineAnswer>,
 ) -> Result<(), IoError> {
+    write_with_provenance(dir, name, problem, answer, &Provenance::default())
+}
+
+/// [`write`](fn@write), with the provenance: its `source`, `description`, `units` and
+/// `labels` go into `meta.json` (and the answer's source into `answer_source`), so that
+/// [`load`] gives them back.
+///
+/// # Errors
+/// As [`write`](fn@write).
+pub fn write_with_provenance(
+    dir: &Path,
+    name: &str,
+    problem: &AnyProblem,
+    answer: Option<&EngineAnswer>,
+    provenance: &Provenance,
+) -> Result<(), IoError> {
     let (files, law) = arrays(problem, answer);
     for (file, out) in &files {
         if let Out::Matrix(m) = out {
@@ -1264,11 +1584,15 @@ pub fn write(
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(io)?;
     }
+    let nonempty = |s: &str| Some(s.to_string()).filter(|s| !s.is_empty());
     let meta = Meta {
         name: Some(name.to_string()),
         law,
-        source: answer.map(|a| a.source.clone()),
-        description: None,
+        source: nonempty(&provenance.source),
+        description: nonempty(&provenance.description),
+        answer_source: answer.map(|a| a.source.clone()),
+        units: provenance.units.clone(),
+        labels: provenance.labels.clone(),
     };
     let tmp = super::temporary_sibling(dir, "tmp");
     if std::fs::symlink_metadata(&tmp).is_ok() {

@@ -11,6 +11,7 @@
 //! | gfc3d | `M`, `H`, `q`, `b`, `mu` | `(ndof, ndof)`, `(ndof, 3nc)`, `(ndof,)`, `(3nc,)`, `(nc,)` |
 //! | LCP | `A`, `b` | `(n, n)`, `(n,)` |
 //! | boxed LCP | `A`, `b`, `lo`, `hi`, `dep`, `factor` | `(n, n)`, then `(n,)` each; `dep` is int64, `-1` for a fixed bound |
+//! | gmp | `W`, `q`, `blocks`, `lo`, `hi`, `mu`, `mu_len` | `(n, n)`, `(n,)`, `(nb,)` each for `blocks` (int64 law codes 0 equality, 1 unilateral, 2 interval, 3 contact), `lo`, `hi`, `mu_len` (int64), and `(Σ mu_len,)` for `mu` (see the [NumPy folder](super::npy)) |
 //! | any (optional) | `r`, `u` | an engine's answer and its velocity, `(dim,)` |
 //! | any (optional) | `meta` | `uint8`, the UTF-8 bytes of a JSON object (below) |
 //!
@@ -36,7 +37,8 @@
 //! `W.sum_duplicates()` first if `W` may hold duplicates).
 //!
 //! `meta` holds any of the keys `name`, `law` (`"coulomb"` or `"ccp"`), `source`,
-//! `description`, `units` (an object of strings), `labels` (one string per contact) and
+//! `description`, `units` (an object of strings), `labels` (one string per contact, per
+//! block of a gmp problem) and
 //! `answer_source` (who computed `r`); any other key is an error. Without a `law` a
 //! friction problem is read as Coulomb with a warning, as for the folder.
 //!
@@ -119,6 +121,8 @@ pub const MEMBERS: &[&str] = &[
     "hi",
     "dep",
     "factor",
+    "blocks",
+    "mu_len",
     "r",
     "u",
     "meta",
@@ -141,7 +145,7 @@ pub struct NpzMeta {
     /// Problem name (default: the file's stem).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Friction law of an fc3d or gfc3d problem (default Coulomb, with a warning).
+    /// Friction law of an fc3d, gfc3d or gmp problem (default Coulomb, with a warning).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub law: Option<FrictionKind>,
     /// Who made the problem.
@@ -801,22 +805,15 @@ fn read_problem<R: Read + Seek>(
         return Err(IoError::parse(
             path,
             "zip",
-            "the archive holds no problem matrix: W (fc3d), M and H (gfc3d) or A (LCP), \
-             dense or as W_data, W_indices, W_indptr, W_shape",
+            "the archive holds no problem matrix: W (fc3d, or gmp with `blocks`), M and H \
+             (gfc3d) or A (LCP), dense or as W_data, W_indices, W_indptr, W_shape",
         ));
     };
-    if !meta.labels.is_empty() && meta.labels.len() != problem.contacts() {
-        return Err(IoError::parse(
-            ar.member_path("meta.npy"),
-            "`labels`",
-            format!(
-                "{} labels for {} contacts; give one per contact or none",
-                meta.labels.len(),
-                problem.contacts()
-            ),
-        ));
-    }
-    let friction = matches!(problem, AnyProblem::Friction(_) | AnyProblem::Global(_));
+    npy::check_labels(&meta.labels, &problem, &ar.member_path("meta.npy"))?;
+    let friction = matches!(
+        problem,
+        AnyProblem::Friction(_) | AnyProblem::Global(_) | AnyProblem::Generic(_)
+    );
     let warnings = match (friction, meta.law) {
         (true, None) => vec![format!(
             "{}; friction law assumed {} (store meta = {{\"law\": \"ccp\"}} or \
@@ -933,7 +930,17 @@ fn members(
         }
     }
     let law = match problem {
-        AnyProblem::Generic(_) => todo!("GMP-IO: the npz writer"),
+        AnyProblem::Generic(p) => {
+            let (codes, lo, hi, mu, mu_len) = npy::block_arrays(p.blocks());
+            matrix(&mut out, "W", p.w());
+            vector(&mut out, "q", p.q().as_slice());
+            out.push(("blocks".to_string(), npy_bytes(&codes)));
+            vector(&mut out, "lo", &lo);
+            vector(&mut out, "hi", &hi);
+            vector(&mut out, "mu", &mu);
+            out.push(("mu_len".to_string(), npy_bytes(&mu_len)));
+            Some(p.kind())
+        }
         AnyProblem::Lcp(p) => {
             matrix(&mut out, "A", p.a());
             vector(&mut out, "b", p.b().as_slice());

@@ -186,11 +186,121 @@ pub fn corpus() -> Vec<Case> {
     v.extend(special_file_cases());
     v.extend(message_cases());
     v.extend(nasty_valid_cases());
+    v.extend(gmp_cases());
     let mut rng = Rng::new(SEED);
     for s in seeds::all() {
         v.extend(mutations(&s, &mut rng));
     }
     v.extend(hdf5_cases(&mut rng));
+    v
+}
+
+/// Malformed generic mechanical problems (`type: gmp`): the project's JSON and a NumPy
+/// folder, each refused with the block named.
+fn gmp_cases() -> Vec<Case> {
+    let json = |blocks: &str, n: usize| {
+        let rows: Vec<String> = (0..n)
+            .map(|i| {
+                let row: Vec<f64> = (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect();
+                format!("[{}]", list(&row))
+            })
+            .collect();
+        format!(
+            r#"{{"format": "nonsmooth-problem", "version": 1, "name": "g", "type": "gmp", "data": {{"W": {{"storage": "dense", "nrows": {n}, "ncols": {n}, "rows": [{}]}}, "q": [{}], "blocks": {blocks}}}}}
+"#,
+            rows.join(", "),
+            list(&vec![-1.0; n])
+        )
+    };
+    let mut v = vec![
+        one(
+            "gmp/unknown-law",
+            "a block law that does not exist",
+            "g.json",
+            json(r#"[{"law": "equality"}, {"law": "weld"}]"#, 2),
+            reject(&["g.json", "data.blocks[1]", "unknown law `weld`"]),
+        ),
+        one(
+            "gmp/empty-mu",
+            "a contact without tangential rows",
+            "g.json",
+            json(r#"[{"law": "contact", "mu": []}]"#, 1),
+            reject(&["g.json", "data.blocks[0]", "empty `mu`"]),
+        ),
+        one(
+            "gmp/negative-mu",
+            "a negative friction coefficient",
+            "g.json",
+            json(r#"[{"law": "contact", "mu": [0.5, -1e-300]}]"#, 3),
+            reject(&["g.json", "data.blocks[0]", "mu[1]"]),
+        ),
+        one(
+            "gmp/lo-above-hi",
+            "an interval with lo > hi",
+            "g.json",
+            json(r#"[{"law": "interval", "lo": 1e300, "hi": -1e300}]"#, 1),
+            reject(&["g.json", "data.blocks[0]", "above hi"]),
+        ),
+        one(
+            "gmp/rows",
+            "blocks whose rows do not add up to q's length",
+            "g.json",
+            json(
+                r#"[{"law": "contact", "mu": [0.5, 0.5, 0.1, 0.1, 0.1]}]"#,
+                5,
+            ),
+            reject(&[
+                "g.json",
+                "the 1 blocks hold 6 rows, but data.q has 5 entries",
+            ]),
+        ),
+        one(
+            "gmp/huge-contact",
+            "a contact of 10^6 rows in a 1-row problem: refused before any allocation",
+            "g.json",
+            json(
+                &format!(
+                    r#"[{{"law": "contact", "mu": [{}]}}]"#,
+                    list(&vec![0.5; 100_000])
+                ),
+                1,
+            ),
+            reject(&["g.json", "hold 100001 rows, but data.q has 1 entries"]),
+        ),
+    ];
+    // A NumPy folder with a law code that does not exist.
+    let eye = [1.0, 0.0, 0.0, 1.0];
+    let folder = |codes: &[i64]| {
+        vec![
+            bytes("g/W.npy", npy_f64(&[2, 2], &eye)),
+            bytes("g/q.npy", npy_f64(&[2], &[-1.0, 0.0])),
+            bytes(
+                "g/blocks.npy",
+                npy_raw(&npy_header("<i8", false, &[codes.len()]), &i64_bytes(codes)),
+            ),
+            bytes("g/lo.npy", npy_f64(&[2], &[0.0, 0.0])),
+            bytes("g/hi.npy", npy_f64(&[2], &[f64::INFINITY, f64::INFINITY])),
+            bytes("g/mu.npy", npy_f64(&[0], &[])),
+            bytes(
+                "g/mu_len.npy",
+                npy_raw(&npy_header("<i8", false, &[2]), &i64_bytes(&[0, 0])),
+            ),
+        ]
+    };
+    v.push(case(
+        "gmp/folder-law-code",
+        "a law code outside 0..3",
+        folder(&[1, 9]),
+        "g",
+        reject(&["blocks.npy[1]", "law code 9"]),
+    ));
+    v.push(case(
+        "gmp/folder-valid-shape",
+        "two unilateral rows (the folder above, with valid codes): read, described, converted",
+        folder(&[1, 1]),
+        "g",
+        Expect::Valid(valid(&[])),
+    ));
     v
 }
 
