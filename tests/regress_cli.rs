@@ -78,7 +78,7 @@ fn boxed_folder(dir: &Path) -> PathBuf {
 fn refusal(path: &Path, holds: &str, ty: &str, kind: &str) -> String {
     format!(
         "nonsmooth: {}: holds {holds} (type {ty}); --kind {kind} applies only to friction \
-         problems (fc3d, gfc3d)",
+         problems (fc3d, gfc3d, gmp)",
         path.display()
     )
 }

@@ -170,13 +170,15 @@ pub(crate) fn report_to_py(py: Python<'_>, mut report: CheckReport) -> PyResult<
             dissipation: 0.0,
             error: 0.0,
             distance: Some(0.0),
+            law: None,
+            dim: None,
         };
         let one = vec![fields_of(&zero).map_err(errors::problem)?];
         structured_array(py, &one, &["label"])?
             .get_item(pyo3::types::PySlice::new(py, 0, 0, 1))?
             .unbind()
     } else {
-        structured_array(py, &records, &["label"])?.unbind()
+        structured_array(py, &records, &["label", "law"])?.unbind()
     };
     let consistent = report.verdict == "consistent";
     let mut summary = serde_json::to_value(&report).map_err(errors::problem)?;

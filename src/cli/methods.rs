@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::Failure;
 use super::table::emit;
-use crate::solver::registry::{AUTO, METHODS};
+use crate::solver::registry::{AUTO, AUTO_UNMEASURED, METHODS};
 
 #[derive(Debug, Args)]
 pub struct MethodsArgs {
@@ -26,7 +26,7 @@ pub fn run(a: MethodsArgs) -> Result<ExitCode, Failure> {
             let line = json!({"name": m.name, "aliases": m.aliases, "summary": m.summary,
                 "applies_to": types, "default_max_iter": m.default_max_iter,
                 "options": m.default_options(),
-                "runs": (m.name == "auto").then(|| AUTO.iter().map(|(t, n)| (t.name(), *n)).collect::<std::collections::BTreeMap<_, _>>())});
+                "runs": (m.name == "auto").then(|| AUTO.iter().chain(AUTO_UNMEASURED).map(|(t, n)| (t.name(), *n)).collect::<std::collections::BTreeMap<_, _>>())});
             emit(&mut out, &line.to_string())?;
             continue;
         }
@@ -36,6 +36,11 @@ pub fn run(a: MethodsArgs) -> Result<ExitCode, Failure> {
             let table: Vec<String> = AUTO
                 .iter()
                 .map(|(t, n)| format!("{n} ({})", t.name()))
+                .chain(
+                    AUTO_UNMEASURED
+                        .iter()
+                        .map(|(t, n)| format!("{n} ({}, not yet measured)", t.name())),
+                )
                 .collect();
             emit(&mut out, &format!("    runs {}", table.join(", ")))?;
         }

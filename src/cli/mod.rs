@@ -236,7 +236,7 @@ fn kind_applies(
     match (kind, problem.kind()) {
         (Some(k), None) => Err(format!(
             "{}: holds {} (type {}); --kind {} applies only to friction problems \
-             (fc3d, gfc3d)",
+             (fc3d, gfc3d, gmp)",
             path.display(),
             problem.noun(),
             problem.type_name(),
