@@ -73,7 +73,8 @@ def generate() -> str:
 def _generic_scenes() -> list:
     """Scenes the local friction problem cannot hold, read as generic mechanical problems
     (test_mujoco_generic.py): error of MuJoCo's answer (numpy natural map, and
-    nonsmooth.check without its reference solve, which must agree) and the verdict."""
+    nonsmooth.check, which must agree), the verdict, and the distance to the reference
+    solution nonsmooth.check finds with gmp-newton."""
     import test_mujoco_generic as G
 
     ns = T._native()
@@ -89,12 +90,16 @@ def _generic_scenes() -> list:
     ]
     rows = [f"generic mechanical problems (gmp, soft view, ccp): nonsmooth.check at tolerance "
             f"{T.CONSISTENT_TOL:g}",
-            f"  {'scene':28s} {'rows':>4s}  {'blocks':44s} {'verdict':12s} {'error':>8s}"]
+            f"  {'scene':28s} {'rows':>4s}  {'blocks':52s} {'verdict':12s} {'error':>8s}  "
+            f"{'distance':>8s}  {'unique':>6s}  reference from"]
     for name, make in scenes:
         m, d = make()
         ex = T.nmj.extract(m, d)
         err, _ = G.gmp_error(ex.W, ex.q, ex.blocks, ex.r)
-        rep = ns.check(ex.problem(), ex.r, tol=T.CONSISTENT_TOL, reference=False)
+        rep = ns.check(ex.problem(), ex.r, tol=T.CONSISTENT_TOL)
+        ref = rep.reference or {}
+        unique = {True: "yes", False: "no"}.get(ref.get("unique"), "?")
+        found = f"{ref.get('method', '?')} ({ref.get('found_from', '?')})" if ref else "none"
         assert rep.error == pytest.approx(err, rel=1e-6, abs=1e-15)
         count: dict = {}
         for b in ex.blocks:
@@ -102,8 +107,9 @@ def _generic_scenes() -> list:
                                                  else f"contact{1 + len(b[1])}")
             count[key] = count.get(key, 0) + 1
         kinds = " ".join(f"{v} {k}" for k, v in count.items())
-        rows.append(f"  {name:28s} {len(ex.q):4d}  {kinds:44s} {rep.verdict:12s} "
-                    f"{_err(rep.error):>8s}")
+        rows.append(f"  {name:28s} {len(ex.q):4d}  {kinds:52s} {rep.verdict:12s} "
+                    f"{_err(rep.error):>8s}  {_dist(ref.get('distance')):>8s}  {unique:>6s}  "
+                    f"{found}")
     return rows
 
 
