@@ -85,6 +85,9 @@ pub struct CheckOptions {
     /// says the reference solve failed, and gives no distance). Default `1e-9`.
     pub reference_accept: f64,
     /// Wall-clock budget in seconds for all the reference attempts together. Default 30.
+    /// It is checked after every iteration of a reference solver (and before each
+    /// attempt), so a run may exceed it by one iteration: one Newton step on a large
+    /// problem (a sparse factorisation) is not interrupted.
     pub reference_seconds: f64,
     /// The largest `dim` for which positive definiteness of `W` is tested by a dense
     /// Cholesky factorisation. Default 1500.

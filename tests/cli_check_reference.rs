@@ -288,6 +288,28 @@ fn trajectories() {
         assert!(drawn.contains("step"), "no axis label");
     }
 
+    // Every step exact to rounding (errors 1e-17 .. 1e-16): the axis still has labels,
+    // one per decade (plotters' logarithmic axis drew none on such a range).
+    let tiny = dir.join("tiny");
+    std::fs::create_dir_all(&tiny).unwrap();
+    for k in 1..=3 {
+        let mut r = off(0.0);
+        r[1] += k as f64 * 1e-17; // a tangential force inside the cone, off by 1e-17
+        write(&tiny.join(format!("s{k}.json")), &r);
+    }
+    let svg = dir.join("tiny.svg");
+    let o = run!("check", &tiny, "--plot", &svg);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    let labels: Vec<&str> = drawn
+        .split("</text>")
+        .filter_map(|t| t.rsplit('>').next())
+        .map(str::trim)
+        .filter(|t| t.starts_with("1e"))
+        .collect();
+    assert!(labels.len() >= 3, "decade labels {labels:?} in {drawn}");
+    assert!(labels.contains(&"1e-16"), "{labels:?}");
+
     // all consistent: exit 0
     let good = dir.join("good");
     std::fs::create_dir_all(&good).unwrap();

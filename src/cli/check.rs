@@ -707,7 +707,9 @@ mod trajectory {
     }
 
     /// The SVG plot: error and distance (log scale) against the step. Zeros (an exact
-    /// answer) are drawn at the bottom of the axis.
+    /// answer) are drawn at the bottom of the axis. The axis is linear in `log10` of the
+    /// values, labelled at whole decades: plotters' own logarithmic axis drew no labels
+    /// at all for a range like `1e-19 .. 1e-15` (every step exact to rounding).
     fn draw(path: &Path, steps: &[Step]) -> Result<(), String> {
         use plotters::prelude::*;
         let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
@@ -734,10 +736,13 @@ mod trajectory {
             (1e-16, 1.0)
         };
         // at least three decades, so that the logarithmic axis has labels
-        let lo = lo.min(hi / 1e3);
+        let (lo, hi) = (lo.min(hi / 1e3).log10().floor(), hi.log10().ceil());
         let clamp = |v: &[(f64, f64)]| -> Vec<(f64, f64)> {
-            v.iter().map(|&(x, y)| (x, y.max(lo))).collect()
+            v.iter().map(|&(x, y)| (x, y.log10().max(lo))).collect()
         };
+        let decades = (hi - lo) as usize;
+        // one label per decade, or per 2, 3, ... decades so that there are at most 12
+        let every = decades.div_ceil(12).max(1);
         let n = steps.len().max(2) as f64;
         let root = SVGBackend::new(path, (800, 450)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| err(&e))?;
@@ -749,7 +754,7 @@ mod trajectory {
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(70)
-            .build_cartesian_2d(0.0..(n - 1.0), (lo..hi).log_scale())
+            .build_cartesian_2d(0.0..(n - 1.0), lo..hi)
             .map_err(|e| err(&e))?;
         chart
             .configure_mesh()
@@ -757,7 +762,8 @@ mod trajectory {
             .x_labels(steps.len().clamp(2, 11))
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_desc("error / relative distance")
-            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .y_labels(decades / every + 1)
+            .y_label_formatter(&|v| format!("1e{}", v.round()))
             .draw()
             .map_err(|e| err(&e))?;
         let blue = RGBColor(31, 119, 180);
