@@ -10,7 +10,9 @@
 //! runs the `--scene` benchmarks, `siconos.rs` runs Siconos in its own processes and
 //! reads what it prints, and `output.rs` writes the per-file table, Markdown or JSON.
 
+mod campaign;
 mod output;
+pub mod profile;
 mod scenes;
 mod siconos;
 mod timing;
@@ -18,8 +20,9 @@ mod timing;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
+use self::campaign::{Shard, merge, parse_shard, parse_timeout, run_campaign};
 use self::output::print_file_rows;
 use self::scenes::run_scenes;
 use self::siconos::{siconos_per_iteration, siconos_solvers, siconos_whole};
@@ -45,7 +48,10 @@ fn parse_scene(s: &str) -> Result<SceneKind, String> {
 }
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct BenchArgs {
+    #[command(subcommand)]
+    action: Option<BenchAction>,
     /// Problem files or folders.
     #[arg(required_unless_present = "scene")]
     paths: Vec<PathBuf>,
@@ -79,9 +85,10 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     siconos_solver: Vec<String>,
     /// Method: any method of `nonsmooth solve`. Default: auto on files; with --scene, the
-    /// Gauss-Seidel sweeps (nsgs on the local form, vgs on the global one).
-    #[arg(long, short, value_parser = |s: &str| s.parse::<Choice>().map_err(|e| e.to_string()))]
-    method: Option<Choice>,
+    /// Gauss-Seidel sweeps (nsgs on the local form, vgs on the global one). Several
+    /// (comma-separated or repeated) make a campaign of whole solves.
+    #[arg(long, short, value_delimiter = ',', value_parser = |s: &str| s.parse::<Choice>().map_err(|e| e.to_string()))]
+    method: Vec<Choice>,
     /// Set an option of the method: key=value (repeatable), as for `nonsmooth solve`.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
@@ -97,13 +104,65 @@ pub struct BenchArgs {
     /// Output: table, json or markdown.
     #[arg(long, value_enum, default_value = "table")]
     format: Style,
+    /// Campaign: write one JSON record per (problem, solver) to FILE (JSON Lines), and a
+    /// table to standard output. Implies --solve.
+    #[arg(long, value_name = "FILE")]
+    jsonl: Option<PathBuf>,
+    /// Campaign: write the JSON Lines records to standard output. Implies --solve.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+    /// Campaign: stop a solve after this many seconds (ours by the observer, a Siconos
+    /// process killed); its record says `timeout`. Implies --solve.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: Option<f64>,
+    /// Campaign: problems solved in parallel on N threads, one solve per thread (1, the
+    /// default, keeps timings clean). Implies --solve.
+    #[arg(long, value_name = "N", default_value = "1", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    jobs: u16,
+    /// Campaign: only every n-th problem of the sorted list, starting with the i-th (1-based),
+    /// to run shards as an array job and `bench merge` them. Implies --solve.
+    #[arg(long, value_name = "i/n", value_parser = parse_shard)]
+    shard: Option<Shard>,
 }
 
-fn choice(a: &BenchArgs) -> Result<Choice, Failure> {
-    let mut c = match &a.method {
-        Some(m) => m.clone(),
-        None => Choice::new("auto").expect("registered"),
-    };
+/// `nonsmooth bench merge` and `nonsmooth bench profile`.
+#[derive(Debug, Subcommand)]
+enum BenchAction {
+    /// Concatenate campaign JSON Lines files (shards) to standard output; a (problem,
+    /// solver, tolerance) recorded twice is an error.
+    Merge {
+        /// The JSON Lines files of `nonsmooth bench --jsonl`.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Performance profiles (Dolan and Moré 2002) of a campaign: for each solver, the
+    /// fraction of problems it solved within a factor tau of the best time; a table at
+    /// tau = 1, 2, 4, 10, 100 and optionally an SVG plot.
+    Profile {
+        /// The JSON Lines file of a campaign (merged shards).
+        file: PathBuf,
+        /// Draw the profiles as an SVG file (log tau axis).
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
+        /// Name the tolerance in the plot's title (e.g. "1e-8").
+        #[arg(long, value_name = "TEXT")]
+        tol_label: Option<String>,
+    },
+}
+
+/// Whether the arguments ask for a campaign (several methods, JSON Lines, a timeout,
+/// threads or a shard).
+fn is_campaign(a: &BenchArgs) -> bool {
+    a.method.len() > 1
+        || a.jsonl.is_some()
+        || a.json
+        || a.timeout.is_some()
+        || a.jobs > 1
+        || a.shard.is_some()
+}
+
+/// `m` with --r-factor and every --set applied.
+fn configure(a: &BenchArgs, mut c: Choice) -> Result<Choice, Failure> {
     if let Some(r) = &a.r_factor {
         c = c.set_text("r_factor", r).map_err(usage)?;
     }
@@ -113,14 +172,23 @@ fn choice(a: &BenchArgs) -> Result<Choice, Failure> {
     Ok(c)
 }
 
+fn choice(a: &BenchArgs) -> Result<Choice, Failure> {
+    let c = match a.method.first() {
+        Some(m) => m.clone(),
+        None => Choice::new("auto").expect("registered"),
+    };
+    configure(a, c)
+}
+
 fn usage(e: OptionError) -> Failure {
     Failure::Usage(e.to_string())
 }
 
 fn whole_solve(a: &BenchArgs) -> bool {
     a.solve
+        || is_campaign(a)
         || a.method
-            .as_ref()
+            .first()
             .is_some_and(|m| matches!(m.name(), "nsn" | "prox-nsn"))
 }
 
@@ -142,6 +210,31 @@ fn params(a: &BenchArgs) -> Params {
 }
 
 pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
+    match &a.action {
+        Some(BenchAction::Merge { files }) => return merge(files),
+        Some(BenchAction::Profile {
+            file,
+            plot,
+            tol_label,
+        }) => return run_profile(file, plot.as_deref(), tol_label.as_deref()),
+        None => {}
+    }
+    if is_campaign(&a) {
+        if a.scene.is_some() {
+            return Err(Failure::Usage(
+                "a campaign (several methods, --jsonl, --json, --timeout, --jobs or --shard) \
+                 runs on problem files, not --scene"
+                    .into(),
+            ));
+        }
+        if !(a.tol > 0.0) {
+            return Err(Failure::Usage(format!(
+                "--tol must be positive to time a solve to it (got {})",
+                a.tol
+            )));
+        }
+        return run_campaign(&a);
+    }
     let method = choice(&a)?;
     if whole_solve(&a) && !(a.tol > 0.0) {
         return Err(Failure::Usage(format!(
@@ -204,4 +297,33 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `nonsmooth bench profile FILE [--plot SVG] [--tol-label TEXT]`.
+fn run_profile(file: &Path, plot: Option<&Path>, label: Option<&str>) -> Result<ExitCode, Failure> {
+    use self::profile::{Profile, plot_profile, profile_markdown};
+    let records: Vec<_> = profile::read_records(file)
+        .map_err(Failure::Input)?
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
+    let p = Profile::from_records(&records).map_err(Failure::Input)?;
+    let tol = label.map_or_else(|| format!("{:e}", records[0].tol), String::from);
+    let table = profile_markdown(&p);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    super::table::emit(
+        &mut out,
+        &format!(
+            "performance profile: {} problems, tolerance {tol}\n",
+            p.problems
+        ),
+    )?;
+    super::table::emit(&mut out, table.trim_end())?;
+    if let Some(svg) = plot {
+        let title = format!("Performance profile, {} problems, tol {tol}", p.problems);
+        plot_profile(&p, svg, &title).map_err(Failure::Input)?;
+        eprintln!("nonsmooth: wrote {}", svg.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -53,7 +53,7 @@ pub(super) fn run_scenes(
         let local = AnyProblem::Friction(scene.local_problem().map_err(|e| e.to_string())?);
         let global = AnyProblem::Global(scene.global_problem().map_err(|e| e.to_string())?);
         for problem in [&local, &global] {
-            let m = match (&a.method, problem) {
+            let m = match (a.method.first(), problem) {
                 (None, AnyProblem::Friction(_)) => Choice::new("nsgs").expect("registered"),
                 (None, _) => Choice::new("vgs").expect("registered"),
                 (Some(_), p) => method.resolve(p),

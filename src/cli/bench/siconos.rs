@@ -175,3 +175,95 @@ fn siconos_driver(
         .map(|f| by_file.remove(&f.display().to_string()))
         .collect())
 }
+
+/// What one Siconos whole solve of a campaign gave: the driver's JSON object, or why there
+/// is none.
+pub(super) enum SiconosRun {
+    /// The driver's object for the file (`seconds`, `info`, `iterations`, `error`).
+    Done(serde_json::Value),
+    /// The process ran past its time limit and was killed.
+    TimedOut,
+    /// The process ended without a result (Siconos aborted the interpreter, or the
+    /// driver failed): the last line it wrote to standard error.
+    Crashed(String),
+}
+
+/// One Siconos fc3d whole solve of `file` with `solver`, best of `repeat`, in its own
+/// process, killed after `limit` seconds if given.
+///
+/// # Errors
+/// `/usr/bin/python3` cannot be started.
+pub(super) fn siconos_solve_once(
+    file: &Path,
+    solver: &str,
+    tol: f64,
+    max_iter: usize,
+    repeat: usize,
+    limit: Option<f64>,
+) -> Result<SiconosRun, String> {
+    use std::io::Read;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/siconos_driver.py");
+    let mut child = Command::new("/usr/bin/python3")
+        .arg(&script)
+        .arg("bench-solve")
+        .arg(file)
+        .args([
+            "--solver",
+            solver,
+            "--tol",
+            &tol.to_string(),
+            "--max-iter",
+            &max_iter.to_string(),
+            "--repeat",
+            &repeat.to_string(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run /usr/bin/python3 {}: {e}", script.display()))?;
+    // the pipes are drained by threads so that a chatty solver cannot block on them
+    let mut so = child.stdout.take().expect("piped");
+    let mut se = child.stderr.take().expect("piped");
+    let out_t = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = so.read_to_string(&mut s);
+        s
+    });
+    let err_t = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = se.read_to_string(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break Some(st),
+            Ok(None) => {}
+            Err(e) => return Err(format!("waiting for Siconos: {e}")),
+        }
+        if limit.is_some_and(|l| start.elapsed().as_secs_f64() > l) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let stdout = out_t.join().unwrap_or_default();
+    let stderr = err_t.join().unwrap_or_default();
+    let Some(status) = status else {
+        return Ok(SiconosRun::TimedOut);
+    };
+    let value = stdout
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok());
+    match value {
+        Some(v) if status.success() => Ok(SiconosRun::Done(v)),
+        _ => Ok(SiconosRun::Crashed(format!(
+            "{status}: {}",
+            stderr.lines().last().unwrap_or("")
+        ))),
+    }
+}

@@ -1,0 +1,324 @@
+//! Benchmark campaigns: several of our methods and several Siconos 4.4 solvers on the same
+//! files, whole solves to `--tol`, best of `--repeat`, with a per-solve timeout, problems in
+//! parallel across `--jobs` threads, a `--shard i/n` of the problems, one JSON Lines
+//! [`Record`] per (problem, solver); and `bench merge` of shard outputs.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use nalgebra::DVector;
+use rayon::prelude::*;
+
+use super::super::table::{Align, Table, emit};
+use super::super::{Failure, expand, short_name};
+use super::BenchArgs;
+use super::profile::{Record, read_records};
+use super::siconos::{SiconosRun, siconos_solve_once};
+use crate::io::{AnyProblem, Format};
+use crate::solver::Params;
+use crate::solver::registry::{Choice, solve};
+
+/// `--shard i/n`: the problems whose index in the sorted list is `i - 1` modulo `n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based shard number.
+    pub index: usize,
+    /// Number of shards.
+    pub count: usize,
+}
+
+/// Parses `i/n` with `1 <= i <= n`.
+pub(super) fn parse_shard(s: &str) -> Result<Shard, String> {
+    let bad = || format!("--shard takes i/n with 1 <= i <= n (got `{s}`)");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let index: usize = i.trim().parse().map_err(|_| bad())?;
+    let count: usize = n.trim().parse().map_err(|_| bad())?;
+    if index == 0 || count == 0 || index > count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
+}
+
+/// Parses a timeout in seconds: finite and positive.
+pub(super) fn parse_timeout(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 => Ok(t),
+        _ => Err(format!(
+            "--timeout takes a positive number of seconds (got `{s}`)"
+        )),
+    }
+}
+
+/// Our methods of the campaign, with `--set` and `--r-factor` applied to each.
+fn methods(a: &BenchArgs) -> Result<Vec<Choice>, Failure> {
+    let names: Vec<Choice> = if a.method.is_empty() {
+        vec![Choice::new("auto").expect("registered")]
+    } else {
+        a.method.clone()
+    };
+    names.into_iter().map(|m| super::configure(a, m)).collect()
+}
+
+/// The Siconos solvers of the campaign: `--siconos-solver`, or with `--siconos` alone
+/// NSGS, PROX, NSN_AC and NSN_FB.
+fn siconos_solvers(a: &BenchArgs) -> Vec<String> {
+    if !a.siconos_solver.is_empty() {
+        a.siconos_solver.clone()
+    } else if a.siconos {
+        ["NSGS", "PROX", "NSN_AC", "NSN_FB"]
+            .map(String::from)
+            .to_vec()
+    } else {
+        Vec::new()
+    }
+}
+
+/// Runs a campaign (see the module documentation).
+pub(super) fn run_campaign(a: &BenchArgs) -> Result<ExitCode, Failure> {
+    let methods = methods(a)?;
+    let mut seen = std::collections::HashSet::new();
+    for m in &methods {
+        if !seen.insert(m.name()) {
+            return Err(Failure::Usage(format!(
+                "method `{}` given twice: a campaign has one record per (problem, solver)",
+                m.name()
+            )));
+        }
+    }
+    let sic = siconos_solvers(a);
+    if !sic.is_empty() {
+        let ok = std::process::Command::new("/usr/bin/python3")
+            .args(["-c", "import siconos.numerics"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !ok {
+            return Err(Failure::Input(
+                "Siconos solvers requested, but `/usr/bin/python3 -c 'import siconos.numerics'` \
+                 fails: install python3-siconos"
+                    .into(),
+            ));
+        }
+    }
+    let mut files = expand(&a.paths)?;
+    files.sort();
+    files.dedup();
+    if let Some(sh) = a.shard {
+        files = files
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % sh.count == sh.index - 1)
+            .map(|(_, f)| f)
+            .collect();
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.jobs.into())
+        .build()
+        .map_err(|e| Failure::Usage(format!("cannot start {} threads: {e}", a.jobs)))?;
+    let results: Vec<Result<Vec<Record>, String>> = pool.install(|| {
+        files
+            .par_iter()
+            .with_max_len(1)
+            .map(|f| run_problem(a, f, &methods, &sic))
+            .collect()
+    });
+    let mut records = Vec::new();
+    let mut all_read = true;
+    for r in results {
+        match r {
+            Ok(rs) => records.extend(rs),
+            Err(e) => {
+                eprintln!("nonsmooth: {e}");
+                all_read = false;
+            }
+        }
+    }
+    write_records(a, &records)?;
+    Ok(if all_read {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Every solver of the campaign on one file: ours, then Siconos's (on Siconos friction
+/// files only).
+fn run_problem(
+    a: &BenchArgs,
+    path: &Path,
+    methods: &[Choice],
+    sic: &[String],
+) -> Result<Vec<Record>, String> {
+    let lp = super::super::load(path).map_err(|e| e.to_string())?;
+    let problem = path.display().to_string();
+    let contacts = lp.problem.contacts();
+    let base = |solver: String| Record {
+        problem: problem.clone(),
+        solver,
+        contacts,
+        tol: a.tol,
+        seconds: None,
+        status: String::new(),
+        iterations: None,
+        error: None,
+        repeat: a.repeat,
+        timeout: a.timeout,
+        message: None,
+    };
+    let params = Params {
+        tol: a.tol,
+        max_iter: a.max_iter,
+        ..Default::default()
+    };
+    let mut out = Vec::new();
+    for m in methods {
+        let resolved = m.resolve(&lp.problem);
+        let mut rec = base(m.name().to_string());
+        time_one(&lp.problem, &resolved, &params, a, &mut rec);
+        out.push(rec);
+    }
+    let sic_ok = lp.format == Format::Siconos && matches!(lp.problem, AnyProblem::Friction(_));
+    if sic_ok {
+        for s in sic {
+            let mut rec = base(format!("siconos-{s}"));
+            // the process limit: every run to the timeout, and the interpreter's start
+            let limit = a.timeout.map(|t| t * a.repeat as f64 + 10.0);
+            match siconos_solve_once(path, s, a.tol, a.max_iter, a.repeat, limit)? {
+                SiconosRun::Done(v) => {
+                    rec.seconds = v["seconds"].as_f64();
+                    rec.iterations = v["iterations"].as_u64().map(|i| i as usize);
+                    rec.error = v["error"].as_f64().filter(|e| e.is_finite());
+                    rec.status = if rec.seconds.zip(a.timeout).is_some_and(|(s, t)| s > t) {
+                        "timeout"
+                    } else if v["info"].as_i64() == Some(0) {
+                        "converged"
+                    } else {
+                        "failed"
+                    }
+                    .into();
+                }
+                SiconosRun::TimedOut => {
+                    rec.status = "timeout".into();
+                    rec.message = Some(format!("killed after {:.1} s", limit.unwrap_or(0.0)));
+                }
+                SiconosRun::Crashed(m) => {
+                    rec.status = "crashed".into();
+                    rec.message = Some(m);
+                }
+            }
+            out.push(rec);
+        }
+    }
+    Ok(out)
+}
+
+/// Best of `repeat` whole solves of ours from zero, each stopped by its observer at the
+/// timeout; the status, iterations and error are the last run's.
+fn time_one(problem: &AnyProblem, m: &Choice, params: &Params, a: &BenchArgs, rec: &mut Record) {
+    let mut best: Option<f64> = None;
+    for _ in 0..a.repeat.max(1) {
+        let x = DVector::zeros(problem.dim());
+        let t = Instant::now();
+        let mut observer = |_: &crate::solver::Iterate| match a.timeout {
+            Some(limit) if t.elapsed().as_secs_f64() > limit => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        };
+        let out = solve(problem, m, x, params, &mut observer);
+        let seconds = t.elapsed().as_secs_f64();
+        rec.status = match out.status() {
+            "stopped" => "timeout".to_string(),
+            s => s.to_string(),
+        };
+        rec.iterations = out.info().map(|i| i.iterations);
+        rec.error = out.info().map(|i| i.error.rel).filter(|e| e.is_finite());
+        rec.message = out.result.as_ref().err().map(|e| e.to_string());
+        if rec.status == "timeout" || rec.status == "invalid" {
+            best = None;
+            break;
+        }
+        best = Some(best.map_or(seconds, |b| b.min(seconds)));
+    }
+    rec.seconds = best;
+}
+
+/// Writes the records: JSON Lines to `--jsonl FILE` (and a table to standard output) or
+/// to standard output with `--json`, else a table.
+fn write_records(a: &BenchArgs, records: &[Record]) -> Result<(), Failure> {
+    let lines: String = records
+        .iter()
+        .map(|r| serde_json::to_string(r).expect("records serialise") + "\n")
+        .collect();
+    if let Some(p) = &a.jsonl {
+        std::fs::write(p, &lines).map_err(|e| Failure::Input(format!("{}: {e}", p.display())))?;
+        eprintln!(
+            "nonsmooth: wrote {} records to {}",
+            records.len(),
+            p.display()
+        );
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if a.json {
+        out.write_all(lines.as_bytes())
+            .map_err(|_| Failure::Closed)?;
+        return Ok(());
+    }
+    let t = Table::new(&[
+        ("file", 34, Align::Left),
+        ("contacts", 8, Align::Right),
+        ("solver", 16, Align::Left),
+        ("µs/solve", 12, Align::Right),
+        ("status", 14, Align::Left),
+        ("iter", 6, Align::Right),
+        ("error", 9, Align::Right),
+    ]);
+    emit(&mut out, &t.header())?;
+    for r in records {
+        emit(
+            &mut out,
+            &t.row(&[
+                short_name(Path::new(&r.problem)),
+                r.contacts.to_string(),
+                r.solver.clone(),
+                r.seconds.map_or("-".into(), |s| format!("{:.1}", s * 1e6)),
+                r.status.clone(),
+                r.iterations.map_or("-".into(), |i| i.to_string()),
+                r.error.map_or("-".into(), |e| format!("{e:.1e}")),
+            ]),
+        )?;
+    }
+    Ok(())
+}
+
+/// `nonsmooth bench merge A.jsonl B.jsonl ...`: the records of every file, in order, to
+/// standard output; a (problem, solver, tolerance) recorded twice is refused.
+pub(super) fn merge(files: &[PathBuf]) -> Result<ExitCode, Failure> {
+    let mut seen: HashMap<(String, String, u64), (PathBuf, usize)> = HashMap::new();
+    let mut lines = String::new();
+    for f in files {
+        for (line, r) in read_records(f).map_err(Failure::Input)? {
+            let key = (r.problem.clone(), r.solver.clone(), r.tol.to_bits());
+            if let Some((g, l)) = seen.get(&key) {
+                return Err(Failure::Input(format!(
+                    "duplicate record: problem {} solver {} tol {} in {}:{l} and {}:{line} \
+                     (were shards run twice, or overlapping?)",
+                    r.problem,
+                    r.solver,
+                    r.tol,
+                    g.display(),
+                    f.display()
+                )));
+            }
+            seen.insert(key, (f.clone(), line));
+            lines += &(serde_json::to_string(&r).expect("records serialise") + "\n");
+        }
+    }
+    std::io::stdout()
+        .lock()
+        .write_all(lines.as_bytes())
+        .map_err(|_| Failure::Closed)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,306 @@
+//! Campaign records and performance profiles (Dolan and Moré 2002), as used by Acary,
+//! Brémond and Huber 2018 to compare friction-contact solvers on FCLIB.
+//!
+//! A campaign (`nonsmooth bench --solve --jsonl FILE`) writes one [`Record`] per
+//! (problem, solver). For a set of problems `P` and solvers `S`, with `t(p, s)` the time
+//! solver `s` took to solve problem `p` (to the campaign's tolerance; `+inf` when it did not
+//! converge), the performance ratio is `r(p, s) = t(p, s) / min_s' t(p, s')` and the
+//! performance profile of `s` is
+//!
+//! ```text
+//! rho_s(tau) = |{ p in P : r(p, s) <= tau }| / |P|,   tau >= 1
+//! ```
+//!
+//! the fraction of the problems that `s` solved within a factor `tau` of the best solver on
+//! each (Dolan and Moré 2002, Mathematical Programming 91, eq. 1-2). `rho_s(1)` is the
+//! fraction on which `s` was the fastest (ties count for every tied solver); `rho_s(tau)`
+//! for large `tau` is the fraction `s` solved at all. A problem no solver solved counts in
+//! `|P|` and for no solver.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// One timed solve of a campaign: one line of its JSON Lines output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The problem file, as given on the command line (or found under a given folder).
+    pub problem: String,
+    /// The solver: one of our methods by its registry name (`nsn`, `nsgs`, ...), or a
+    /// Siconos 4.4 fc3d solver as `siconos-NAME` (`siconos-NSGS`, `siconos-PROX`, ...).
+    pub solver: String,
+    /// Contacts of the problem.
+    pub contacts: usize,
+    /// The tolerance of the solve (Siconos 4.4 normalisation of the error).
+    pub tol: f64,
+    /// Best wall time of a whole solve from zero, in seconds, over `repeat` runs; `None`
+    /// when no run finished (timeout, crash, invalid input).
+    pub seconds: Option<f64>,
+    /// `converged`, `max-iterations`, `timeout`, `crashed`, `failed`, or the error's status
+    /// name. Only `converged` counts as solved in a profile.
+    pub status: String,
+    /// Iterations of the last run, as the solver reports them.
+    pub iterations: Option<usize>,
+    /// The error of the last run's answer as the solver reports it (ours: the relative
+    /// error of [`crate::solver::Params::measure`]; Siconos: `fc3d_compute_error`).
+    pub error: Option<f64>,
+    /// Timed runs; `seconds` is the best.
+    pub repeat: usize,
+    /// The per-solve timeout in seconds, if one was set.
+    pub timeout: Option<f64>,
+    /// Why the solve failed, when it did and the solver said why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+impl Record {
+    /// The seconds of a converged solve, else `None`.
+    pub fn solved_time(&self) -> Option<f64> {
+        if self.status == "converged" {
+            self.seconds
+        } else {
+            None
+        }
+    }
+}
+
+/// Reads a JSON Lines file of [`Record`]s; blank lines are skipped.
+///
+/// # Errors
+/// The file cannot be read, or a line is not a record (the message names file and line).
+pub fn read_records(path: &Path) -> Result<Vec<(usize, Record)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r: Record = serde_json::from_str(line)
+            .map_err(|e| format!("{}:{}: not a campaign record: {e}", path.display(), i + 1))?;
+        out.push((i + 1, r));
+    }
+    Ok(out)
+}
+
+/// A performance profile: for each solver, its sorted performance ratios on the problems
+/// it solved, over a count of problems.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    /// The solvers, in the order given.
+    pub solvers: Vec<String>,
+    /// Number of problems `|P|` (solved by someone or not).
+    pub problems: usize,
+    /// Per solver, the ratios `r(p, s)` of the problems it solved, ascending.
+    ratios: Vec<Vec<f64>>,
+}
+
+impl Profile {
+    /// The profile of a table of solve times: `times[p][s]` is `Some(seconds)` when solver
+    /// `s` solved problem `p` (converged), `None` otherwise. Every row has one entry per
+    /// solver.
+    ///
+    /// # Errors
+    /// A row of the wrong length, or a time that is not finite and positive.
+    pub fn new(solvers: Vec<String>, times: &[Vec<Option<f64>>]) -> Result<Profile, String> {
+        let mut ratios = vec![Vec::new(); solvers.len()];
+        for (p, row) in times.iter().enumerate() {
+            if row.len() != solvers.len() {
+                return Err(format!(
+                    "problem {p}: {} times for {} solvers",
+                    row.len(),
+                    solvers.len()
+                ));
+            }
+            if let Some(t) = row.iter().flatten().find(|t| !(t.is_finite() && **t > 0.0)) {
+                return Err(format!(
+                    "problem {p}: time {t} is not a finite positive number of seconds"
+                ));
+            }
+            let best = row.iter().flatten().copied().fold(f64::INFINITY, f64::min);
+            for (s, t) in row.iter().enumerate() {
+                if let Some(t) = t {
+                    ratios[s].push(t / best);
+                }
+            }
+        }
+        for r in &mut ratios {
+            r.sort_by(f64::total_cmp);
+        }
+        Ok(Profile {
+            solvers,
+            problems: times.len(),
+            ratios,
+        })
+    }
+
+    /// The profile of campaign records: problems are the distinct `problem` paths, solvers
+    /// the distinct `solver` names (sorted). A (problem, solver) pair without a record
+    /// counts as not solved.
+    ///
+    /// # Errors
+    /// No records; records at different tolerances (a profile compares like with like);
+    /// a (problem, solver) pair recorded twice; a converged record without a time.
+    pub fn from_records(records: &[Record]) -> Result<Profile, String> {
+        let Some(first) = records.first() else {
+            return Err("no campaign records".into());
+        };
+        if let Some(r) = records.iter().find(|r| r.tol != first.tol) {
+            return Err(format!(
+                "records at different tolerances ({} and {}): profile one tolerance at a time",
+                first.tol, r.tol
+            ));
+        }
+        let solvers: Vec<String> = records
+            .iter()
+            .map(|r| r.solver.clone())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut table: BTreeMap<&str, Vec<Option<Option<f64>>>> = BTreeMap::new();
+        for r in records {
+            let row = table
+                .entry(&r.problem)
+                .or_insert_with(|| vec![None; solvers.len()]);
+            let s = solvers.binary_search(&r.solver).expect("collected above");
+            if row[s].is_some() {
+                return Err(format!(
+                    "duplicate record: problem {} solver {}",
+                    r.problem, r.solver
+                ));
+            }
+            if r.status == "converged" && r.seconds.is_none() {
+                return Err(format!(
+                    "problem {} solver {}: converged without a time",
+                    r.problem, r.solver
+                ));
+            }
+            row[s] = Some(r.solved_time());
+        }
+        let times: Vec<Vec<Option<f64>>> = table
+            .into_values()
+            .map(|row| row.into_iter().map(Option::flatten).collect())
+            .collect();
+        Profile::new(solvers, &times)
+    }
+
+    /// `rho_s(tau)`: the fraction of the problems solver `s` solved within a factor `tau`
+    /// of the best time on each. 0 when there are no problems.
+    pub fn rho(&self, s: usize, tau: f64) -> f64 {
+        if self.problems == 0 {
+            return 0.0;
+        }
+        let r = &self.ratios[s];
+        // ratios at or below tau; a tiny relative slack keeps a tie at tau = 1 a tie when
+        // t / best rounds a hair above 1
+        let k = r.partition_point(|&x| x <= tau * (1.0 + 4.0 * f64::EPSILON));
+        k as f64 / self.problems as f64
+    }
+
+    /// Problems solver `s` solved.
+    pub fn solved(&self, s: usize) -> usize {
+        self.ratios[s].len()
+    }
+
+    /// The largest finite ratio of any solver (1 when none).
+    pub fn max_ratio(&self) -> f64 {
+        self.ratios
+            .iter()
+            .filter_map(|r| r.last().copied())
+            .fold(1.0, f64::max)
+    }
+
+    /// The profile of `s` as a step function: the points `(tau, rho)` at each ratio.
+    pub fn steps(&self, s: usize) -> Vec<(f64, f64)> {
+        let n = self.problems.max(1) as f64;
+        self.ratios[s]
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| (r, (i + 1) as f64 / n))
+            .collect()
+    }
+}
+
+/// The values of `tau` of the profile table.
+pub const TAUS: [f64; 5] = [1.0, 2.0, 4.0, 10.0, 100.0];
+
+/// Draws the profile as an SVG: `rho_s(tau)` against `tau` on a logarithmic axis labelled
+/// at whole decades, one step line per solver. `title` is the plot's caption.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn plot_profile(profile: &Profile, path: &Path, title: &str) -> Result<(), String> {
+    use plotters::prelude::*;
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    // log10(tau) from 0 to at least one decade past the largest ratio
+    let hi = (profile.max_ratio() * 1.5).log10().ceil().max(1.0);
+    let decades = hi as usize;
+    let every = decades.div_ceil(10).max(1);
+    let root = SVGBackend::new(path, (800, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(14)
+        .x_label_area_size(42)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0.0..hi, 0.0..1.02)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("tau (time over the best time on the problem)")
+        .x_labels(decades / every + 1)
+        .x_label_formatter(&|v| format!("{}", 10f64.powf(v.round())))
+        .y_desc("rho(tau): fraction of problems")
+        .y_labels(6)
+        .y_label_formatter(&|v| format!("{v:.1}"))
+        .draw()
+        .map_err(|e| err(&e))?;
+    for (s, name) in profile.solvers.iter().enumerate() {
+        let colour = Palette99::pick(s).to_rgba();
+        let mut pts = vec![(0.0, 0.0)];
+        let mut y = 0.0;
+        for (tau, rho) in profile.steps(s) {
+            let x = tau.max(1.0).log10();
+            pts.push((x, y));
+            pts.push((x, rho));
+            y = rho;
+        }
+        pts.push((hi, y));
+        chart
+            .draw_series(LineSeries::new(pts, colour.stroke_width(2)))
+            .map_err(|e| err(&e))?
+            .label(name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
+
+/// The profile table as Markdown: one row per solver with the problems it solved and
+/// `rho` at each of [`TAUS`].
+pub fn profile_markdown(profile: &Profile) -> String {
+    let mut s = String::from("| solver | solved |");
+    for t in TAUS {
+        s += &format!(" rho({t}) |");
+    }
+    s += "\n|---|---:|";
+    for _ in TAUS {
+        s += "---:|";
+    }
+    s += "\n";
+    for (i, name) in profile.solvers.iter().enumerate() {
+        s += &format!("| {name} | {} of {} |", profile.solved(i), profile.problems);
+        for t in TAUS {
+            s += &format!(" {:.2} |", profile.rho(i, t));
+        }
+        s += "\n";
+    }
+    s
+}
