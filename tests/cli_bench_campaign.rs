@@ -299,3 +299,44 @@ fn a_timeout_stops_our_solve() {
         assert_eq!(r["timeout"].as_f64(), Some(1e-9));
     }
 }
+
+/// With python3-siconos installed: Siconos solvers beside ours, one record each, named
+/// `siconos-NAME`; skipped (with a notice) without it.
+#[test]
+fn siconos_solvers_beside_ours_when_installed() {
+    let Some(dir) = problems("siconos") else {
+        return;
+    };
+    let installed = Command::new("/usr/bin/python3")
+        .args(["-c", "import siconos.numerics"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        eprintln!("skipping: python3-siconos is not installed");
+        return;
+    }
+    let rs = campaign(
+        &dir,
+        &["--siconos-solver", "NSGS,NSN_AC", "--timeout", "30"],
+    );
+    assert_eq!(rs.len(), FILES.len() * 4, "{rs:?}");
+    for s in ["siconos-NSGS", "siconos-NSN_AC"] {
+        let mine: Vec<&Value> = rs.iter().filter(|r| r["solver"] == s).collect();
+        assert_eq!(mine.len(), FILES.len(), "{s}");
+        for r in mine {
+            assert!(
+                ["converged", "failed", "crashed", "timeout"]
+                    .contains(&r["status"].as_str().unwrap()),
+                "{r}"
+            );
+            if r["status"] == "converged" {
+                assert!(r["seconds"].as_f64().unwrap() > 0.0, "{r}");
+            }
+        }
+    }
+    assert!(
+        rs.iter()
+            .any(|r| r["solver"] == "siconos-NSN_AC" && r["status"] == "converged"),
+        "{rs:?}"
+    );
+}

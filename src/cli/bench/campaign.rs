@@ -191,7 +191,11 @@ fn run_problem(
                     rec.seconds = v["seconds"].as_f64();
                     rec.iterations = v["iterations"].as_u64().map(|i| i as usize);
                     rec.error = v["error"].as_f64().filter(|e| e.is_finite());
-                    rec.status = if rec.seconds.zip(a.timeout).is_some_and(|(s, t)| s > t) {
+                    let late = rec.seconds.zip(a.timeout).is_some_and(|(s, t)| s > t);
+                    if late {
+                        rec.seconds = None;
+                    }
+                    rec.status = if late {
                         "timeout"
                     } else if v["info"].as_i64() == Some(0) {
                         "converged"
