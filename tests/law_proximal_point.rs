@@ -224,3 +224,45 @@ fn small_shared_siconos_files_converge_to_1e8() {
     }
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+/// Huge friction coefficients (the adversarial corpus's `fc3d-mu-1e300`): a sticking
+/// contact, `r = -q`. A known limit of `ppa`: its iterates approach the answer with a
+/// tangential velocity `ρ (r^k - r)` that is small but not zero, and the natural-map error
+/// multiplies it by `μ = 1e300`, so the measured error stays near `0.7` where `nsn` lands
+/// on the answer exactly in one step. The solve must then say so: a finite iterate near the
+/// answer, reported as not converged with its measured error.
+#[test]
+fn huge_mu_is_reported_honestly() {
+    let fc = FrictionContact::new(
+        Matrix::Dense(DMatrix::identity(3, 3)),
+        DVector::from_vec(vec![-1.0, 1.0, 0.0]),
+        DVector::from_element(1, 1e300),
+        FrictionKind::Coulomb,
+    )
+    .unwrap();
+    let mut r = DVector::zeros(3);
+    let params = Params {
+        tol: 1e-10,
+        max_iter: 50,
+        ..Default::default()
+    };
+    let out = proximal_point(
+        &fc,
+        &mut r,
+        &params,
+        &ProximalPointOptions::default(),
+        &mut no_observer(),
+    );
+    assert!(r.iter().all(|v| v.is_finite()));
+    let error = match out {
+        Ok(info) => {
+            assert!(info.error.meets(1e-10, params.measure));
+            info.error
+        }
+        Err(nonsmooth::solver::SolveError::NoConvergence(info)) => info.error,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(error, friction_error(&fc, &r));
+    let answer = DVector::from_vec(vec![1.0, -1.0, 0.0]);
+    assert!((&r - answer).norm() < 1e-3, "{r}");
+}

@@ -39,7 +39,10 @@
 //!   problem. Its iterate is kept if it lowered the outer error, else the outer iteration
 //!   is rejected (`r^k` kept).
 //! * Inexact inner solves: the inner tolerance is `max(tol, inner_ratio · e_k)` (Siconos's
-//!   adaptive internal error strategy with ratio 10, `inner_ratio = 0.1`).
+//!   adaptive internal error strategy with ratio 10, `inner_ratio = 0.1`); when `r^k`
+//!   already meets it (the inner problem's error is normalised by `‖q - ρ r^k‖`), the
+//!   inner solve is redone to `tol`, so that the outer iteration moves. Here `e_k` is the
+//!   larger of the natural-map error and the normal condition ([`Residual::meets`]).
 //! * The outer loop stops on the problem's own error at the given tolerance, like every
 //!   friction solver of the crate ([`crate::solver::solve`]).
 //!
@@ -141,7 +144,8 @@ impl ProximalPointOptions {
 /// What a proximal-point solve counted (its `iterations` are outer iterations).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ProximalPointStats {
-    /// Inner solves run (one per outer iteration).
+    /// Inner solves run (one per outer iteration, two when `r^k` already met the loose
+    /// inner tolerance and the solve was redone to the outer one).
     pub inner_solves: usize,
     /// Newton iterations over all inner solves.
     pub inner_iterations: usize,
@@ -246,6 +250,14 @@ impl ProximalPointPrepared {
     }
 }
 
+/// The outer error that sets `ρ` and the inner tolerance: the larger of the natural-map
+/// error and the normal condition (Siconos 4.4 normalisation), both of which a converged
+/// answer must meet ([`Residual::meets`]).
+fn outer_error(fc: &FrictionContact, r: &DVector<f64>) -> f64 {
+    let e = friction_error(fc, r);
+    e.rel.max(e.normal)
+}
+
 impl Method for ProximalPoint {
     type Problem = FrictionContact;
     type Options = ProximalPointOptions;
@@ -288,7 +300,7 @@ impl Method for ProximalPoint {
         } else {
             1.0
         };
-        let e0 = friction_error(fc, r).rel;
+        let e0 = outer_error(fc, r);
         prepared.rho = prepared.rho_for(if e0.is_finite() { e0 } else { 1.0 });
         Ok(())
     }
@@ -300,7 +312,7 @@ impl Method for ProximalPoint {
         r: &mut DVector<f64>,
         stats: &mut ProximalPointStats,
     ) -> Result<Step, SolveError> {
-        let ek = friction_error(fc, r).rel;
+        let ek = outer_error(fc, r);
         let rho = prepared.rho;
         stats.rho.push(rho);
         // the inner problem: W + ρ I, q - ρ r^k, the same law
@@ -342,7 +354,7 @@ impl Method for ProximalPoint {
             Err(SolveError::Problem(e)) => return Err(e.into()),
             Err(_) => false,
         };
-        let e_new = friction_error(fc, &y).rel;
+        let e_new = outer_error(fc, &y);
         if solved && e_new.is_finite() {
             // the resolvent's value: accepted, ρ follows the error down
             r.copy_from(&y);
