@@ -160,7 +160,7 @@ fn registry_runs_ppa_and_refuses_bad_options() {
         assert_eq!(out.status(), "converged", "{name}");
         let stats = &out.info().unwrap().stats;
         assert!(stats["inner_iterations"].as_u64().unwrap() >= 1);
-        assert!(stats["rho"].as_array().unwrap().len() >= 1);
+        assert!(!stats["rho"].as_array().unwrap().is_empty());
     }
     let c: Choice = "ppa".parse().unwrap();
     for (k, v) in [
