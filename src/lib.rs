@@ -17,6 +17,7 @@
 //! | [`splitting`] | projected Jacobi / Gauss-Seidel / SOR, blocked Gauss-Seidel, velocity-space Gauss-Seidel | *Splitting methods and projected Gauss-Seidel* | Erleben 2009 slides eq. 20-37; Erleben 2007 eq. 28-33 |
 //! | [`newton`] | Fischer-Newton, minimum-map Newton, NNCG; B-subdifferential assembly, GMRES, line search, semi-staggered start; semismooth Newton on the friction cone (Alart-Curnier), optionally PROX-started | *Newton's method for nonsmooth equations* and its sub-chapters, *Newton on the friction cone* | Silcowitz et al. 2009; Niebe and Erleben 2015; Silcowitz-Hansen et al. 2010; Acary, Bremond, Huber 2018 |
 //! | [`generic`] | solvers of the generic mechanical problem (equality, limit, friction-loss and elliptic-cone contact blocks of any dimension): semismooth Newton on the scaled natural map (`gmp-newton`), projected block Gauss-Seidel (`gmp-pgs`); the second-order cone projection of any dimension and its B-subdifferential | *The generic mechanical problem* | Acary, Brémond, Huber 2018 §2; Fukushima, Luo, Tseng 2001; Hayashi, Yamashita, Fukushima 2005 |
+//! | [`proximal_point`] | the proximal-point method of Siconos (`ppa`): outer regularisation `W + ρ I`, `q - ρ r^k`, inner semismooth Newton on the cone, `ρ` adapted to the error | *The proximal-point method* | Rockafellar 1976; Acary, Bremond, Huber 2018; Siconos 4.4 `fc3d_proximal` |
 //! | [`pivoting`] | Lemke's method (lexicographic) | *Complementarity and its reformulations* | Cottle, Pang, Stone 1992 |
 //! | [`friction`] | the friction cone and its projection; friction laws as convex sets (half-line, box, disk, ellipse, Coulomb-Contensou ellipsoid) and the closest point on an ellipsoid | *Friction laws as convex sets*; *The closest point on an ellipsoid* | Acary et al. 2018; Erleben 2017 §3, §4.1 |
 //! | [`prox`] | the proximal view of any problem (`ProxProblem`, borrowing it); PROX Jacobi and Gauss-Seidel, r-factor strategies | *Proximal operators*; *PROX schemes and r-factors*; *PROX experiments* | Erleben 2017 §3-4.2 |
@@ -77,6 +78,7 @@ pub mod pivoting;
 pub mod policy;
 pub mod problem;
 pub mod prox;
+pub mod proximal_point;
 pub mod solver;
 pub mod splitting;
 pub mod stepping;

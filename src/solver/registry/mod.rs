@@ -42,7 +42,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use self::options::{GS, JACOBI, Typed, defaults, no_options, prox_defaults, prox_typed, typed};
-use self::run::{run, run_auto, run_either, run_lemke, run_prox, run_prox_nsn};
+use self::run::{run, run_auto, run_either, run_lemke, run_ppa, run_prox, run_prox_nsn};
 use super::scaling::solve_scaled;
 use super::{Iterate, Params, SolveError, Solved};
 use crate::generic::{GmpNewton, GmpNewtonOptions, GmpPgs, GmpPgsOptions};
@@ -53,6 +53,7 @@ use crate::newton::{
 };
 use crate::pivoting::LemkeOptions;
 use crate::problem::{AnyProblem, BoxedLcp, FrictionKind, Lcp, ProblemError, check_len};
+use crate::proximal_point::ProximalPointOptions;
 use crate::splitting::{
     Nsgs, NsgsOptions, PgsOptions, PjOptions, ProjectedSplitting, PsorOptions, Vgs, VgsOptions,
 };
@@ -387,6 +388,18 @@ pub static METHODS: &[MethodSpec] = &[
         defaults: defaults::<ProxNsnOptions>,
         read: typed::<ProxNsnOptions>,
         run: run_prox_nsn,
+    },
+    MethodSpec {
+        name: "ppa",
+        aliases: &["prox-point", "proximal-point"],
+        summary: "proximal-point method: outer W + rho I, q - rho r^k, inner semismooth \
+                  Newton (nsn), rho = 5 mean(diag W) error (Siconos PROX; Acary, Bremond, \
+                  Huber 2018); a global problem is reduced to its local form first",
+        applies_to: &[F, G],
+        default_max_iter: DEFAULT_MAX_ITER,
+        defaults: defaults::<ProximalPointOptions>,
+        read: typed::<ProximalPointOptions>,
+        run: run_ppa,
     },
     MethodSpec {
         name: "gmp-newton",

@@ -148,6 +148,12 @@ impl MethodOptions for ConeNewtonOptions {
     }
 }
 
+impl MethodOptions for crate::proximal_point::ProximalPointOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        from_check(self.check())
+    }
+}
+
 impl MethodOptions for ProxNsnOptions {
     fn validate(&self) -> Result<(), (String, String)> {
         if !(self.switch_tol >= 0.0) {

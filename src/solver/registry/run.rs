@@ -1,7 +1,7 @@
 //! Running a method of the registry on an [`AnyProblem`]: read the method's options from
 //! the settings, take out the problem type its [`Method`] works on, and run the one loop
 //! ([`crate::solver::solve`]). Every entry of [`super::METHODS`] runs through [`run`] (or
-//! [`run_either`] for a method with an LCP and a boxed LCP form); only three methods have a
+//! [`run_either`] for a method with an LCP and a boxed LCP form); only four methods have a
 //! function of their own, each for a stated reason.
 
 use nalgebra::DVector;
@@ -16,6 +16,7 @@ use crate::problem::{
     AnyProblem, BoxedLcp, FrictionContact, GlobalFrictionContact, Held, Lcp, ProblemError,
 };
 use crate::prox::{ProxOptions, ProxProblem, prox_solve};
+use crate::proximal_point::{ProximalPointOptions, proximal_point};
 use crate::solver::{Method, Params, SolveError, Solved, solve};
 
 /// What every run returns: the solve with its statistics as JSON.
@@ -182,6 +183,23 @@ pub(super) fn run_prox_nsn(
     match FrictionContact::of(p) {
         Ok(Some(fc)) => erase(cone_newton_prox_start(&fc, x, params, o, obs)),
         Ok(None) => unsupported("prox-nsn", p),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The proximal-point method: [`proximal_point`] rather than the bare loop, because the
+/// inner solves' tolerance is tied to the outer one (`params.tol`).
+pub(super) fn run_ppa(
+    p: &AnyProblem,
+    x: &mut DVector<f64>,
+    params: &Params,
+    o: &Typed,
+    obs: &mut Observer<'_>,
+) -> Ran {
+    let o = o.get::<ProximalPointOptions>("ppa")?;
+    match FrictionContact::of(p) {
+        Ok(Some(fc)) => erase(proximal_point(&fc, x, params, o, obs)),
+        Ok(None) => unsupported("ppa", p),
         Err(e) => Err(e.into()),
     }
 }

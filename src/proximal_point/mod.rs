@@ -1,0 +1,429 @@
+//! The proximal-point method on the friction problem, as Siconos defines it
+//! (`fc3d_proximal`, the `PROX` solver of Acary, Bremond, Huber 2018): an outer proximal
+//! regularisation `W + ρ I` with an inner semismooth Newton solve, `ρ` adapted.
+//!
+//! # The iteration
+//!
+//! For a local [`FrictionContact`] `(W, q, μ)` and the iterate `r^k`, the next iterate
+//! `r^{k+1}` solves the same friction problem (same law, Coulomb or CCP) with
+//!
+//! ```text
+//! W_ρ = W + ρ_k I,        q_ρ = q - ρ_k r^k,
+//! ```
+//!
+//! so `u_ρ = W_ρ r + q_ρ = W r + q + ρ_k (r - r^k)`: the velocity of the original problem
+//! plus a spring pulling `r` back to `r^k`. For the CCP, `0 ∈ W r + q + N_K(r)` is the zero
+//! set of a maximal monotone operator `T` (`W` positive semidefinite), and the regularised
+//! problem says `0 ∈ T(r) + ρ_k (r - r^k)`, i.e. `r^{k+1} = (I + T / ρ_k)^{-1} r^k`, the
+//! resolvent of `T` (Rockafellar 1976): firmly nonexpansive, its fixed points are the
+//! solutions, and the iteration converges for any `ρ_k` bounded away from infinity. For
+//! Coulomb friction the operator is not monotone and the same fixed-point iteration is a
+//! heuristic (Acary, Bremond, Huber 2018 §5 use it so); its fixed points are still exactly
+//! the solutions (at `r^{k+1} = r^k` the spring vanishes).
+//!
+//! The inner problem is better conditioned than the original (`W + ρ I` is positive
+//! definite even when `W` is rank deficient, more contacts than degrees of freedom), and
+//! the crate's semismooth Newton method on the cone ([`crate::newton::cone_newton`], `nsn`)
+//! solves it from `r^k`.
+//!
+//! # The choices (Siconos 4.4 `fc3d_proximal`, strategy `PROX`)
+//!
+//! * `ρ_k = σ d̄ e_k^ν` with `e_k` the problem's own error at `r^k` (Siconos 4.4
+//!   normalisation), `d̄` the mean diagonal entry of `W` and Siconos's defaults `σ = 5`,
+//!   `ν = 1`. Siconos takes `α = σ e^ν` with no `d̄`; the factor `d̄` makes `ρ` carry the
+//!   units of `W` (the rule is invariant under a rescaling of `W` and `q`). As the error
+//!   drops, `ρ` drops with it and the iteration approaches a Newton iteration on the
+//!   original problem.
+//! * When the inner solve fails (its iteration cap, a singular system), `ρ` is multiplied by
+//!   [`ProximalPointOptions::growth`] (Siconos: 10): a stronger spring, an easier inner
+//!   problem. Its iterate is kept if it lowered the outer error, else the outer iteration
+//!   is rejected (`r^k` kept).
+//! * Inexact inner solves: the inner tolerance is `max(tol, inner_ratio · e_k)` (Siconos's
+//!   adaptive internal error strategy with ratio 10, `inner_ratio = 0.1`); when `r^k`
+//!   already meets it (the inner problem's error is normalised by `‖q - ρ r^k‖`), the
+//!   inner solve is redone to `tol`, so that the outer iteration moves. Here `e_k` is the
+//!   larger of the natural-map error and the normal condition ([`Residual::meets`]).
+//! * The outer loop stops on the problem's own error at the given tolerance, like every
+//!   friction solver of the crate ([`crate::solver::solve`]).
+//!
+//! One outer iteration is one [`Method::step`]; the inner Newton iterations, failures and
+//! the `ρ` used are in [`ProximalPointStats`].
+
+use std::ops::ControlFlow;
+
+use nalgebra::DVector;
+use serde::{Deserialize, Serialize};
+
+use crate::matrix::Matrix;
+use crate::merit::{Residual, friction_error};
+use crate::newton::{ConeNewton, ConeNewtonOptions, ConeNewtonPrepared};
+use crate::problem::{FrictionContact, ProblemError, check_len};
+use crate::solver::{
+    Iterate, Method, NonExhaustive, Params, SolveError, Solved, Step, no_observer, solve_prepared,
+};
+
+/// Options of the proximal-point method ([`ProximalPoint`], [`proximal_point`]; `ppa` on
+/// the command line). Serialised with the field names, every field optional, unknown ones
+/// refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ProximalPointOptions {
+    /// `σ` of `ρ_k = σ d̄ e_k^ν`. Default 5 (Siconos 4.4 `fc3d_proximal`); positive and
+    /// finite, dimensionless.
+    pub sigma: f64,
+    /// `ν` of `ρ_k = σ d̄ e_k^ν`. Default 1 (Siconos); in `[0, 2]` (0: `ρ` fixed at
+    /// `σ d̄` but for the failure growth).
+    pub nu: f64,
+    /// Factor applied to `ρ` after an inner solve fails. Default 10 (Siconos); `> 1`.
+    pub growth: f64,
+    /// Inner tolerance as a fraction of the outer error: `max(tol, inner_ratio · e_k)`.
+    /// Default 0.1 (Siconos's internal error ratio 10); in `[0, 1]` (0: every inner
+    /// solve to `tol`, the exact proximal point iteration).
+    pub inner_ratio: f64,
+    /// Newton iteration cap of each inner solve. Default 50; `>= 1`.
+    pub inner_max_iter: usize,
+    /// Options of the inner semismooth Newton solve. Default [`ConeNewtonOptions::default`].
+    pub newton: ConeNewtonOptions,
+    #[doc(hidden)]
+    #[serde(skip)]
+    pub non_exhaustive: NonExhaustive,
+}
+
+impl Default for ProximalPointOptions {
+    fn default() -> Self {
+        ProximalPointOptions {
+            sigma: 5.0,
+            nu: 1.0,
+            growth: 10.0,
+            inner_ratio: 0.1,
+            inner_max_iter: 50,
+            newton: ConeNewtonOptions::default(),
+            non_exhaustive: NonExhaustive::default(),
+        }
+    }
+}
+
+impl ProximalPointOptions {
+    /// Checks every value against its range (see the fields).
+    ///
+    /// # Errors
+    /// [`ProblemError::InvalidOption`] naming the first value out of range.
+    pub fn check(&self) -> Result<(), ProblemError> {
+        let bad = |option: &str, reason: String| {
+            Err(ProblemError::InvalidOption {
+                method: "ppa".into(),
+                option: option.into(),
+                reason,
+            })
+        };
+        if !(self.sigma > 0.0 && self.sigma.is_finite()) {
+            return bad(
+                "sigma",
+                format!("{} is not positive and finite", self.sigma),
+            );
+        }
+        if !(0.0..=2.0).contains(&self.nu) {
+            return bad("nu", format!("{} is outside [0, 2]", self.nu));
+        }
+        if !(self.growth > 1.0 && self.growth.is_finite()) {
+            return bad("growth", format!("{} is not finite and > 1", self.growth));
+        }
+        if !(0.0..=1.0).contains(&self.inner_ratio) {
+            return bad(
+                "inner_ratio",
+                format!("{} is outside [0, 1]", self.inner_ratio),
+            );
+        }
+        if self.inner_max_iter == 0 {
+            return bad("inner_max_iter", "0 is out of range (at least 1)".into());
+        }
+        self.newton.check()
+    }
+}
+
+/// What a proximal-point solve counted (its `iterations` are outer iterations).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProximalPointStats {
+    /// Inner solves run (one per outer iteration, two when `r^k` already met the loose
+    /// inner tolerance and the solve was redone to the outer one).
+    pub inner_solves: usize,
+    /// Newton iterations over all inner solves.
+    pub inner_iterations: usize,
+    /// Inner solves that did not reach their tolerance (iteration cap, singular system,
+    /// divergence); `ρ` grew after each.
+    pub inner_failures: usize,
+    /// Outer iterations whose inner result was rejected (it failed and did not lower the
+    /// outer error): `r^k` was kept.
+    pub rejected: usize,
+    /// `ρ` of each outer iteration, in the units of `W`.
+    pub rho: Vec<f64>,
+}
+
+/// The proximal-point method as a [`Method`] (`ppa`): one step is one outer iteration.
+/// Use [`proximal_point`], which passes the outer tolerance to the inner solves; run by
+/// [`crate::solver::solve`] directly, the inner tolerance floor is `1e-8`.
+#[derive(Debug, Clone, Copy)]
+pub struct ProximalPoint;
+
+/// What [`ProximalPoint`] keeps between iterations.
+#[derive(Debug)]
+pub struct ProximalPointPrepared {
+    options: ProximalPointOptions,
+    /// The regularised problem; its `W` stores every diagonal entry.
+    reg: Option<FrictionContact>,
+    /// For a sparse `W`: the index in the CSR values of each diagonal entry.
+    diag_index: Vec<usize>,
+    /// The diagonal of the original `W`.
+    diag: DVector<f64>,
+    inner: ConeNewtonPrepared,
+    /// `d̄`, the mean diagonal entry of `W` (1 if it is not positive).
+    scale: f64,
+    rho: f64,
+    tol: f64,
+}
+
+/// `W` with every diagonal entry stored (explicit zeros in a sparse `W`), and the index of
+/// each diagonal entry in the CSR values (empty for a dense `W`).
+fn with_diagonal(w: &Matrix) -> Result<(Matrix, Vec<usize>), ProblemError> {
+    match w {
+        Matrix::Dense(m) => Ok((Matrix::Dense(m.clone()), Vec::new())),
+        Matrix::Sparse(m) => {
+            let n = m.nrows();
+            let mut t: Vec<(usize, usize, f64)> =
+                m.triplet_iter().map(|(i, j, v)| (i, j, *v)).collect();
+            t.extend((0..n).map(|i| (i, i, 0.0)));
+            let s = Matrix::from_triplets(n, n, &t).ok_or_else(|| ProblemError::Unsupported {
+                reason: "internal: W + rho I could not be assembled".into(),
+            })?;
+            let mut idx = Vec::with_capacity(n);
+            if let Matrix::Sparse(c) = &s {
+                let (off, cols) = (c.row_offsets(), c.col_indices());
+                for i in 0..n {
+                    let k = (off[i]..off[i + 1])
+                        .find(|&k| cols[k] == i)
+                        .ok_or_else(|| ProblemError::Unsupported {
+                            reason: "internal: a diagonal entry of W + rho I is missing".into(),
+                        })?;
+                    idx.push(k);
+                }
+            }
+            Ok((s, idx))
+        }
+    }
+}
+
+impl ProximalPointPrepared {
+    /// Sets the regularised problem to `W + ρ I`, `q - ρ r^k`.
+    fn regularise(
+        &mut self,
+        fc: &FrictionContact,
+        rho: f64,
+        rk: &DVector<f64>,
+    ) -> Result<(), ProblemError> {
+        let reg = self.reg.take().ok_or_else(|| ProblemError::Unsupported {
+            reason: "internal: the regularised problem is missing".into(),
+        })?;
+        let (mut w, mut q, mu, kind) = reg.into_parts();
+        match &mut w {
+            Matrix::Dense(m) => {
+                for i in 0..m.nrows() {
+                    m[(i, i)] = self.diag[i] + rho;
+                }
+            }
+            Matrix::Sparse(c) => {
+                let vals = c.values_mut();
+                for (i, &k) in self.diag_index.iter().enumerate() {
+                    vals[k] = self.diag[i] + rho;
+                }
+            }
+        }
+        q.copy_from(fc.q());
+        q.axpy(-rho, rk, 1.0);
+        self.reg = Some(FrictionContact::new(w, q, mu, kind)?);
+        Ok(())
+    }
+
+    fn rho_for(&self, error: f64) -> f64 {
+        let r = self.options.sigma * self.scale * error.powf(self.options.nu);
+        // never 0 (a singular W stays regularised), never infinite
+        r.clamp(f64::EPSILON * self.scale, 1e12 * self.scale)
+    }
+}
+
+/// The outer error that sets `ρ` and the inner tolerance: the larger of the natural-map
+/// error and the normal condition (Siconos 4.4 normalisation), both of which a converged
+/// answer must meet ([`Residual::meets`]).
+fn outer_error(fc: &FrictionContact, r: &DVector<f64>) -> f64 {
+    let e = friction_error(fc, r);
+    e.rel.max(e.normal)
+}
+
+impl Method for ProximalPoint {
+    type Problem = FrictionContact;
+    type Options = ProximalPointOptions;
+    type Prepared = ProximalPointPrepared;
+    type Stats = ProximalPointStats;
+
+    /// Checks the options; `W` with its diagonal stored, the inner Newton preparation on
+    /// its pattern.
+    fn prepare(
+        fc: &FrictionContact,
+        options: &ProximalPointOptions,
+    ) -> Result<ProximalPointPrepared, SolveError> {
+        options.check()?;
+        let (w, diag_index) = with_diagonal(fc.w())?;
+        let reg = FrictionContact::new(w, fc.q().clone(), fc.mu().clone(), fc.kind())?;
+        let inner = ConeNewton::prepare(&reg, &options.newton)?;
+        Ok(ProximalPointPrepared {
+            options: options.clone(),
+            reg: Some(reg),
+            diag_index,
+            diag: fc.w().diagonal(),
+            inner,
+            scale: 1.0,
+            rho: 1.0,
+            tol: Params::default().tol,
+        })
+    }
+
+    /// `d̄` of this `W` and `ρ_0 = σ d̄ e_0^ν`.
+    fn start(
+        prepared: &mut ProximalPointPrepared,
+        fc: &FrictionContact,
+        r: &DVector<f64>,
+    ) -> Result<(), SolveError> {
+        prepared.diag = fc.w().diagonal();
+        let n = prepared.diag.len().max(1);
+        let mean = prepared.diag.sum() / n as f64;
+        prepared.scale = if mean > 0.0 && mean.is_finite() {
+            mean
+        } else {
+            1.0
+        };
+        let e0 = outer_error(fc, r);
+        prepared.rho = prepared.rho_for(if e0.is_finite() { e0 } else { 1.0 });
+        Ok(())
+    }
+
+    // ANCHOR: outer_step
+    fn step(
+        prepared: &mut ProximalPointPrepared,
+        fc: &FrictionContact,
+        r: &mut DVector<f64>,
+        stats: &mut ProximalPointStats,
+    ) -> Result<Step, SolveError> {
+        let ek = outer_error(fc, r);
+        let rho = prepared.rho;
+        stats.rho.push(rho);
+        // the inner problem: W + ρ I, q - ρ r^k, the same law
+        prepared.regularise(fc, rho, r)?;
+        let inner_params = Params {
+            tol: prepared.tol.max(prepared.options.inner_ratio * ek),
+            max_iter: prepared.options.inner_max_iter,
+            ..Params::default()
+        };
+        let reg = prepared
+            .reg
+            .as_ref()
+            .ok_or_else(|| ProblemError::Unsupported {
+                reason: "internal: the regularised problem is missing".into(),
+            })?;
+        // Newton from r^k
+        let mut y = r.clone();
+        stats.inner_solves += 1;
+        let out = solve_prepared::<ConeNewton>(
+            &mut prepared.inner,
+            reg,
+            &mut y,
+            &inner_params,
+            &mut no_observer(),
+        );
+        let solved = match out {
+            Ok(info) => {
+                stats.inner_iterations += info.iterations;
+                true
+            }
+            Err(SolveError::NoConvergence(info)) => {
+                stats.inner_iterations += info.iterations;
+                false
+            }
+            Err(SolveError::Diverged { iteration, .. }) => {
+                stats.inner_iterations += iteration;
+                false
+            }
+            Err(SolveError::Problem(e)) => return Err(e.into()),
+            Err(_) => false,
+        };
+        let e_new = outer_error(fc, &y);
+        if solved && e_new.is_finite() {
+            // the resolvent's value: accepted, ρ follows the error down
+            r.copy_from(&y);
+            prepared.rho = prepared.rho_for(e_new);
+            return Ok(Step::Moved);
+        }
+        // a failed inner solve: a stronger spring next time
+        stats.inner_failures += 1;
+        prepared.rho = (rho * prepared.options.growth).min(1e12 * prepared.scale);
+        if e_new.is_finite() && e_new < ek {
+            r.copy_from(&y);
+            Ok(Step::Moved)
+        } else {
+            stats.rejected += 1;
+            Ok(Step::Rejected)
+        }
+    }
+    // ANCHOR_END: outer_step
+
+    fn error(_: &ProximalPointPrepared, fc: &FrictionContact, r: &DVector<f64>) -> Residual {
+        friction_error(fc, r)
+    }
+}
+
+/// Solves a local [`FrictionContact`] (Coulomb or CCP, `3 nc` unknowns in the crate's
+/// `[n, t1, t2]` layout) by the proximal-point method with inner semismooth Newton solves
+/// (see the [module docs](self)).
+///
+/// `r` is the start and receives the answer (or the last finite iterate). The returned
+/// [`Solved`] counts outer iterations; the inner Newton iterations, failures and `ρ` are
+/// in [`ProximalPointStats`]. The error is the problem's own ([`friction_error`], Siconos
+/// 4.4 normalisation by default), measured on the returned `r`.
+///
+/// # Errors
+/// [`SolveError::Problem`] for a wrong `r` length or options out of range;
+/// [`SolveError::NoConvergence`] (with the statistics) when `params.max_iter` outer
+/// iterations do not reach `params.tol`. A failed inner solve is not an error: it is
+/// counted in [`ProximalPointStats::inner_failures`] and `ρ` grows.
+///
+/// # Reference
+/// Rockafellar 1976 (the proximal point algorithm); Acary, Bremond, Huber 2018 (the `PROX`
+/// solver of Siconos with an inner Newton solver); Siconos 4.4 `fc3d_proximal.c` (the `ρ`
+/// rule and the inner tolerance).
+///
+/// ```
+/// use nalgebra::{DMatrix, DVector};
+/// use nonsmooth::proximal_point::{ProximalPointOptions, proximal_point};
+/// use nonsmooth::problem::{FrictionContact, FrictionKind};
+/// use nonsmooth::solver::{Params, no_observer};
+/// // One contact pushed into the ground, sliding: r_t is on the cone's boundary.
+/// let fc = FrictionContact::new(DMatrix::<f64>::identity(3, 3).into(),
+///     DVector::from_vec(vec![-1.0, 2.0, 0.0]), DVector::from_vec(vec![0.5]),
+///     FrictionKind::Coulomb).unwrap();
+/// let mut r = DVector::zeros(3);
+/// let params = Params { tol: 1e-12, ..Default::default() };
+/// let info = proximal_point(&fc, &mut r, &params, &ProximalPointOptions::default(),
+///                           &mut no_observer()).unwrap();
+/// assert!(info.error.rel <= 1e-12);
+/// assert!((r[0] - 1.0).abs() < 1e-10 && (r[1] + 0.5).abs() < 1e-10);
+/// ```
+pub fn proximal_point(
+    fc: &FrictionContact,
+    r: &mut DVector<f64>,
+    params: &Params,
+    options: &ProximalPointOptions,
+    observer: &mut dyn FnMut(&Iterate) -> ControlFlow<()>,
+) -> Result<Solved<ProximalPointStats>, SolveError<ProximalPointStats>> {
+    check_len("r", fc.dim(), r.len())?;
+    let mut prepared = ProximalPoint::prepare(fc, options).map_err(SolveError::lift)?;
+    prepared.tol = params.tol;
+    solve_prepared::<ProximalPoint>(&mut prepared, fc, r, params, observer)
+}
