@@ -84,6 +84,13 @@ pub struct ProximalPointOptions {
     pub inner_max_iter: usize,
     /// Options of the inner semismooth Newton solve. Default [`ConeNewtonOptions::default`].
     pub newton: ConeNewtonOptions,
+    /// Stall safeguard: after this many outer iterations without the outer error halving,
+    /// one plain Newton solve (`ρ = 0`, the original problem, from `r^k`, capped at
+    /// `inner_max_iter`) is tried and kept if it meets the tolerance. Default 10; 0 turns it
+    /// off. Not in Siconos: with a very large `μ` the leftover `ρ (r^k - r)` in the
+    /// tangential velocity is multiplied by `μ` in the error, and the outer loop stalled
+    /// (`μ = 1e300`, `1e6`) where plain Newton converges.
+    pub stall: usize,
     #[doc(hidden)]
     #[serde(skip)]
     pub non_exhaustive: NonExhaustive,
@@ -98,6 +105,7 @@ impl Default for ProximalPointOptions {
             inner_ratio: 0.1,
             inner_max_iter: 50,
             newton: ConeNewtonOptions::default(),
+            stall: 10,
             non_exhaustive: NonExhaustive::default(),
         }
     }
@@ -157,6 +165,9 @@ pub struct ProximalPointStats {
     pub rejected: usize,
     /// `ρ` of each outer iteration, in the units of `W`.
     pub rho: Vec<f64>,
+    /// Plain Newton solves tried by the stall safeguard ([`ProximalPointOptions::stall`]).
+    #[serde(default)]
+    pub stall_newton: usize,
 }
 
 /// The proximal-point method as a [`Method`] (`ppa`): one step is one outer iteration.
@@ -176,6 +187,11 @@ pub struct ProximalPointPrepared {
     /// The diagonal of the original `W`.
     diag: DVector<f64>,
     inner: ConeNewtonPrepared,
+    /// Newton on the original problem, for the stall safeguard (made when first needed).
+    plain: Option<ConeNewtonPrepared>,
+    /// The smallest outer error that started a stall count, and the outer iterations since.
+    best: f64,
+    stalled: usize,
     /// `d̄`, the mean diagonal entry of `W` (1 if it is not positive).
     scale: f64,
     rho: f64,
@@ -258,6 +274,46 @@ fn outer_error(fc: &FrictionContact, r: &DVector<f64>) -> f64 {
     e.rel.max(e.normal)
 }
 
+/// The stall safeguard ([`ProximalPointOptions::stall`]): plain Newton on `fc` from `r`;
+/// `Some(Moved)` with `r` replaced when it meets the tolerance (and so lowers the outer
+/// error `ek`), `None` otherwise: `r^k` is kept and the proximal iteration goes on.
+fn stall_newton(
+    prepared: &mut ProximalPointPrepared,
+    fc: &FrictionContact,
+    r: &mut DVector<f64>,
+    ek: f64,
+    stats: &mut ProximalPointStats,
+) -> Result<Option<Step>, SolveError> {
+    if prepared.plain.is_none() {
+        prepared.plain = Some(ConeNewton::prepare(fc, &prepared.options.newton)?);
+    }
+    let Some(plain) = prepared.plain.as_mut() else {
+        return Ok(None);
+    };
+    stats.stall_newton += 1;
+    let params = Params {
+        tol: prepared.tol,
+        max_iter: prepared.options.inner_max_iter,
+        ..Params::default()
+    };
+    let mut y = r.clone();
+    match solve_prepared::<ConeNewton>(plain, fc, &mut y, &params, &mut no_observer()) {
+        Ok(info) => stats.inner_iterations += info.iterations,
+        Err(SolveError::NoConvergence(info)) => stats.inner_iterations += info.iterations,
+        Err(SolveError::Problem(e)) => return Err(e.into()),
+        Err(_) => return Ok(None),
+    }
+    let e = outer_error(fc, &y);
+    // kept only when it solves the problem: a partial Newton result would leave the
+    // proximal path (on a rank-deficient CCP it then stalled where the path converges)
+    if e.is_finite() && e < ek && e <= prepared.tol && y.iter().all(|v| v.is_finite()) {
+        r.copy_from(&y);
+        prepared.rho = prepared.rho_for(e);
+        return Ok(Some(Step::Moved));
+    }
+    Ok(None)
+}
+
 impl Method for ProximalPoint {
     type Problem = FrictionContact;
     type Options = ProximalPointOptions;
@@ -280,6 +336,9 @@ impl Method for ProximalPoint {
             diag_index,
             diag: fc.w().diagonal(),
             inner,
+            plain: None,
+            best: f64::INFINITY,
+            stalled: 0,
             scale: 1.0,
             rho: 1.0,
             tol: Params::default().tol,
@@ -301,6 +360,8 @@ impl Method for ProximalPoint {
             1.0
         };
         let e0 = outer_error(fc, r);
+        prepared.best = f64::INFINITY;
+        prepared.stalled = 0;
         prepared.rho = prepared.rho_for(if e0.is_finite() { e0 } else { 1.0 });
         Ok(())
     }
@@ -313,6 +374,18 @@ impl Method for ProximalPoint {
         stats: &mut ProximalPointStats,
     ) -> Result<Step, SolveError> {
         let ek = outer_error(fc, r);
+        if ek <= 0.5 * prepared.best {
+            prepared.best = ek;
+            prepared.stalled = 0;
+        } else {
+            prepared.stalled += 1;
+        }
+        if prepared.options.stall > 0 && prepared.stalled >= prepared.options.stall {
+            prepared.stalled = 0;
+            if let Some(step) = stall_newton(prepared, fc, r, ek, stats)? {
+                return Ok(step);
+            }
+        }
         let rho = prepared.rho;
         stats.rho.push(rho);
         // the inner problem: W + ρ I, q - ρ r^k, the same law
