@@ -144,7 +144,7 @@ def bench_solve(path, solver="NSN_AC", tol=1e-8, max_iter=1000, repeat=3):
         iters = int(so.iparam[sn.SICONOS_IPARAM_ITER_DONE])
         _, err = sn.fc3d_compute_error(prob, r, u, tol, so, float(np.linalg.norm(prob.q)))
     return {"file": path, "solver": solver, "contacts": prob.numberOfContacts, "info": int(info),
-            "iterations": iters, "error": float(err), "seconds": best}
+            "iterations": iters, "error": float(err), "seconds": best, "timer": "python"}
 
 
 def main(argv):

@@ -331,12 +331,69 @@ fn siconos_solvers_beside_ours_when_installed() {
             );
             if r["status"] == "converged" {
                 assert!(r["seconds"].as_f64().unwrap() > 0.0, "{r}");
+                // the record says how Siconos was timed
+                assert!(
+                    ["c", "python"].contains(&r["timer"].as_str().unwrap()),
+                    "{r}"
+                );
             }
         }
     }
+    // with a C compiler and Siconos's headers (as in CI), the C harness times the call
+    let headers = Path::new("/usr/include/siconos/numerics/NonSmoothDrivers.h").is_file();
+    if headers {
+        assert!(
+            rs.iter()
+                .filter(|r| r["status"] == "converged" && r["timer"].is_string())
+                .all(|r| r["timer"] == "c"),
+            "{rs:?}"
+        );
+    }
+    // the ratio table of these records: every file has a row, and a median
+    let jsonl = dir.parent().unwrap().join("ratios.jsonl");
+    let lines: String = rs.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(&jsonl, lines).unwrap();
+    let (code, out, err) = run(&["bench", "ratios", jsonl.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    for f in FILES {
+        let name = Path::new(f).file_name().unwrap().to_str().unwrap();
+        assert!(out.contains(&format!("| {name} |")), "{out}");
+    }
+    assert!(out.contains("| **median** |"), "{out}");
     assert!(
         rs.iter()
             .any(|r| r["solver"] == "siconos-NSN_AC" && r["status"] == "converged"),
         "{rs:?}"
     );
+}
+
+/// `bench ratios` needs Siconos records, and `--sweeps` does not apply to whole solves.
+#[test]
+fn ratios_without_siconos_and_sweeps_with_whole_solves_are_refused() {
+    let d = tmp("ratios-refused");
+    let jsonl = d.join("ours.jsonl");
+    std::fs::write(
+        &jsonl,
+        r#"{"problem":"a.dat","solver":"nsn","contacts":1,"tol":1e-8,"seconds":1e-6,"status":"converged","iterations":2,"error":1e-12,"repeat":1,"timeout":null}
+"#,
+    )
+    .unwrap();
+    let (code, _, err) = run(&["bench", "ratios", jsonl.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no Siconos records"), "{err}");
+    let Some(dir) = problems("sweeps") else {
+        return;
+    };
+    let f = dir.join("FrictionContact3D_1c.dat");
+    for extra in [
+        &["--solve"][..],
+        &["--method", "nsn,nsgs"][..],
+        &["--jsonl", "x.jsonl"][..],
+    ] {
+        let mut args = vec!["bench", f.to_str().unwrap(), "--sweeps", "10"];
+        args.extend_from_slice(extra);
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("--sweeps"), "{err}");
+    }
 }

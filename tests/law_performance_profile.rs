@@ -112,6 +112,7 @@ fn records_make_the_same_profile_and_refuse_bad_input() {
         repeat: 1,
         timeout: None,
         message: None,
+        timer: None,
     };
     let records = vec![
         rec("a", "x", 1.0, "converged"),

@@ -122,6 +122,13 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode, Failure> {
         // An answer is per contact (r and u have 3nc entries) in both forms: kept.
         lp.problem = AnyProblem::Friction(local);
     }
+    if to == To::Siconos && lp.problem.kind() == Some(crate::problem::FrictionKind::Ccp) {
+        return Err(Failure::Input(format!(
+            "{}: a CCP problem cannot be written as Siconos .dat: the format has no friction \
+             law and is read back as Coulomb; write .json, .npz or a NumPy folder instead",
+            a.input.display()
+        )));
+    }
     if !to_stdout {
         refuse_inputs(&a.output, std::slice::from_ref(&lp.path), "output")?;
         if to != To::Numpy {

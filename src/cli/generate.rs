@@ -1,11 +1,13 @@
-//! `nonsmooth generate`: write a generated scene's contact problem as the project's JSON,
-//! or as a NumPy `.npz` archive (sparse, binary) when the output is named `.npz`.
+//! `nonsmooth generate`: write a generated scene's contact problem as the project's JSON
+//! (`.json`, or `-` for standard output), Siconos numerics text (`.dat`, readable by
+//! Siconos itself, so generated scenes join Siconos benchmarks) or a NumPy `.npz` archive
+//! (sparse, binary), by the output's extension.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::io::{AnyProblem, json, npz};
+use crate::io::{AnyProblem, json, npz, siconos};
 use crate::multibody::SceneKind;
 use crate::multibody::scenes::{self, Scene, SceneParams, SceneSpec};
 use crate::problem::FrictionKind;
@@ -55,8 +57,9 @@ pub struct GenerateArgs {
     /// Friction law written in the file: coulomb or ccp.
     #[arg(long, default_value = "coulomb", value_parser = args::kind)]
     kind: FrictionKind,
-    /// Output file (`-` for standard output), written whole: the project's JSON, or a
-    /// NumPy .npz archive (sparse CSR arrays, read by numpy.load) if named `.npz`.
+    /// Output file, written whole, in the format its name gives: `.json` the project's
+    /// JSON, `.dat` Siconos numerics text (Coulomb only: the format has no law), `.npz` a
+    /// NumPy archive (sparse CSR arrays, read by numpy.load); `-` JSON on standard output.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
 }
@@ -103,6 +106,30 @@ pub fn run(a: GenerateArgs) -> Result<ExitCode, Failure> {
     if !to_stdout {
         super::output::check_writable_file(&a.output, "output")?;
     }
+    let ext = a
+        .output
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        _ if to_stdout => {}
+        Some("json" | "npz") => {}
+        Some("dat") if a.kind == FrictionKind::Ccp => {
+            return Err(Failure::Usage(format!(
+                "{}: a Siconos .dat file has no friction law (it is read back as Coulomb); \
+                 write the CCP problem as .json or .npz",
+                a.output.display()
+            )));
+        }
+        Some("dat") => {}
+        _ => {
+            return Err(Failure::Usage(format!(
+                "{}: cannot tell the output format from the name; name the file .json (the \
+                 project's JSON), .dat (Siconos numerics text) or .npz (NumPy archive), or \
+                 give -o - for JSON on standard output",
+                a.output.display()
+            )));
+        }
+    }
     let scene = build(&a)?;
     let problem = if a.global {
         AnyProblem::Global(
@@ -119,27 +146,34 @@ pub fn run(a: GenerateArgs) -> Result<ExitCode, Failure> {
                 .with_kind(a.kind),
         )
     };
-    let is_npz = a
-        .output
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("npz"));
-    if is_npz {
-        npz::write(
-            &a.output,
-            &scene.name,
-            &problem,
-            None,
-            &scene.provenance(a.global),
-            npz::Compression::Stored,
-        )
-        .map_err(|e| Failure::Usage(e.to_string()))?;
-    } else {
-        let text = json::to_string(&scene.name, &problem, None, &scene.provenance(a.global));
-        if to_stdout {
-            let stdout = std::io::stdout();
-            super::table::emit(&mut stdout.lock(), &text)?;
-            return Ok(ExitCode::SUCCESS);
+    let provenance = scene.provenance(a.global);
+    let text = match ext.as_deref() {
+        _ if to_stdout => json::to_string(&scene.name, &problem, None, &provenance),
+        Some("npz") => {
+            npz::write(
+                &a.output,
+                &scene.name,
+                &problem,
+                None,
+                &provenance,
+                npz::Compression::Stored,
+            )
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+            String::new()
         }
+        Some("dat") => match &problem {
+            AnyProblem::Global(p) => siconos::gfc3d_to_string(p),
+            AnyProblem::Friction(p) => siconos::fc3d_to_string(p),
+            _ => unreachable!("a scene is a friction problem"),
+        },
+        _ => json::to_string(&scene.name, &problem, None, &provenance),
+    };
+    if to_stdout {
+        let stdout = std::io::stdout();
+        super::table::emit(&mut stdout.lock(), &text)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !text.is_empty() {
         crate::io::write_atomic(&a.output, (text + "\n").as_bytes())
             .map_err(|e| Failure::Usage(e.to_string()))?;
     }

@@ -36,6 +36,8 @@ use clap::{Parser, Subcommand};
 pub use args::{MAX_CONTACTS, MAX_SWEEPS};
 /// Campaign records and performance profiles of `nonsmooth bench` (Dolan and Moré 2002).
 pub use bench::profile;
+/// The ratio tables of `nonsmooth bench ratios`: best of ours over best of Siconos.
+pub use bench::ratios;
 pub use isolated::{
     LIMIT as FCLIB_READ_LIMIT, LIMIT_VARIABLE as FCLIB_READ_LIMIT_VARIABLE,
     MEMORY_LIMIT_KIB as FCLIB_READ_MEMORY_KIB,

@@ -17,7 +17,7 @@ use super::super::table::{Align, Table, emit};
 use super::super::{Failure, expand, short_name};
 use super::BenchArgs;
 use super::profile::{Record, read_records};
-use super::siconos::{SiconosRun, siconos_solve_once};
+use super::siconos::{SiconosRun, siconos_available, siconos_solve_once};
 use crate::io::{AnyProblem, Format};
 use crate::solver::Params;
 use crate::solver::registry::{Choice, solve};
@@ -90,18 +90,13 @@ pub(super) fn run_campaign(a: &BenchArgs) -> Result<ExitCode, Failure> {
         }
     }
     let sic = siconos_solvers(a);
-    if !sic.is_empty() {
-        let ok = std::process::Command::new("/usr/bin/python3")
-            .args(["-c", "import siconos.numerics"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !ok {
-            return Err(Failure::Input(
-                "Siconos solvers requested, but `/usr/bin/python3 -c 'import siconos.numerics'` \
-                 fails: install python3-siconos"
-                    .into(),
-            ));
-        }
+    if !sic.is_empty() && !siconos_available() {
+        return Err(Failure::Input(
+            "Siconos solvers requested, but neither the C harness (cc with \
+             libsiconos-numerics-dev) nor `/usr/bin/python3 -c 'import siconos.numerics'` \
+             works: install libsiconos-numerics-dev or python3-siconos"
+                .into(),
+        ));
     }
     let mut files = expand(&a.paths)?;
     files.sort();
@@ -118,13 +113,22 @@ pub(super) fn run_campaign(a: &BenchArgs) -> Result<ExitCode, Failure> {
         .num_threads(a.jobs.into())
         .build()
         .map_err(|e| Failure::Usage(format!("cannot start {} threads: {e}", a.jobs)))?;
+    let sink = std::sync::Mutex::new(Sink::open(a)?);
     let results: Vec<Result<Vec<Record>, String>> = pool.install(|| {
         files
             .par_iter()
             .with_max_len(1)
-            .map(|f| run_problem(a, f, &methods, &sic))
+            .map(|f| {
+                let rs = run_problem(a, f, &methods, &sic)?;
+                sink.lock().expect("no panic holds the sink").stream(&rs);
+                Ok(rs)
+            })
             .collect()
     });
+    let sink = sink.into_inner().expect("no panic holds the sink");
+    if let Some(e) = sink.failed {
+        return Err(e);
+    }
     let mut records = Vec::new();
     let mut all_read = true;
     for r in results {
@@ -167,6 +171,7 @@ fn run_problem(
         repeat: a.repeat,
         timeout: a.timeout,
         message: None,
+        timer: None,
     };
     let params = Params {
         tol: a.tol,
@@ -189,6 +194,7 @@ fn run_problem(
             match siconos_solve_once(path, s, a.tol, a.max_iter, a.repeat, limit)? {
                 SiconosRun::Done(v) => {
                     rec.seconds = v["seconds"].as_f64();
+                    rec.timer = v["timer"].as_str().map(String::from);
                     rec.iterations = v["iterations"].as_u64().map(|i| i as usize);
                     rec.error = v["error"].as_f64().filter(|e| e.is_finite());
                     let late = rec.seconds.zip(a.timeout).is_some_and(|(s, t)| s > t);
@@ -248,28 +254,76 @@ fn time_one(problem: &AnyProblem, m: &Choice, params: &Params, a: &BenchArgs, re
     rec.seconds = best;
 }
 
-/// Writes the records: JSON Lines to `--jsonl FILE` (and a table to standard output) or
-/// to standard output with `--json`, else a table.
+/// Where the records go as each problem's solves end: JSON Lines to `--jsonl FILE` or, with
+/// `--json`, to standard output, flushed after every problem, so that a campaign stopped
+/// part-way (a killed array job) keeps the records of the problems it finished.
+struct Sink {
+    file: Option<(PathBuf, std::io::BufWriter<std::fs::File>)>,
+    stdout: bool,
+    /// The first write that failed; the campaign reports it at the end.
+    failed: Option<Failure>,
+}
+
+impl Sink {
+    /// Creates (truncates) `--jsonl FILE` before any solve, so that a path that cannot be
+    /// written is refused at once.
+    fn open(a: &BenchArgs) -> Result<Sink, Failure> {
+        let file = match &a.jsonl {
+            Some(p) => {
+                let f = std::fs::File::create(p)
+                    .map_err(|e| Failure::Usage(format!("{}: {e}", p.display())))?;
+                Some((p.clone(), std::io::BufWriter::new(f)))
+            }
+            None => None,
+        };
+        Ok(Sink {
+            file,
+            stdout: a.json,
+            failed: None,
+        })
+    }
+
+    fn stream(&mut self, records: &[Record]) {
+        if self.failed.is_some() {
+            return;
+        }
+        let lines: String = records
+            .iter()
+            .map(|r| serde_json::to_string(r).expect("records serialise") + "\n")
+            .collect();
+        if let Some((p, f)) = &mut self.file {
+            if let Err(e) = f.write_all(lines.as_bytes()).and_then(|()| f.flush()) {
+                self.failed = Some(Failure::Input(format!("{}: {e}", p.display())));
+            }
+        } else if self.stdout {
+            let mut out = std::io::stdout().lock();
+            if out
+                .write_all(lines.as_bytes())
+                .and_then(|()| out.flush())
+                .is_err()
+            {
+                self.failed = Some(Failure::Closed);
+            }
+        }
+    }
+}
+
+/// After the campaign: with `--jsonl FILE`, the count of records written (and a table to
+/// standard output); with `--json`, nothing more (the records were streamed); else the
+/// table.
 fn write_records(a: &BenchArgs, records: &[Record]) -> Result<(), Failure> {
-    let lines: String = records
-        .iter()
-        .map(|r| serde_json::to_string(r).expect("records serialise") + "\n")
-        .collect();
     if let Some(p) = &a.jsonl {
-        std::fs::write(p, &lines).map_err(|e| Failure::Input(format!("{}: {e}", p.display())))?;
         eprintln!(
             "nonsmooth: wrote {} records to {}",
             records.len(),
             p.display()
         );
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     if a.json {
-        out.write_all(lines.as_bytes())
-            .map_err(|_| Failure::Closed)?;
         return Ok(());
     }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
     let t = Table::new(&[
         ("file", 34, Align::Left),
         ("contacts", 8, Align::Right),

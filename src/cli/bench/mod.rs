@@ -13,6 +13,7 @@
 mod campaign;
 mod output;
 pub mod profile;
+pub mod ratios;
 mod scenes;
 mod siconos;
 mod timing;
@@ -62,9 +63,10 @@ pub struct BenchArgs {
     /// Contact counts for --scene (comma-separated; each 1 to 1 000 000).
     #[arg(long, value_delimiter = ',', default_value = "100,1000,10000,100000", value_parser = args::contacts)]
     contacts: Vec<usize>,
-    /// Iterations per timed run when timing per iteration (1 to 10 000 000).
-    #[arg(long, default_value = "200", value_parser = args::sweeps)]
-    sweeps: usize,
+    /// Iterations per timed run when timing per iteration (1 to 10 000 000; default 200).
+    /// Whole solves (--solve and campaigns) run to --tol instead, capped by --max-iter.
+    #[arg(long, value_parser = args::sweeps)]
+    sweeps: Option<usize>,
     /// Timed runs; the best is kept (1 to 1000).
     #[arg(long, default_value = "5", value_parser = args::repeat)]
     repeat: usize,
@@ -148,6 +150,17 @@ enum BenchAction {
         #[arg(long, value_name = "TEXT")]
         tol_label: Option<String>,
     },
+    /// The ratio table of a campaign run with Siconos: on each problem, the time of the
+    /// best of our methods over that of the best Siconos solver, and the same for one
+    /// method of ours (`auto`); the median and the worst. An unsolved side counts as
+    /// infinitely slow.
+    Ratios {
+        /// The JSON Lines file of a campaign (merged shards) with Siconos records.
+        file: PathBuf,
+        /// The method of ours compared on its own as well.
+        #[arg(long, default_value = "auto", value_name = "METHOD")]
+        named: String,
+    },
 }
 
 /// Whether the arguments ask for a campaign (several methods, JSON Lines, a timeout,
@@ -192,6 +205,13 @@ fn whole_solve(a: &BenchArgs) -> bool {
             .is_some_and(|m| matches!(m.name(), "nsn" | "prox-nsn"))
 }
 
+/// Iterations per timed run when timing per iteration, when `--sweeps` is not given.
+const DEFAULT_SWEEPS: usize = 200;
+
+fn sweeps(a: &BenchArgs) -> usize {
+    a.sweeps.unwrap_or(DEFAULT_SWEEPS)
+}
+
 fn params(a: &BenchArgs) -> Params {
     if whole_solve(a) {
         Params {
@@ -202,8 +222,8 @@ fn params(a: &BenchArgs) -> Params {
     } else {
         Params {
             tol: 0.0,
-            max_iter: a.sweeps,
-            check_every: a.sweeps,
+            max_iter: sweeps(a),
+            check_every: sweeps(a),
             ..Default::default()
         }
     }
@@ -217,7 +237,15 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
             plot,
             tol_label,
         }) => return run_profile(file, plot.as_deref(), tol_label.as_deref()),
+        Some(BenchAction::Ratios { file, named }) => return run_ratios(file, named),
         None => {}
+    }
+    if a.sweeps.is_some() && (is_campaign(&a) || whole_solve(&a)) {
+        return Err(Failure::Usage(
+            "--sweeps sets the iterations of a per-iteration timing; whole solves (--solve, \
+             campaigns) run to --tol, capped by --max-iter"
+                .into(),
+        ));
     }
     if is_campaign(&a) {
         if a.scene.is_some() {
@@ -289,7 +317,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
         siconos_whole(&sic_files, &siconos_solvers(&a, &method), &a)?
     } else {
         let prox = matches!(method.name(), "prox-gs" | "prox-jacobi");
-        siconos_per_iteration(&sic_files, a.sweeps, a.repeat, prox)?
+        siconos_per_iteration(&sic_files, sweeps(&a), a.repeat, prox)?
     };
     print_file_rows(&a, &params, rows, sic)?;
     Ok(if all_ok {
@@ -297,6 +325,20 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `nonsmooth bench ratios FILE [--named METHOD]`.
+fn run_ratios(file: &Path, named: &str) -> Result<ExitCode, Failure> {
+    let records: Vec<_> = profile::read_records(file)
+        .map_err(Failure::Input)?
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect();
+    let r = ratios::Ratios::from_records(&records, named).map_err(Failure::Input)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    super::table::emit(&mut out, ratios::ratios_markdown(&r).trim_end())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `nonsmooth bench profile FILE [--plot SVG] [--tol-label TEXT]`.

@@ -52,6 +52,11 @@ pub struct Record {
     /// Why the solve failed, when it did and the solver said why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// How a Siconos solve was timed: `c` (the C harness, around the solver call alone) or
+    /// `python` (around the same call through the Python binding); `None` for ours (timed
+    /// around [`crate::solver`]'s solve call, the problem already in memory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timer: Option<String>,
 }
 
 impl Record {

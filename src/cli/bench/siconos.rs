@@ -188,11 +188,70 @@ pub(super) enum SiconosRun {
     Crashed(String),
 }
 
+/// The C harness (`scripts/siconos_bench.c`, embedded in the binary): it times only the
+/// call to `fc3d_driver` inside the Siconos process.
+const C_HARNESS: &str = include_str!("../../../scripts/siconos_bench.c");
+
+/// The built C harness, compiled once per process (and cached in the temporary folder
+/// under a name carrying a hash of its source) with `cc` against `libsiconos_numerics`;
+/// `None` when it cannot be built (no C compiler or no `libsiconos-numerics-dev`), in
+/// which case the campaign times Siconos through the Python driver and says so once.
+fn c_harness() -> Option<&'static Path> {
+    use std::hash::{Hash, Hasher};
+    use std::sync::OnceLock;
+    static BUILT: OnceLock<Option<std::path::PathBuf>> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            C_HARNESS.hash(&mut h);
+            let dir = std::env::temp_dir();
+            let exe = dir.join(format!("nonsmooth-siconos-bench-{:016x}", h.finish()));
+            if exe.is_file() {
+                return Some(exe);
+            }
+            let pid = std::process::id();
+            let src = dir.join(format!("nonsmooth-siconos-bench-{pid}.c"));
+            let tmp = dir.join(format!("nonsmooth-siconos-bench-{pid}.tmp"));
+            let built = std::fs::write(&src, C_HARNESS).is_ok()
+                && Command::new("cc")
+                    .args(["-O2", "-I/usr/include/siconos"])
+                    .arg(&src)
+                    .arg("-o")
+                    .arg(&tmp)
+                    .args(["-lsiconos_numerics", "-lm"])
+                    .output()
+                    .is_ok_and(|o| o.status.success())
+                && std::fs::rename(&tmp, &exe).is_ok();
+            let _ = std::fs::remove_file(&src);
+            let _ = std::fs::remove_file(&tmp);
+            if !built {
+                eprintln!(
+                    "nonsmooth: cannot build the C Siconos harness (needs cc and \
+                     libsiconos-numerics-dev); Siconos is timed through its Python binding"
+                );
+            }
+            built.then_some(exe)
+        })
+        .as_deref()
+}
+
+/// Whether Siconos can be run for a campaign: the C harness builds, or the Python driver's
+/// `import siconos.numerics` works.
+pub(super) fn siconos_available() -> bool {
+    c_harness().is_some()
+        || Command::new("/usr/bin/python3")
+            .args(["-c", "import siconos.numerics"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+}
+
 /// One Siconos fc3d whole solve of `file` with `solver`, best of `repeat`, in its own
-/// process, killed after `limit` seconds if given.
+/// process, killed after `limit` seconds if given. The C harness times the solver call
+/// alone; without it, the Python driver times the same call through the binding. The
+/// object says which (`"timer": "c"` or `"python"`).
 ///
 /// # Errors
-/// `/usr/bin/python3` cannot be started.
+/// Neither the C harness nor `/usr/bin/python3` can be started.
 pub(super) fn siconos_solve_once(
     file: &Path,
     solver: &str,
@@ -205,24 +264,33 @@ pub(super) fn siconos_solve_once(
     use std::process::Stdio;
     use std::time::{Duration, Instant};
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/siconos_driver.py");
-    let mut child = Command::new("/usr/bin/python3")
-        .arg(&script)
-        .arg("bench-solve")
-        .arg(file)
-        .args([
-            "--solver",
-            solver,
-            "--tol",
-            &tol.to_string(),
-            "--max-iter",
-            &max_iter.to_string(),
-            "--repeat",
-            &repeat.to_string(),
-        ])
+    let (tol, max_iter, repeat) = (tol.to_string(), max_iter.to_string(), repeat.to_string());
+    let mut command = match c_harness() {
+        Some(exe) => {
+            let mut c = Command::new(exe);
+            c.arg(file).args([solver, &tol, &max_iter, &repeat]);
+            c
+        }
+        None => {
+            let mut c = Command::new("/usr/bin/python3");
+            c.arg(&script).arg("bench-solve").arg(file).args([
+                "--solver",
+                solver,
+                "--tol",
+                &tol,
+                "--max-iter",
+                &max_iter,
+                "--repeat",
+                &repeat,
+            ]);
+            c
+        }
+    };
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot run /usr/bin/python3 {}: {e}", script.display()))?;
+        .map_err(|e| format!("cannot start the Siconos harness: {e}"))?;
     // the pipes are drained by threads so that a chatty solver cannot block on them
     let mut so = child.stdout.take().expect("piped");
     let mut se = child.stderr.take().expect("piped");

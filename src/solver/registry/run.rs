@@ -10,13 +10,13 @@ use serde_json::Value;
 
 use super::options::{IntoOptions, Typed};
 use super::{Choice, MethodOptions, Observer, Stats};
-use crate::newton::{ProxNsnOptions, cone_newton_prox_start};
+use crate::newton::cone_newton_prox_start;
 use crate::pivoting::{LemkeOptions, lemke};
 use crate::problem::{
     AnyProblem, BoxedLcp, FrictionContact, GlobalFrictionContact, Held, Lcp, ProblemError,
 };
 use crate::prox::{ProxOptions, ProxProblem, prox_solve};
-use crate::proximal_point::{ProximalPointOptions, proximal_point};
+use crate::proximal_point::proximal_point;
 use crate::solver::{Method, Params, SolveError, Solved, solve};
 
 /// What every run returns: the solve with its statistics as JSON.
@@ -171,6 +171,32 @@ pub(super) fn run_lemke(
     }
 }
 
+/// A method of the local friction problem with its own driver (not the bare loop): the
+/// options `O` of method `name`, the problem's local form (made from a global problem),
+/// then `driver`.
+fn run_local_driver<O: 'static, S: Serialize>(
+    name: &str,
+    p: &AnyProblem,
+    x: &mut DVector<f64>,
+    params: &Params,
+    o: &Typed,
+    obs: &mut Observer<'_>,
+    driver: impl FnOnce(
+        &FrictionContact,
+        &mut DVector<f64>,
+        &Params,
+        &O,
+        &mut dyn FnMut(&crate::solver::Iterate) -> std::ops::ControlFlow<()>,
+    ) -> Result<Solved<S>, SolveError<S>>,
+) -> Ran {
+    let o = o.get::<O>(name)?;
+    match FrictionContact::of(p) {
+        Ok(Some(fc)) => erase(driver(&fc, x, params, o, obs)),
+        Ok(None) => unsupported(name, p),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// PROX-started Newton: two methods in turn ([`cone_newton_prox_start`]).
 pub(super) fn run_prox_nsn(
     p: &AnyProblem,
@@ -179,12 +205,7 @@ pub(super) fn run_prox_nsn(
     o: &Typed,
     obs: &mut Observer<'_>,
 ) -> Ran {
-    let o = o.get::<ProxNsnOptions>("prox-nsn")?;
-    match FrictionContact::of(p) {
-        Ok(Some(fc)) => erase(cone_newton_prox_start(&fc, x, params, o, obs)),
-        Ok(None) => unsupported("prox-nsn", p),
-        Err(e) => Err(e.into()),
-    }
+    run_local_driver("prox-nsn", p, x, params, o, obs, cone_newton_prox_start)
 }
 
 /// The proximal-point method: [`proximal_point`] rather than the bare loop, because the
@@ -196,12 +217,7 @@ pub(super) fn run_ppa(
     o: &Typed,
     obs: &mut Observer<'_>,
 ) -> Ran {
-    let o = o.get::<ProximalPointOptions>("ppa")?;
-    match FrictionContact::of(p) {
-        Ok(Some(fc)) => erase(proximal_point(&fc, x, params, o, obs)),
-        Ok(None) => unsupported("ppa", p),
-        Err(e) => Err(e.into()),
-    }
+    run_local_driver("ppa", p, x, params, o, obs, proximal_point)
 }
 
 /// PROX (`SEIDEL`: Gauss-Seidel, else Jacobi) on the proximal view of any problem type

@@ -1,0 +1,147 @@
+//! The ratio table of `nonsmooth bench ratios` (`nonsmooth::cli::ratios`): best of ours over
+//! best of Siconos on each problem, an unsolved side counting as infinitely slow.
+//!
+//! Laws: each row's ratio is the minimum of our converged times over the minimum of
+//! Siconos's; the best of ours is never slower than the named method; scaling every Siconos
+//! time by `c` divides every ratio (and the median and worst) by `c`; the median lies
+//! between the smallest and largest ratio; bad campaigns are refused.
+
+use nonsmooth::cli::profile::Record;
+use nonsmooth::cli::ratios::{Ratios, median};
+use proptest::prelude::*;
+
+fn rec(problem: usize, solver: &str, seconds: f64, converged: bool) -> Record {
+    Record {
+        problem: format!("p{problem:03}.dat"),
+        solver: solver.into(),
+        contacts: 1 + problem,
+        tol: 1e-8,
+        seconds: Some(seconds),
+        status: if converged {
+            "converged"
+        } else {
+            "max-iterations"
+        }
+        .into(),
+        iterations: Some(1),
+        error: Some(1e-9),
+        repeat: 1,
+        timeout: None,
+        message: None,
+        timer: None,
+    }
+}
+
+const SOLVERS: [&str; 4] = ["auto", "nsgs", "siconos-NSGS", "siconos-PROX"];
+
+/// A campaign: per problem and solver, a time and whether it converged.
+fn campaign() -> impl Strategy<Value = Vec<Vec<(f64, bool)>>> {
+    prop::collection::vec(
+        prop::collection::vec((1e-6f64..10.0, prop::bool::weighted(0.8)), SOLVERS.len()),
+        1..12,
+    )
+}
+
+fn records(c: &[Vec<(f64, bool)>], scale_siconos: f64) -> Vec<Record> {
+    let mut out = Vec::new();
+    for (p, row) in c.iter().enumerate() {
+        for (s, &(t, ok)) in row.iter().enumerate() {
+            let t = if SOLVERS[s].starts_with("siconos-") {
+                t * scale_siconos
+            } else {
+                t
+            };
+            out.push(rec(p, SOLVERS[s], t, ok));
+        }
+    }
+    out
+}
+
+fn best(row: &[(f64, bool)], siconos: bool) -> Option<f64> {
+    row.iter()
+        .zip(SOLVERS)
+        .filter(|((_, ok), s)| *ok && s.starts_with("siconos-") == siconos)
+        .map(|((t, _), _)| *t)
+        .min_by(f64::total_cmp)
+}
+
+proptest! {
+    #[test]
+    fn each_ratio_is_best_over_best(c in campaign()) {
+        let r = Ratios::from_records(&records(&c, 1.0), "auto").unwrap();
+        prop_assert_eq!(r.rows.len(), c.len());
+        for (row, times) in r.rows.iter().zip(&c) {
+            let (o, t) = (best(times, false), best(times, true));
+            let want = match (o, t) {
+                (Some(o), Some(t)) => Some(o / t),
+                (None, Some(_)) => Some(f64::INFINITY),
+                (Some(_), None) => Some(0.0),
+                (None, None) => None,
+            };
+            prop_assert_eq!(row.ratio(), want);
+            // the best of ours is at most the named method's time
+            if let (Some(a), Some(b)) = (row.ratio(), row.named_ratio()) {
+                prop_assert!(a <= b);
+            }
+        }
+    }
+
+    #[test]
+    fn scaling_siconos_times_divides_the_ratios(c in campaign(), k in 0.01f64..100.0) {
+        let a = Ratios::from_records(&records(&c, 1.0), "auto").unwrap();
+        let b = Ratios::from_records(&records(&c, k), "auto").unwrap();
+        let close = |x: Option<f64>, y: Option<f64>| match (x, y) {
+            (Some(x), Some(y)) if x.is_finite() => (x / k - y).abs() <= 1e-12 * (x / k).abs(),
+            (x, y) => x == y,
+        };
+        for (ra, rb) in a.rows.iter().zip(&b.rows) {
+            prop_assert!(close(ra.ratio(), rb.ratio()));
+            prop_assert!(close(ra.named_ratio(), rb.named_ratio()));
+        }
+        prop_assert!(close(a.median(), b.median()));
+        prop_assert!(close(a.worst(), b.worst()));
+    }
+
+    #[test]
+    fn the_median_lies_between_the_extremes(c in campaign()) {
+        let r = Ratios::from_records(&records(&c, 1.0), "auto").unwrap();
+        let defined: Vec<f64> = r.rows.iter().filter_map(|x| x.ratio()).collect();
+        match r.median() {
+            None => prop_assert!(defined.is_empty()),
+            Some(m) => {
+                let lo = defined.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = defined.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                prop_assert!(lo <= m && m <= hi);
+                prop_assert_eq!(r.worst(), Some(hi));
+            }
+        }
+    }
+}
+
+#[test]
+fn median_of_even_and_odd_counts() {
+    assert_eq!(median([Some(3.0), None, Some(1.0), Some(2.0)]), Some(2.0));
+    assert_eq!(
+        median([Some(4.0), Some(1.0), Some(2.0), Some(3.0)]),
+        Some(2.5)
+    );
+    assert_eq!(median([None, None]), None);
+    assert_eq!(
+        median([Some(f64::INFINITY), Some(1.0), Some(f64::INFINITY)]),
+        Some(f64::INFINITY)
+    );
+}
+
+#[test]
+fn campaigns_without_siconos_or_mixed_are_refused() {
+    let ours = vec![rec(0, "auto", 1.0, true), rec(1, "nsgs", 2.0, true)];
+    let e = Ratios::from_records(&ours, "auto").unwrap_err();
+    assert!(e.contains("no Siconos records"), "{e}");
+    let mut mixed = vec![rec(0, "auto", 1.0, true), rec(0, "siconos-NSGS", 1.0, true)];
+    mixed[1].tol = 1e-4;
+    let e = Ratios::from_records(&mixed, "auto").unwrap_err();
+    assert!(e.contains("different tolerances"), "{e}");
+    let dup = vec![rec(0, "auto", 1.0, true), rec(0, "auto", 2.0, true)];
+    assert!(Ratios::from_records(&dup, "auto").is_err());
+    assert!(Ratios::from_records(&[], "auto").is_err());
+}
