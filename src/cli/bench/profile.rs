@@ -260,8 +260,32 @@ pub fn plot_profile(profile: &Profile, path: &Path, title: &str) -> Result<(), S
         .y_label_formatter(&|v| format!("{v:.1}"))
         .draw()
         .map_err(|e| err(&e))?;
+    // ours solid, Siconos's dashed, each side in its own distinct colours (the Tableau 10
+    // palette), so that no two curves share a colour and a style
+    const COLOURS: [(u8, u8, u8); 10] = [
+        (31, 119, 180),
+        (255, 127, 14),
+        (44, 160, 44),
+        (214, 39, 40),
+        (148, 103, 189),
+        (140, 86, 75),
+        (227, 119, 194),
+        (127, 127, 127),
+        (188, 189, 34),
+        (23, 190, 207),
+    ];
+    let (mut ours, mut theirs) = (0usize, 0usize);
     for (s, name) in profile.solvers.iter().enumerate() {
-        let colour = Palette99::pick(s).to_rgba();
+        let siconos = name.starts_with("siconos-");
+        let k = if siconos {
+            theirs += 1;
+            COLOURS.len() - theirs
+        } else {
+            ours += 1;
+            ours - 1
+        };
+        let (r, g, b) = COLOURS[k % COLOURS.len()];
+        let colour = RGBColor(r, g, b).to_rgba();
         let mut pts = vec![(0.0, 0.0)];
         let mut y = 0.0;
         for (tau, rho) in profile.steps(s) {
@@ -271,11 +295,28 @@ pub fn plot_profile(profile: &Profile, path: &Path, title: &str) -> Result<(), S
             y = rho;
         }
         pts.push((hi, y));
-        chart
-            .draw_series(LineSeries::new(pts, colour.stroke_width(2)))
+        let style = colour.stroke_width(2);
+        let drawn = if siconos {
+            chart.draw_series(DashedLineSeries::new(pts, 6, 4, style))
+        } else {
+            chart.draw_series(LineSeries::new(pts, style))
+        };
+        drawn
             .map_err(|e| err(&e))?
             .label(name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+            .legend(move |(x, y)| {
+                if siconos {
+                    plotters::element::DashedPathElement::new(
+                        vec![(x, y), (x + 24, y)],
+                        6,
+                        4,
+                        style,
+                    )
+                    .into_dyn()
+                } else {
+                    PathElement::new(vec![(x, y), (x + 24, y)], style).into_dyn()
+                }
+            });
     }
     chart
         .configure_series_labels()
