@@ -108,3 +108,25 @@ fn readme_gives_the_two_commands() {
     assert!(text.contains("cargo run --release -- solve data/"));
     assert!(text.contains("cargo test --release"));
 }
+
+/// The campaign's blocks (`examples/bench_campaign.rs` splices them) are the generated
+/// profile and ratio tables at 1e-8: the README shows what the bench produced.
+#[test]
+fn bench_blocks_are_the_generated_tables() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = readme();
+    for (name, file) in [
+        ("bench-profile", "bench_profile_1e-8.txt"),
+        ("bench-ratios", "bench_ratios_1e-8.txt"),
+    ] {
+        let generated =
+            std::fs::read_to_string(root.join("book/src/generated").join(file)).unwrap();
+        let block = block(&text, name).join("\n");
+        assert_eq!(
+            block.trim_end(),
+            generated.trim_end(),
+            "README block {name} differs from book/src/generated/{file}: run \
+             `cargo run --release --example bench_campaign`"
+        );
+    }
+}

@@ -155,12 +155,16 @@ pub fn cone_newton_prox_start(
         switch_error,
         newton,
     };
-    let seconds = started.elapsed().as_secs_f64();
+    // the whole solve's time, both phases (Newton's report times its own phase only)
     match cone_newton(fc, r, params, &options.newton, observer) {
         Ok(info) => Ok(Solved {
-            seconds,
+            seconds: started.elapsed().as_secs_f64(),
             ..info.map_stats(stats)
         }),
+        Err(SolveError::NoConvergence(info)) => Err(SolveError::NoConvergence(Box::new(Solved {
+            seconds: started.elapsed().as_secs_f64(),
+            ..info.map_stats(stats)
+        }))),
         Err(e) => Err(e.map_stats(stats)),
     }
 }

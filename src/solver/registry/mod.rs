@@ -42,7 +42,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use self::options::{GS, JACOBI, Typed, defaults, no_options, prox_defaults, prox_typed, typed};
-use self::run::{run, run_auto, run_either, run_lemke, run_ppa, run_prox, run_prox_nsn};
+use self::run::{
+    run, run_auto, run_either, run_gs_nsn, run_lemke, run_ppa, run_prox, run_prox_nsn,
+};
 use super::scaling::solve_scaled;
 use super::{Iterate, Params, SolveError, Solved};
 use crate::generic::{GmpNewton, GmpNewtonOptions, GmpPgs, GmpPgsOptions};
@@ -388,6 +390,17 @@ pub static METHODS: &[MethodSpec] = &[
         defaults: defaults::<ProxNsnOptions>,
         read: typed::<ProxNsnOptions>,
         run: run_prox_nsn,
+    },
+    MethodSpec {
+        name: "gs-nsn",
+        aliases: &[],
+        summary: "blocked Gauss-Seidel (NSGS) while each sweep at least halves the error (at \
+                  most 20 sweeps), then the semismooth Newton method on the cone from there",
+        applies_to: &[F, G],
+        default_max_iter: DEFAULT_MAX_ITER,
+        defaults: defaults::<crate::policy::gs_then_newton::GsNsnOptions>,
+        read: typed::<crate::policy::gs_then_newton::GsNsnOptions>,
+        run: run_gs_nsn,
     },
     MethodSpec {
         name: "ppa",

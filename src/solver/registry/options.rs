@@ -154,6 +154,12 @@ impl MethodOptions for crate::proximal_point::ProximalPointOptions {
     }
 }
 
+impl MethodOptions for crate::policy::gs_then_newton::GsNsnOptions {
+    fn validate(&self) -> Result<(), (String, String)> {
+        from_check(self.check())
+    }
+}
+
 impl MethodOptions for ProxNsnOptions {
     fn validate(&self) -> Result<(), (String, String)> {
         if !(self.switch_tol >= 0.0) {

@@ -1,7 +1,7 @@
 //! Running a method of the registry on an [`AnyProblem`]: read the method's options from
 //! the settings, take out the problem type its [`Method`] works on, and run the one loop
 //! ([`crate::solver::solve`]). Every entry of [`super::METHODS`] runs through [`run`] (or
-//! [`run_either`] for a method with an LCP and a boxed LCP form); only four methods have a
+//! [`run_either`] for a method with an LCP and a boxed LCP form); only five methods have a
 //! function of their own, each for a stated reason.
 
 use nalgebra::DVector;
@@ -206,6 +206,26 @@ pub(super) fn run_prox_nsn(
     obs: &mut Observer<'_>,
 ) -> Ran {
     run_local_driver("prox-nsn", p, x, params, o, obs, cone_newton_prox_start)
+}
+
+/// Gauss-Seidel, then Newton: two methods in turn
+/// ([`crate::policy::gs_then_newton::cone_newton_gs_start`]).
+pub(super) fn run_gs_nsn(
+    p: &AnyProblem,
+    x: &mut DVector<f64>,
+    params: &Params,
+    o: &Typed,
+    obs: &mut Observer<'_>,
+) -> Ran {
+    run_local_driver(
+        "gs-nsn",
+        p,
+        x,
+        params,
+        o,
+        obs,
+        crate::policy::gs_then_newton::cone_newton_gs_start,
+    )
 }
 
 /// The proximal-point method: [`proximal_point`] rather than the bare loop, because the
