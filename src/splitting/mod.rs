@@ -28,17 +28,20 @@
 //! projecting row by row.
 
 mod blocked;
+mod colour;
 pub mod contact;
 mod lcp;
 mod velocity;
 
 pub(crate) use blocked::{BlockRows, SeenMatrix};
 pub use blocked::{BlockedGaussSeidel, Nsgs, NsgsOptions, NsgsPrepared, blocked_gauss_seidel};
+pub use colour::{Colouring, ContactColouring, MAX_MASK_COLOURS};
 pub use contact::{ContactCase, ContactSolution, solve_contact};
 pub use lcp::{
     PgsOptions, PjOptions, ProjectedSplitting, PsorOptions, Splitting, SplittingOptions,
     SplittingPrepared, solve_boxed, solve_lcp, splitting_matrices, sweep_boxed, sweep_lcp,
 };
 pub use velocity::{
-    VelocityGaussSeidel, Vgs, VgsOptions, VgsPrepared, VgsState, velocity_gauss_seidel,
+    DEFAULT_COLOUR_BLOCK, VelocityGaussSeidel, Vgs, VgsOptions, VgsPrepared, VgsState,
+    velocity_gauss_seidel,
 };
