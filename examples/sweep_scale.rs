@@ -39,8 +39,8 @@ const REPEAT: usize = 7;
 const WARM: usize = 20;
 /// The scene whose error is followed sweep by sweep.
 const CONVERGENCE_SIZE: usize = 100_000;
-/// Contacts per block of the colouring: single contacts, the default block, and a large one.
-const BLOCKS: [usize; 3] = [1, DEFAULT_COLOUR_BLOCK, 4096];
+/// Contacts per block of the colouring: single contacts, small blocks, and the default.
+const BLOCKS: [usize; 3] = [1, 256, DEFAULT_COLOUR_BLOCK];
 /// The sweep counts at which the error is reported.
 const CHECKPOINTS: [usize; 6] = [1, 2, 5, 10, 20, 50];
 // ANCHOR_END: setup
@@ -50,6 +50,15 @@ fn status_kb(key: &str) -> Option<usize> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = s.lines().find(|l| l.starts_with(key))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// CPU time (user + system) of all of the process's threads so far, in seconds, from
+/// `/proc/self/stat` (Linux; clock ticks of 10 ms), or `None`.
+fn cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let f: Vec<&str> = s.rsplit(')').next()?.split_whitespace().collect();
+    let ticks = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 /// Resets the peak resident size (`VmHWM`) to the current one (Linux >= 4.0); `false` if
@@ -166,10 +175,11 @@ struct Row {
     seq_s: f64,
     prox_s: f64,
     /// Per entry of [`BLOCKS`]: colours, colouring time, sequential sweep in colour order,
-    /// coloured sweep on 1 and on 2 threads (s).
-    coloured: Vec<(usize, f64, f64, f64, f64)>,
+    /// coloured sweep on 1 and on 2 threads (s), cores in use during the 2-thread runs.
+    coloured: Vec<(usize, f64, f64, f64, f64, f64)>,
     bytes: usize,
     peak_kb: Option<usize>,
+    resident_kb: Option<usize>,
 }
 
 type Kept = (GlobalFrictionContact, VgsPrepared, Vec<ContactColouring>);
@@ -182,6 +192,7 @@ fn measure(target: usize) -> (Row, Option<Kept>) {
     let t = Instant::now();
     let prep = VgsPrepared::new(&g, g.kind()).expect("prepared");
     let prepare_s = t.elapsed().as_secs_f64();
+    let resident_kb = status_kb("VmRSS:");
     let mut r0 = DVector::zeros(g.dim());
     let mut v0 = g.velocity_dofs(&r0);
     for _ in 0..WARM {
@@ -197,14 +208,22 @@ fn measure(target: usize) -> (Row, Option<Kept>) {
         let t = Instant::now();
         let col = prep.colouring(block);
         let colour_s = t.elapsed().as_secs_f64();
+        // the best time, and the cores in use (CPU time / wall time) over all the runs
         let on = |p: &rayon::ThreadPool| {
-            best(start, |(r, v)| {
-                p.install(|| prep.sweep_coloured(&g, &col, r, v))
-            })
+            let (mut cpu, mut wall) = (0.0, 0.0);
+            let t = best(start, |(r, v)| {
+                let (c0, t0) = (cpu_seconds(), Instant::now());
+                p.install(|| prep.sweep_coloured(&g, &col, r, v));
+                wall += t0.elapsed().as_secs_f64();
+                cpu += cpu_seconds().zip(c0).map_or(f64::NAN, |(c1, c0)| c1 - c0);
+            });
+            // ticks of 10 ms: too coarse below about a second of runs
+            (t, if wall >= 1.0 { cpu / wall } else { f64::NAN })
         };
         let order = col.order();
         let in_order = best(start, |(r, v)| prep.sweep_in_order(&g, &order, r, v));
-        coloured.push((col.colours(), colour_s, in_order, on(&one), on(&two)));
+        let ((t1, _), (t2, cores)) = (on(&one), on(&two));
+        coloured.push((col.colours(), colour_s, in_order, t1, t2, cores));
         colourings.push(col);
     }
     // ANCHOR_END: timing
@@ -232,6 +251,7 @@ fn measure(target: usize) -> (Row, Option<Kept>) {
         coloured,
         bytes: prep.bytes_streamed(),
         peak_kb,
+        resident_kb,
     };
     let keep = (target == CONVERGENCE_SIZE).then_some((g, prep, colourings));
     (row, keep)
@@ -281,10 +301,15 @@ fn main() {
     writeln!(
         w,
         "| contacts | bodies | build s | prepare s | peak MB | peak bytes/contact | \
-         NSGS sweep s | ns/contact | PROX sweep s | ns/contact |"
+         resident after prepare, bytes/contact | NSGS sweep s | ns/contact | PROX sweep s | \
+         ns/contact |"
     )
     .unwrap();
-    writeln!(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|").unwrap();
+    writeln!(
+        w,
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    )
+    .unwrap();
     for r in &rows {
         let (mb, per) = match r.peak_kb {
             Some(kb) => (
@@ -293,9 +318,12 @@ fn main() {
             ),
             None => ("n/a".into(), "n/a".into()),
         };
+        let resident = r.resident_kb.map_or("n/a".into(), |kb| {
+            format!("{:.0}", kb as f64 * 1024.0 / r.contacts as f64)
+        });
         writeln!(
             w,
-            "| {} | {} | {:.2} | {:.2} | {mb} | {per} | {:.4} | {:.0} | {:.4} | {:.0} |",
+            "| {} | {} | {:.2} | {:.2} | {mb} | {per} | {resident} | {:.4} | {:.0} | {:.4} | {:.0} |",
             r.contacts,
             r.bodies,
             r.build_s,
@@ -313,25 +341,33 @@ fn main() {
         "Coloured sweep: contacts cut into blocks of consecutive contacts, the blocks \
          coloured greedily so that no two blocks of one colour share a body, the blocks of a \
          colour swept in parallel with rayon, each block in Gauss-Seidel order. Speed-up = \
-         sequential sweep time / coloured sweep time."
+         sequential sweep time / coloured sweep time. Cores in use = CPU time of all threads / \
+         wall time over the 2-thread runs (2 when both threads ran at once the whole time; \
+         near 1 or below when the machine's other jobs left less than two cores; n/a when the \
+         runs took less than a second, too short for the 10 ms ticks of the CPU clock)."
     )
     .unwrap();
     writeln!(w).unwrap();
     writeln!(
         w,
         "| contacts | block | colours | colouring s | sequential in colour order s | \
-         coloured, 1 thread s | coloured, 2 threads s | speed-up on 2 threads vs sequential \
-         | vs coloured on 1 thread |"
+         coloured, 1 thread s | coloured, 2 threads s | cores in use on 2 threads | \
+         speed-up on 2 threads vs sequential | vs coloured on 1 thread |"
     )
     .unwrap();
-    writeln!(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|").unwrap();
+    writeln!(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|").unwrap();
     for r in &rows {
-        for (block, &(colours, colour_s, ord, c1, c2)) in BLOCKS.iter().zip(&r.coloured) {
+        for (block, &(colours, colour_s, ord, c1, c2, cores)) in BLOCKS.iter().zip(&r.coloured) {
             writeln!(
                 w,
                 "| {} | {block} | {colours} | {colour_s:.3} | {ord:.4} | {c1:.4} | {c2:.4} \
-                 | {:.2} | {:.2} |",
+                 | {} | {:.2} | {:.2} |",
                 r.contacts,
+                if cores.is_nan() {
+                    "n/a".to_string()
+                } else {
+                    format!("{cores:.2}")
+                },
                 r.seq_s / c2,
                 c1 / c2
             )
@@ -366,7 +402,7 @@ fn main() {
             f1,
             f1 / r.seq_s,
             f2,
-            f2 / r.coloured[1].4
+            f2 / r.coloured[BLOCKS.len() - 1].4
         )
         .unwrap();
     }

@@ -28,7 +28,7 @@ fn coloured_sweep_equals_sequential_sweep_in_colour_order() {
         for kind in [FrictionKind::Coulomb, FrictionKind::Ccp] {
             let g = scene.global_problem().unwrap().with_kind(kind);
             let prep = VgsPrepared::new(&g, kind).unwrap();
-            for block in [1, 3, DEFAULT_COLOUR_BLOCK] {
+            for block in [1, 3, 8, DEFAULT_COLOUR_BLOCK] {
                 let col = prep.colouring(block);
                 if block == 1 {
                     assert!(col.colours() > 1, "{}", scene.name);

@@ -345,10 +345,12 @@ impl Default for VgsOptions {
     }
 }
 
-/// The default [`VgsOptions::block`]: 256 consecutive contacts per block of the colouring
-/// (their rows of `H^T` and `T^T`, about 200 KB, stay together in memory; a scene of
-/// 10 000 contacts still has some 40 blocks to share among threads).
-pub const DEFAULT_COLOUR_BLOCK: usize = 256;
+/// The default [`VgsOptions::block`]: 4096 consecutive contacts per block of the colouring.
+/// Large blocks keep most of the plain sweep's order (and so its convergence per sweep) and
+/// its memory locality, and need few colours; `examples/sweep_scale.rs` compares block
+/// sizes on generated walls (the splitting chapter, *At scale and in parallel*). A scene
+/// needs many times this many contacts for its blocks to be shared evenly among threads.
+pub const DEFAULT_COLOUR_BLOCK: usize = 4096;
 
 /// The velocity-space blocked Gauss-Seidel as a [`Method`]: one iteration is one sweep
 /// ([`VgsPrepared::sweep`]), with `v = M^-1 (q + H r)` kept in the prepared state.
