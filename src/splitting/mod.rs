@@ -26,6 +26,11 @@
 //! The blocked Gauss-Seidel ([`blocked_gauss_seidel`]) takes one contact (three rows) at a
 //! time and solves its 3x3 frictional problem exactly ([`solve_contact`]) instead of
 //! projecting row by row.
+//!
+//! Its velocity-space form ([`VelocityGaussSeidel`], [`Vgs`]) also sweeps in parallel:
+//! [`ContactColouring`] colours blocks of consecutive contacts so that no two blocks of one
+//! colour share a body, and [`VgsPrepared::sweep_coloured`] sweeps the blocks of a colour at
+//! once (option `parallel` of [`VgsOptions`]).
 
 mod blocked;
 mod colour;
