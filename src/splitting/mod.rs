@@ -26,19 +26,27 @@
 //! The blocked Gauss-Seidel ([`blocked_gauss_seidel`]) takes one contact (three rows) at a
 //! time and solves its 3x3 frictional problem exactly ([`solve_contact`]) instead of
 //! projecting row by row.
+//!
+//! Its velocity-space form ([`VelocityGaussSeidel`], [`Vgs`]) also sweeps in parallel:
+//! [`ContactColouring`] colours blocks of consecutive contacts so that no two blocks of one
+//! colour share a body, and [`VgsPrepared::sweep_coloured`] sweeps the blocks of a colour at
+//! once (option `parallel` of [`VgsOptions`]).
 
 mod blocked;
+mod colour;
 pub mod contact;
 mod lcp;
 mod velocity;
 
 pub(crate) use blocked::{BlockRows, SeenMatrix};
 pub use blocked::{BlockedGaussSeidel, Nsgs, NsgsOptions, NsgsPrepared, blocked_gauss_seidel};
+pub use colour::{Colouring, ContactColouring, MAX_MASK_COLOURS};
 pub use contact::{ContactCase, ContactSolution, solve_contact};
 pub use lcp::{
     PgsOptions, PjOptions, ProjectedSplitting, PsorOptions, Splitting, SplittingOptions,
     SplittingPrepared, solve_boxed, solve_lcp, splitting_matrices, sweep_boxed, sweep_lcp,
 };
 pub use velocity::{
-    VelocityGaussSeidel, Vgs, VgsOptions, VgsPrepared, VgsState, velocity_gauss_seidel,
+    DEFAULT_COLOUR_BLOCK, VelocityGaussSeidel, Vgs, VgsOptions, VgsPrepared, VgsState,
+    velocity_gauss_seidel,
 };
