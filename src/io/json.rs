@@ -89,7 +89,7 @@ pub enum MatrixJson {
 
 impl<'de> Deserialize<'de> for MatrixJson {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(MatrixVisitor)
+        d.deserialize_any(MatrixVisitor)
     }
 }
 
