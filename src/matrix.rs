@@ -65,7 +65,14 @@ impl From<CsrMatrix<f64>> for Matrix {
 }
 
 impl Matrix {
-    /// A sparse matrix from `(row, col, value)` triplets; duplicates are summed.
+    /// A sparse matrix from `(row, col, value)` triplets; duplicates are summed (in the
+    /// order they are given), explicitly stored zeros are kept, columns end up sorted
+    /// within each row.
+    ///
+    /// The compressed rows are built directly (count per row, scatter, sort each row,
+    /// merge duplicates in place): besides `triplets` it needs the result's
+    /// 16 bytes per entry and `8 (nrows + 1)` bytes of row offsets, so that a reader
+    /// holding the triplets of a large file does not need several more copies of them.
     ///
     /// Returns `None` if an index is out of range.
     pub fn from_triplets(
@@ -73,23 +80,71 @@ impl Matrix {
         ncols: usize,
         triplets: &[(usize, usize, f64)],
     ) -> Option<Matrix> {
-        // Exact-size index and value arrays: no growth while reading a large file.
-        let n = triplets.len();
-        let (mut rows, mut cols, mut vals) = (
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-        );
-        for &(i, j, v) in triplets {
+        let mut offsets = vec![0usize; nrows.checked_add(1)?];
+        for &(i, j, _) in triplets {
             if i >= nrows || j >= ncols {
                 return None;
             }
-            rows.push(i);
-            cols.push(j);
-            vals.push(v);
+            offsets[i + 1] += 1;
         }
-        let coo = CooMatrix::try_from_triplets(nrows, ncols, rows, cols, vals).ok()?;
-        Some(Matrix::Sparse(CsrMatrix::from(&coo)))
+        for i in 0..nrows {
+            offsets[i + 1] += offsets[i];
+        }
+        let n = triplets.len();
+        let mut cols = vec![0usize; n];
+        let mut vals = vec![0.0f64; n];
+        // `next[i]`: where the next entry of row `i` goes.
+        let mut next = offsets.clone();
+        let mut sorted = true;
+        let mut last: Option<(usize, usize)> = None;
+        for &(i, j, v) in triplets {
+            // Already in row-major order without duplicates (what every writer of ours
+            // produces): no sort or merge is needed.
+            if last.is_some_and(|l| (i, j) <= l) {
+                sorted = false;
+            }
+            last = Some((i, j));
+            cols[next[i]] = j;
+            vals[next[i]] = v;
+            next[i] += 1;
+        }
+        drop(next);
+        if !sorted {
+            // Sort each row by column (stable: duplicates keep their order) and merge
+            // duplicates, compacting in place; one row at a time goes through `row`.
+            let mut row: Vec<(usize, f64)> = Vec::new();
+            let mut write = 0;
+            let mut start = 0;
+            for i in 0..nrows {
+                let end = offsets[i + 1];
+                row.clear();
+                row.extend(
+                    cols[start..end]
+                        .iter()
+                        .copied()
+                        .zip(vals[start..end].iter().copied()),
+                );
+                row.sort_by_key(|e| e.0);
+                let row_start = write;
+                for &(j, v) in &row {
+                    if write > row_start && cols[write - 1] == j {
+                        vals[write - 1] += v;
+                    } else {
+                        cols[write] = j;
+                        vals[write] = v;
+                        write += 1;
+                    }
+                }
+                offsets[i] = row_start;
+                start = end;
+            }
+            offsets[nrows] = write;
+            cols.truncate(write);
+            vals.truncate(write);
+        }
+        CsrMatrix::try_from_csr_data(nrows, ncols, offsets, cols, vals)
+            .ok()
+            .map(Matrix::Sparse)
     }
 
     /// The `n x n` identity, stored sparse.
@@ -371,5 +426,57 @@ mod tests {
         assert_eq!(m.get(1, 1), 0.0);
         assert!(Matrix::from_triplets(2, 2, &[(2, 0, 1.0)]).is_none());
         assert!(m.relative_asymmetry() > 0.0);
+    }
+
+    /// The direct construction gives what nalgebra-sparse's COO conversion gives, for
+    /// triplets in any order, with duplicates, explicit zeros and empty rows.
+    #[test]
+    fn triplets_build_the_same_rows_as_coo() {
+        let (nrows, ncols) = (7, 5);
+        let mut t = Vec::new();
+        let mut x: u64 = 12345;
+        for k in 0..60 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let i = (x >> 33) as usize % nrows;
+            let j = (x >> 13) as usize % ncols;
+            if i == 3 {
+                continue; // an empty row
+            }
+            let v = if k % 11 == 0 {
+                0.0
+            } else {
+                (k as f64) * 0.37 - 5.0
+            };
+            t.push((i, j, v));
+        }
+        let coo = CooMatrix::try_from_triplets(
+            nrows,
+            ncols,
+            t.iter().map(|e| e.0).collect(),
+            t.iter().map(|e| e.1).collect(),
+            t.iter().map(|e| e.2).collect(),
+        )
+        .unwrap();
+        let want = CsrMatrix::from(&coo);
+        let Some(Matrix::Sparse(got)) = Matrix::from_triplets(nrows, ncols, &t) else {
+            panic!("sparse expected");
+        };
+        assert_eq!(got.row_offsets(), want.row_offsets());
+        assert_eq!(got.col_indices(), want.col_indices());
+        for (a, b) in got.values().iter().zip(want.values()) {
+            assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "{a} vs {b}");
+        }
+        // Sorted input without duplicates is taken as it is.
+        let sorted = [(0, 1, 2.0), (0, 3, 0.0), (2, 0, -1.0), (6, 4, 3.0)];
+        let Some(Matrix::Sparse(m)) = Matrix::from_triplets(nrows, ncols, &sorted) else {
+            panic!("sparse expected");
+        };
+        assert_eq!(m.row_offsets(), &[0, 2, 2, 3, 3, 3, 3, 4]);
+        assert_eq!(m.col_indices(), &[1, 3, 0, 4]);
+        assert_eq!(m.values(), &[2.0, 0.0, -1.0, 3.0]);
+        assert!(Matrix::from_triplets(0, 0, &[]).is_some());
+        assert!(Matrix::from_triplets(3, 3, &[(0, 3, 1.0)]).is_none());
     }
 }

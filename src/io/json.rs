@@ -55,7 +55,16 @@ pub const FORMAT_TAG: &str = "nonsmooth-problem";
 pub const VERSION: u32 = 1;
 
 /// A matrix in JSON.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// Read with a hand-written [`Deserialize`] that streams the keys into typed vectors
+/// (about 24 bytes per triplet, 8 per dense entry): serde's derived form of an internally
+/// tagged enum first copies the whole object into a tree of generic values, several times
+/// the size of the triplets (issue 14: large walls needed gigabytes). The accepted input
+/// and the messages are those of the derived form (`missing field`, `unknown variant`,
+/// `duplicate field`; keys that do not belong to the storage are ignored), except that a
+/// key given before `storage` is read as what it is in either storage (`entries` as
+/// triplets, `rows` as rows of numbers) even if the storage then ignores it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "storage", rename_all = "lowercase")]
 pub enum MatrixJson {
     /// Coordinate list `[i, j, v]` (zero-based; duplicates summed).
@@ -76,6 +85,131 @@ pub enum MatrixJson {
         /// `nrows` rows of `ncols` values.
         rows: Vec<Vec<f64>>,
     },
+}
+
+impl<'de> Deserialize<'de> for MatrixJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(MatrixVisitor)
+    }
+}
+
+struct MatrixVisitor;
+
+/// The value of `storage` (derived, so that its messages are serde's: `unknown variant
+/// `x`, expected `triplets` or `dense``).
+#[derive(Deserialize, PartialEq, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Storage {
+    Triplets,
+    Dense,
+}
+
+impl<'de> serde::de::Visitor<'de> for MatrixVisitor {
+    type Value = MatrixJson;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("internally tagged enum MatrixJson")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<MatrixJson, A::Error> {
+        use serde::de::{Error, IgnoredAny};
+        let mut storage: Option<Storage> = None;
+        let mut nrows: Option<usize> = None;
+        let mut ncols: Option<usize> = None;
+        let mut entries: Option<Vec<(usize, usize, f64)>> = None;
+        let mut rows: Option<Vec<Vec<f64>>> = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "storage" => {
+                    if storage.is_some() {
+                        return Err(A::Error::duplicate_field("storage"));
+                    }
+                    storage = Some(map.next_value::<Storage>()?);
+                }
+                "nrows" => {
+                    if nrows.is_some() {
+                        return Err(A::Error::duplicate_field("nrows"));
+                    }
+                    nrows = Some(map.next_value()?);
+                }
+                "ncols" => {
+                    if ncols.is_some() {
+                        return Err(A::Error::duplicate_field("ncols"));
+                    }
+                    ncols = Some(map.next_value()?);
+                }
+                "entries" if storage != Some(Storage::Dense) => {
+                    if entries.is_some() {
+                        return Err(A::Error::duplicate_field("entries"));
+                    }
+                    // Grown by doubling while read: give back the unused part before
+                    // the compressed rows are built beside it.
+                    let mut e: Vec<(usize, usize, f64)> = map.next_value()?;
+                    e.shrink_to_fit();
+                    entries = Some(e);
+                }
+                "rows" if storage != Some(Storage::Triplets) => {
+                    if rows.is_some() {
+                        return Err(A::Error::duplicate_field("rows"));
+                    }
+                    rows = Some(map.next_value()?);
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        finish(storage, nrows, ncols, entries, rows)
+    }
+
+    /// The sequence form `[storage, nrows, ncols, entries or rows]` that the derived
+    /// form also accepts.
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<MatrixJson, A::Error> {
+        use serde::de::Error;
+        let storage: Storage = seq
+            .next_element()?
+            .ok_or_else(|| A::Error::missing_field("storage"))?;
+        let len = |i| A::Error::invalid_length(i, &"a matrix with 3 fields after its storage");
+        let nrows: usize = seq.next_element()?.ok_or_else(|| len(0))?;
+        let ncols: usize = seq.next_element()?.ok_or_else(|| len(1))?;
+        match storage {
+            Storage::Triplets => Ok(MatrixJson::Triplets {
+                nrows,
+                ncols,
+                entries: seq.next_element()?.ok_or_else(|| len(2))?,
+            }),
+            Storage::Dense => Ok(MatrixJson::Dense {
+                nrows,
+                ncols,
+                rows: seq.next_element()?.ok_or_else(|| len(2))?,
+            }),
+        }
+    }
+}
+
+/// The matrix from the keys read, or the derived form's error for a missing one.
+fn finish<E: serde::de::Error>(
+    storage: Option<Storage>,
+    nrows: Option<usize>,
+    ncols: Option<usize>,
+    entries: Option<Vec<(usize, usize, f64)>>,
+    rows: Option<Vec<Vec<f64>>>,
+) -> Result<MatrixJson, E> {
+    let nrows = nrows.ok_or_else(|| E::missing_field("nrows"));
+    let ncols = ncols.ok_or_else(|| E::missing_field("ncols"));
+    match storage {
+        None => Err(E::missing_field("storage")),
+        Some(Storage::Triplets) => Ok(MatrixJson::Triplets {
+            nrows: nrows?,
+            ncols: ncols?,
+            entries: entries.ok_or_else(|| E::missing_field("entries"))?,
+        }),
+        Some(Storage::Dense) => Ok(MatrixJson::Dense {
+            nrows: nrows?,
+            ncols: ncols?,
+            rows: rows.ok_or_else(|| E::missing_field("rows"))?,
+        }),
+    }
 }
 
 impl MatrixJson {
@@ -684,6 +818,73 @@ mod tests {
                 from_bytes(Path::new("x.json"), text.as_bytes()).is_err(),
                 "{text}"
             );
+        }
+    }
+
+    /// Issue 14: the hand-written matrix reader accepts what the derived one did (keys in
+    /// any order, unknown keys ignored, the sequence form) and gives its messages.
+    #[test]
+    fn matrix_reader_keeps_the_derived_behaviour() {
+        let read = |t: &str| serde_json::from_str::<MatrixJson>(t).map_err(|e| e.to_string());
+        let want = MatrixJson::Triplets {
+            nrows: 2,
+            ncols: 2,
+            entries: vec![(1, 0, 2.5)],
+        };
+        for t in [
+            r#"{"storage": "triplets", "nrows": 2, "ncols": 2, "entries": [[1, 0, 2.5]]}"#,
+            r#"{"entries": [[1, 0, 2.5]], "ncols": 2, "nrows": 2, "storage": "triplets"}"#,
+            r#"{"storage": "triplets", "rows": "ignored", "x": {}, "nrows": 2, "ncols": 2, "entries": [[1, 0, 2.5]]}"#,
+            r#"["triplets", 2, 2, [[1, 0, 2.5]]]"#,
+        ] {
+            assert_eq!(read(t).as_ref(), Ok(&want), "{t}");
+        }
+        let dense =
+            read(r#"{"storage": "dense", "entries": 7, "nrows": 1, "ncols": 1, "rows": [[3]]}"#);
+        assert_eq!(
+            dense,
+            Ok(MatrixJson::Dense {
+                nrows: 1,
+                ncols: 1,
+                rows: vec![vec![3.0]]
+            })
+        );
+        for (t, msg) in [
+            (
+                r#"{"nrows": 1, "ncols": 1, "rows": [[1]]}"#,
+                "missing field `storage`",
+            ),
+            (
+                r#"{"storage": "csr", "nrows": 1}"#,
+                "unknown variant `csr`, expected `triplets` or `dense`",
+            ),
+            (
+                r#"{"storage": "dense", "ncols": 1, "rows": [[1]]}"#,
+                "missing field `nrows`",
+            ),
+            (
+                r#"{"storage": "triplets", "nrows": 1, "ncols": 1}"#,
+                "missing field `entries`",
+            ),
+            (
+                r#"{"storage": "dense", "storage": "dense"}"#,
+                "duplicate field `storage`",
+            ),
+            (
+                r#"{"storage": "triplets", "nrows": 1, "ncols": 1, "entries": [[0, 0, "x"]]}"#,
+                "invalid type: string \"x\", expected f64",
+            ),
+            (
+                r#"{"storage": "triplets", "nrows": -1}"#,
+                "invalid value: integer `-1`, expected usize",
+            ),
+            (
+                "5",
+                "invalid type: integer `5`, expected internally tagged enum MatrixJson",
+            ),
+        ] {
+            let e = read(t).unwrap_err();
+            assert!(e.contains(msg), "{t}: {e}");
         }
     }
 

@@ -102,8 +102,10 @@ impl Format {
 }
 
 /// The largest file a reader accepts: 1 GiB. Readers read the whole file into memory and
-/// split text into tokens (about 24 bytes per token on top of the text), so the cap
-/// bounds a reader's memory to a few GB whatever the file says. Larger problems belong
+/// index the tokens of text (8 bytes per token on top of the text), then hold the
+/// numbers as triplets or vectors and build compressed rows once, so that a reader's
+/// memory is a small multiple of the file's size (measured per stored entry in
+/// `book/src/generated/read_scale.txt`) and the cap bounds it whatever the file says. Larger problems belong
 /// in NumPy `.npz` archives (read member by member, the cap applying to each member:
 /// [`npz`]) or FCLIB HDF5 files, which are read array by array.
 pub const MAX_FILE_BYTES: u64 = 1 << 30;

@@ -122,9 +122,9 @@ pub fn parse_matrix(path: &Path, bytes: &[u8]) -> Result<DlmMatrix, IoError> {
     let mut entries = Vec::with_capacity(nnz);
     for k in 0..nnz {
         let i_idx = t.pos();
-        let i = t.next_usize(&format!("the row of entry {k}"))?;
-        let j = t.next_usize(&format!("the column of entry {k}"))?;
-        let v = t.next_f64(&format!("the value of entry {k}"))?;
+        let i = t.next_usize_lazy(|| format!("the row of entry {k}"))?;
+        let j = t.next_usize_lazy(|| format!("the column of entry {k}"))?;
+        let v = t.next_f64_lazy(|| format!("the value of entry {k}"))?;
         if i >= nrows || j >= ncols {
             return Err(t.err_at(
                 i_idx,

@@ -10,10 +10,15 @@ use std::path::Path;
 use super::IoError;
 
 /// The tokens of a text file, read front to back.
+///
+/// Only where each token starts is kept (8 bytes per token): its end is the next ASCII
+/// whitespace and its line is counted when a message needs it, so the index of a large
+/// file costs a third of what `(slice, line)` pairs did.
 pub(crate) struct Tokens<'a> {
     path: &'a Path,
-    /// `(token, 1-based line)`.
-    toks: Vec<(&'a [u8], usize)>,
+    bytes: &'a [u8],
+    /// Byte offset of each token's first byte.
+    starts: Vec<usize>,
     pos: usize,
     last_line: usize,
     /// The last token runs to the end of the file, with no whitespace after it.
@@ -24,32 +29,48 @@ impl<'a> Tokens<'a> {
     /// Splits `bytes` on ASCII whitespace. Tokens need not be UTF-8 until they are parsed
     /// (so a trailing comment in any encoding is harmless).
     pub fn new(path: &'a Path, bytes: &'a [u8]) -> Self {
-        let mut toks = Vec::new();
+        let mut starts = Vec::new();
         let mut line = 1;
-        let mut start: Option<usize> = None;
+        let mut inside = false;
         for (k, &c) in bytes.iter().enumerate() {
             if c.is_ascii_whitespace() {
-                if let Some(s) = start.take() {
-                    toks.push((&bytes[s..k], line));
-                }
+                inside = false;
                 if c == b'\n' {
                     line += 1;
                 }
-            } else if start.is_none() {
-                start = Some(k);
+            } else if !inside {
+                inside = true;
+                starts.push(k);
             }
         }
-        let unterminated = start.is_some();
-        if let Some(s) = start {
-            toks.push((&bytes[s..], line));
-        }
+        starts.shrink_to_fit();
         Tokens {
             path,
-            toks,
+            bytes,
+            starts,
             pos: 0,
             last_line: line,
-            unterminated,
+            unterminated: inside,
         }
+    }
+
+    /// The text of token `idx` (which exists).
+    fn token(&self, idx: usize) -> &'a [u8] {
+        let start = self.starts[idx];
+        let rest = &self.bytes[start..];
+        let len = rest
+            .iter()
+            .position(|c| c.is_ascii_whitespace())
+            .unwrap_or(rest.len());
+        &rest[..len]
+    }
+
+    /// The 1-based line of token `idx` (which exists).
+    fn line(&self, idx: usize) -> usize {
+        1 + self.bytes[..self.starts[idx]]
+            .iter()
+            .filter(|&&c| c == b'\n')
+            .count()
     }
 
     /// Whether the data ended at the file's last token (`consumed` tokens were read) with
@@ -61,11 +82,11 @@ impl<'a> Tokens<'a> {
     /// * `Ok(Some(warning))` when it may have been cut: the caller reports it;
     /// * `Ok(None)` otherwise.
     pub fn check_not_cut(&self, consumed: usize) -> Result<Option<String>, IoError> {
-        if !(self.unterminated && consumed == self.toks.len() && consumed > 0) {
+        if !(self.unterminated && consumed == self.starts.len() && consumed > 0) {
             return Ok(None);
         }
         let last = consumed - 1;
-        let token = String::from_utf8_lossy(self.toks[last].0);
+        let token = String::from_utf8_lossy(self.token(last));
         let shown = show(&token);
         if token.ends_with(['.', 'e', 'E', '+', '-']) {
             return Err(self.err_at(
@@ -92,12 +113,12 @@ impl<'a> Tokens<'a> {
 
     /// How many tokens are left.
     pub fn remaining(&self) -> usize {
-        self.toks.len() - self.pos
+        self.starts.len() - self.pos
     }
 
     /// Total number of tokens.
     pub fn len(&self) -> usize {
-        self.toks.len()
+        self.starts.len()
     }
 
     /// The path used in messages.
@@ -107,13 +128,14 @@ impl<'a> Tokens<'a> {
 
     /// Where token `idx` is, for messages: `"token 17 (line 5)"`, or the end of the file.
     pub fn at(&self, idx: usize) -> String {
-        match self.toks.get(idx) {
-            Some((_, line)) => format!("token {} (line {line})", idx + 1),
-            None => format!(
+        if idx < self.starts.len() {
+            format!("token {} (line {})", idx + 1, self.line(idx))
+        } else {
+            format!(
                 "end of file (line {}, after {} tokens)",
                 self.last_line,
-                self.toks.len()
-            ),
+                self.starts.len()
+            )
         }
     }
 
@@ -128,13 +150,12 @@ impl<'a> Tokens<'a> {
     }
 
     fn next_raw(&mut self, what: &str) -> Result<(&'a [u8], usize), IoError> {
-        match self.toks.get(self.pos) {
-            Some(&(t, _)) => {
-                let idx = self.pos;
-                self.pos += 1;
-                Ok((t, idx))
-            }
-            None => Err(self.err(format!("expected {what}, the file ends"))),
+        if self.pos < self.starts.len() {
+            let idx = self.pos;
+            self.pos += 1;
+            Ok((self.token(idx), idx))
+        } else {
+            Err(self.err(format!("expected {what}, the file ends")))
         }
     }
 
@@ -182,6 +203,37 @@ impl<'a> Tokens<'a> {
         parse_number(s).map_err(|why| self.err_at(idx, format!("{what}: {why}")))
     }
 
+    /// As [`Tokens::next_f64`], with `what` (for the message) built only on an error:
+    /// no text is formatted per number of a large file.
+    pub fn next_f64_lazy(&mut self, what: impl FnOnce() -> String) -> Result<f64, IoError> {
+        let idx = self.pos;
+        if idx < self.starts.len() {
+            if let Ok(v) = std::str::from_utf8(self.token(idx))
+                .map_err(|_| ())
+                .and_then(|s| parse_number(s).map_err(|_| ()))
+            {
+                self.pos += 1;
+                return Ok(v);
+            }
+        }
+        self.next_f64(&what())
+    }
+
+    /// As [`Tokens::next_usize`], with `what` built only on an error.
+    pub fn next_usize_lazy(&mut self, what: impl FnOnce() -> String) -> Result<usize, IoError> {
+        let idx = self.pos;
+        if idx < self.starts.len() {
+            if let Some(v) = std::str::from_utf8(self.token(idx))
+                .ok()
+                .and_then(parse_usize)
+            {
+                self.pos += 1;
+                return Ok(v);
+            }
+        }
+        self.next_usize(&what())
+    }
+
     /// The next token as a number, where a value beyond the largest double means an
     /// infinity (OpenTissue writes `DBL_MAX` to 15 digits, which rounds past it, for an
     /// infinite bound).
@@ -198,9 +250,8 @@ impl<'a> Tokens<'a> {
         if self.remaining() < n {
             // Two numbers joined by a character that is not ASCII whitespace (a no-break
             // space) read as one token: say so, it is invisible in the file.
-            let joined = self.toks[self.pos..]
-                .iter()
-                .map(|(t, _)| String::from_utf8_lossy(t))
+            let joined = (self.pos..self.starts.len())
+                .map(|k| String::from_utf8_lossy(self.token(k)))
                 .find(|t| t.chars().any(|c| invisible_name(c).is_some()))
                 .map(|t| {
                     format!(
@@ -222,7 +273,7 @@ impl<'a> Tokens<'a> {
         self.need(n, what)?;
         let mut v = Vec::with_capacity(n);
         for k in 0..n {
-            v.push(self.next_f64(&format!("{what}[{k}]"))?);
+            v.push(self.next_f64_lazy(|| format!("{what}[{k}]"))?);
         }
         Ok(v)
     }
@@ -232,7 +283,7 @@ impl<'a> Tokens<'a> {
         self.need(n, what)?;
         let mut v = Vec::with_capacity(n);
         for k in 0..n {
-            v.push(self.next_usize(&format!("{what}[{k}]"))?);
+            v.push(self.next_usize_lazy(|| format!("{what}[{k}]"))?);
         }
         Ok(v)
     }

@@ -196,7 +196,19 @@ fn read_sbm(t: &mut Tokens, what: &str, rows: usize, cols: usize) -> Result<RawM
             ),
         ));
     }
-    let mut triplets = Vec::new();
+    // The entries the blocks hold, counted before anything is allocated for them (and
+    // checked against the tokens left, so that a header cannot make us allocate more
+    // than the file backs): one exact allocation instead of a growing vector.
+    let mut stored = 0usize;
+    for bi in 0..nb0 {
+        let r0 = if bi == 0 { 0 } else { row_off[bi - 1] };
+        let nr = row_off[bi] - r0;
+        for &bj in &col_idx[row_ptr[bi]..row_ptr[bi + 1]] {
+            let c0 = if bj == 0 { 0 } else { col_off[bj - 1] };
+            stored = stored.saturating_add(nr.saturating_mul(col_off[bj] - c0));
+        }
+    }
+    let mut triplets = Vec::with_capacity(if stored <= t.remaining() { stored } else { 0 });
     for bi in 0..nb0 {
         let r0 = if bi == 0 { 0 } else { row_off[bi - 1] };
         let nr = row_off[bi] - r0;
@@ -209,7 +221,7 @@ fn read_sbm(t: &mut Tokens, what: &str, rows: usize, cols: usize) -> Result<RawM
             let c0 = if bj == 0 { 0 } else { col_off[bj - 1] };
             let nc = col_off[bj] - c0;
             let num_idx = t.pos();
-            let num = t.next_usize(&format!("the number of block {k} of {what}"))?;
+            let num = t.next_usize_lazy(|| format!("the number of block {k} of {what}"))?;
             if num != k {
                 return Err(t.err_at(
                     num_idx,
@@ -219,10 +231,13 @@ fn read_sbm(t: &mut Tokens, what: &str, rows: usize, cols: usize) -> Result<RawM
             let count = nr
                 .checked_mul(nc)
                 .ok_or_else(|| t.err_at(num_idx, format!("{what}: block {k} is too large")))?;
-            t.need(count, &format!("block {k} ({nr} x {nc}) of {what}"))?;
+            if t.remaining() < count {
+                t.need(count, &format!("block {k} ({nr} x {nc}) of {what}"))?;
+            }
             for c in 0..nc {
                 for r in 0..nr {
-                    let v = t.next_f64(&format!("entry ({r}, {c}) of block {k} of {what}"))?;
+                    let v =
+                        t.next_f64_lazy(|| format!("entry ({r}, {c}) of block {k} of {what}"))?;
                     triplets.push((r0 + r, c0 + c, v));
                 }
             }
