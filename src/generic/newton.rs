@@ -3,7 +3,8 @@
 //!
 //! One iteration: `F(r̃)` and `H = I - D + C W̃` at `r̃ = S⁺ r`; the direction solves
 //! `H Δ = -F` (dense LU from nalgebra up to [`GmpNewtonOptions::dense_max`] unknowns,
-//! faer's sparse LU above); when the factorisation fails or gives a non-finite answer, `H`
+//! faer's sparse LU above, its symbolic analysis kept and reused while the pattern of `H`
+//! repeats); when the factorisation fails or gives a non-finite answer, `H`
 //! is regularised (`H + ε I`, `ε` growing, counted in [`GmpNewtonStats::regularised`]).
 //! If `Δ` is not a descent direction of `ψ` (`Δ · Hᵀ F >= 0`) or no step passes the
 //! non-monotone Armijo test `ψ(r̃ + τ Δ) <= (1 - 2 σ τ) max(last `window` merits)`
@@ -19,9 +20,8 @@
 //! derivative).
 
 use faer::linalg::solvers::Solve;
-use faer::sparse::SparseColMat;
-use faer::sparse::Triplet;
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
+use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat};
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
@@ -126,6 +126,22 @@ pub struct GmpNewtonPrepared {
     /// The Gauss-Seidel of the hybrid fallback, prepared when first needed (`None` inside
     /// when `gmp-pgs` refuses the problem).
     gs: Option<Option<GmpPgsPrepared>>,
+    /// The symbolic LU of the last sparse Newton matrix, reused while its pattern repeats
+    /// (across iterations and across problems solved with this preparation).
+    lu_cache: SymbolicCache,
+}
+
+/// faer's symbolic analysis of one sparse pattern (the `(row, col)` sequence of the
+/// triplets it was made from), kept for the next matrix of the same pattern.
+#[derive(Debug, Default)]
+struct SymbolicCache {
+    n: usize,
+    pattern: Vec<(usize, usize)>,
+    symbolic: Option<(
+        SymbolicSparseColMat<usize>,
+        Argsort<usize>,
+        SymbolicLu<usize>,
+    )>,
 }
 
 /// Solves `(H + eps I) x = rhs` from the entries of `H + eps I`; `None` if singular or not
@@ -135,6 +151,7 @@ fn solve_system(
     t: &[(usize, usize, f64)],
     rhs: &DVector<f64>,
     dense_max: usize,
+    cache: &mut SymbolicCache,
 ) -> Option<DVector<f64>> {
     let x = if n <= dense_max {
         let mut h = DMatrix::zeros(n, n);
@@ -143,13 +160,29 @@ fn solve_system(
         }
         h.lu().solve(rhs)?
     } else {
-        let trip: Vec<Triplet<usize, usize, f64>> = t
-            .iter()
-            .map(|&(row, col, val)| Triplet { row, col, val })
-            .collect();
-        let mat = SparseColMat::<usize, f64>::try_new_from_triplets(n, n, &trip).ok()?;
-        let symbolic = SymbolicLu::try_new(mat.symbolic()).ok()?;
-        let lu = Lu::try_new_with_symbolic(symbolic, mat.as_ref()).ok()?;
+        let same = cache.symbolic.is_some()
+            && cache.n == n
+            && cache.pattern.len() == t.len()
+            && cache
+                .pattern
+                .iter()
+                .zip(t)
+                .all(|(&(i, j), &(a, b, _))| i == a && j == b);
+        if !same {
+            cache.symbolic = None;
+            let pairs: Vec<Pair<usize, usize>> =
+                t.iter().map(|&(row, col, _)| Pair::new(row, col)).collect();
+            let (symbolic, argsort) =
+                SymbolicSparseColMat::try_new_from_indices(n, n, &pairs).ok()?;
+            let lu = SymbolicLu::try_new(symbolic.as_ref()).ok()?;
+            cache.n = n;
+            cache.pattern = t.iter().map(|&(i, j, _)| (i, j)).collect();
+            cache.symbolic = Some((symbolic, argsort, lu));
+        }
+        let (symbolic, argsort, lu_symbolic) = cache.symbolic.as_ref()?;
+        let vals: Vec<f64> = t.iter().map(|e| e.2).collect();
+        let mat = SparseColMat::new_from_argsort(symbolic.clone(), argsort, &vals).ok()?;
+        let lu = Lu::try_new_with_symbolic(lu_symbolic.clone(), mat.as_ref()).ok()?;
         let mut x = rhs.clone();
         lu.solve_in_place(faer::MatMut::from_column_major_slice_mut(
             x.as_mut_slice(),
@@ -187,6 +220,7 @@ impl Method for GmpNewton {
             jac: Vec::new(),
             history: Vec::new(),
             gs: None,
+            lu_cache: SymbolicCache::default(),
         })
     }
 
@@ -226,14 +260,14 @@ impl Method for GmpNewton {
         let h = sc.jacobian_triplets(p, &prepared.jac, 0.0);
         let grad = transpose_times(n, &h, &f);
         let rhs = -&f;
-        let mut dir = solve_system(n, &h, &rhs, o.dense_max);
+        let mut dir = solve_system(n, &h, &rhs, o.dense_max, &mut prepared.lu_cache);
         if dir.is_none() {
             // H singular: Levenberg-Marquardt regularisation, eps tied to ‖F‖, growing
             stats.regularised += 1;
             let mut eps = f.norm().clamp(1e-12, 1e-4);
             for _ in 0..8 {
                 let he = sc.jacobian_triplets(p, &prepared.jac, eps);
-                dir = solve_system(n, &he, &rhs, o.dense_max);
+                dir = solve_system(n, &he, &rhs, o.dense_max, &mut prepared.lu_cache);
                 if dir.is_some() {
                     break;
                 }

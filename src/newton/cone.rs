@@ -27,7 +27,10 @@
 //! (an element of the B-subdifferential; at a kink the inactive side is chosen). Each
 //! iteration solves `H Δ = -Φ` by sparse LU (faer; the symbolic analysis is done once and
 //! reused, the pattern is that of `W` plus the diagonal), or by dense LU when the system is
-//! small ([`DENSE_NEWTON_MAX`] unknowns), then backtracks on the merit
+//! small ([`DENSE_NEWTON_MAX`] unknowns), or — chosen by [`ConeNewtonOptions::linear`], by
+//! default when the predicted fill of the factors exceeds [`KRYLOV_FILL_RATIO`] — by
+//! restarted GMRES on the matrix-free product with a 3x3 block-Jacobi preconditioner
+//! ([`NewtonLinear`]), then backtracks on the merit
 //! `ψ = 1/2 ‖Φ‖²` until the Armijo condition `ψ(r + τ Δ) <= (1 - 2 σ τ) ψ(r)` holds
 //! (Silcowitz et al. 2009 eq. 38). When `H` is singular — more contacts than degrees of
 //! freedom make `W` rank deficient — it is regularised (`H + ε I`, `ε` growing). When no
@@ -51,6 +54,7 @@ use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat};
 use nalgebra::{DMatrix, DVector, Matrix3};
 use serde::{Deserialize, Serialize};
 
+use super::inner::{KrylovOutcome, gmres_with};
 use super::invalid_option;
 use crate::friction::project_on_cone;
 use crate::merit::{Residual, friction_error_with_velocity};
@@ -92,6 +96,14 @@ pub struct ConeNewtonOptions {
     /// step (the hybrid globalisation of Acary, Bremond, Huber 2018; default 10; 0 falls
     /// back to the gradient direction `-H^T Φ` instead).
     pub gs_sweeps: usize,
+    /// How the Newton system `H Δ = -Φ` is solved: `"auto"` (the default), `"lu"` (faer's
+    /// sparse LU, dense LU up to [`DENSE_NEWTON_MAX`] unknowns) or `"gmres"` (restarted
+    /// GMRES on the matrix-free product `H v`, 3x3 block-Jacobi preconditioner). `"auto"`
+    /// takes the LU unless the system has at least [`KRYLOV_MIN_UNKNOWNS`] unknowns and the
+    /// symbolic Cholesky analysis of the pattern of `H` (AMD
+    /// ordering) predicts more than [`KRYLOV_FILL_RATIO`] times the entries of `H` in the
+    /// factors. See [`NewtonLinear`].
+    pub linear: NewtonLinear,
     #[doc(hidden)]
     #[serde(skip)]
     pub non_exhaustive: NonExhaustive,
@@ -133,10 +145,56 @@ impl Default for ConeNewtonOptions {
             rho_scale: 1.0,
             window: 1,
             gs_sweeps: 10,
+            linear: NewtonLinear::Auto,
             non_exhaustive: NonExhaustive::default(),
         }
     }
 }
+
+/// How the cone Newton method solves its Newton system `H Δ = -Φ`
+/// ([`ConeNewtonOptions::linear`]; `linear=auto|lu|gmres` on the command line).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NewtonLinear {
+    /// Sparse LU, unless the system has at least [`KRYLOV_MIN_UNKNOWNS`] unknowns and the
+    /// symbolic analysis of `H`'s pattern predicts a fill above [`KRYLOV_FILL_RATIO`] (then
+    /// GMRES). Systems of at most [`DENSE_NEWTON_MAX`] unknowns
+    /// always take the dense LU.
+    #[default]
+    Auto,
+    /// Direct: dense LU up to [`DENSE_NEWTON_MAX`] unknowns, faer's sparse LU (COLAMD
+    /// column ordering, partial pivoting, symbolic analysis done once and reused) above.
+    Lu,
+    /// Inexact: restarted GMRES ([`crate::newton::gmres_with`], [`KRYLOV_RESTART`] vectors,
+    /// at most [`KRYLOV_MAX_PRODUCTS`] products) on `H v = v + D (ρ ∘ W v - v)`, one pass
+    /// over `W` per product, right-preconditioned by the inverses of the 3x3 diagonal
+    /// blocks `I - D_c + D_c ρ_c W_cc` (block Jacobi). Forcing term
+    /// `η = min(10⁻¹, (‖Φ‖ / ‖r‖)^{1/2})`, which keeps a superlinear local rate (Dembo,
+    /// Eisenstat, Steihaug 1982, Theorem 3.3: `η_k = O(‖Φ_k‖^{1/2})` gives order 1.5);
+    /// a direction with
+    /// `‖H Δ + Φ‖ < 0.9 ‖Φ‖` is a descent direction of `ψ` and goes to the line search.
+    /// Memory linear in the entries of `W`; no factorisation.
+    Gmres,
+}
+
+// ANCHOR: krylov_constants
+/// [`NewtonLinear::Auto`] switches to GMRES on systems of at least [`KRYLOV_MIN_UNKNOWNS`]
+/// unknowns when the factors of `H` (`L` and `U`, estimated
+/// as twice the entries of the Cholesky factor of `H`'s symmetric pattern under AMD
+/// ordering) would hold more than this many times the entries of `H`.
+pub const KRYLOV_FILL_RATIO: usize = 3;
+
+/// [`NewtonLinear::Auto`] keeps the LU on systems of fewer unknowns than this, whatever
+/// the fill: there a factorisation is cheap, exact and insensitive to conditioning.
+pub const KRYLOV_MIN_UNKNOWNS: usize = 3_000;
+
+/// Krylov vectors kept by the GMRES inner solve before a restart ([`NewtonLinear::Gmres`]).
+pub const KRYLOV_RESTART: usize = 50;
+
+/// Products `H v` per Newton iteration at most in the GMRES inner solve
+/// ([`NewtonLinear::Gmres`]).
+pub const KRYLOV_MAX_PRODUCTS: usize = 500;
+// ANCHOR_END: krylov_constants
 
 /// What a [`cone_newton`] solve counted, in [`Solved::stats`] (and in the report of
 /// [`SolveError::NoConvergence`]).
@@ -150,6 +208,9 @@ pub struct ConeNewtonStats {
     pub backtracks: usize,
     /// Blocked Gauss-Seidel sweeps taken by the hybrid fallback.
     pub gs_sweeps: usize,
+    /// Products `H v` of the GMRES inner solves ([`NewtonLinear::Gmres`]; 0 when the
+    /// Newton systems were factorised).
+    pub krylov_products: usize,
 }
 
 /// The reformulation `Φ(r)` of a [`FrictionContact`] (Alart-Curnier for Coulomb, the cone
@@ -232,6 +293,126 @@ impl<'a> ConeReformulation<'a> {
         }
         h
     }
+}
+
+impl ConeReformulation<'_> {
+    /// The Newton direction `Δ` with `H Δ ≈ -Φ(r)` by the GMRES inner solve of
+    /// [`NewtonLinear::Gmres`] (block-Jacobi preconditioner, zero start), stopped at
+    /// `‖H Δ + Φ‖ <= rel_tol ‖Φ‖` or after `max_products` products; with what GMRES did
+    /// (its `relative_residual` is the true residual `‖H Δ + Φ‖ / ‖Φ‖`). For testing the
+    /// inexact step against the direct one.
+    pub fn krylov_direction(
+        &self,
+        r: &DVector<f64>,
+        rel_tol: f64,
+        max_products: usize,
+    ) -> (DVector<f64>, KrylovOutcome) {
+        let n = r.len();
+        let mut phi = DVector::zeros(n);
+        let mut blocks = vec![Matrix3::zeros(); self.rho.len()];
+        let u = self.fc.velocity(r);
+        eval(
+            self.fc,
+            self.kind,
+            &self.rho,
+            r,
+            &u,
+            &mut phi,
+            Some(&mut blocks),
+        );
+        let rows = BlockRows::new(self.fc.w());
+        let rhs = -phi;
+        krylov_solve(
+            self.fc.w(),
+            &rows,
+            &blocks,
+            &self.rho,
+            &rhs,
+            rel_tol,
+            max_products,
+        )
+    }
+}
+
+/// Solves `H Δ = rhs`, `H = I - D + D ρ W`, by restarted GMRES with the 3x3 block-Jacobi
+/// right preconditioner (see [`NewtonLinear::Gmres`]); zero start.
+fn krylov_solve(
+    w: &crate::matrix::Matrix,
+    rows: &BlockRows,
+    blocks: &[Matrix3<f64>],
+    rho: &[[f64; 2]],
+    rhs: &DVector<f64>,
+    rel_tol: f64,
+    max_products: usize,
+) -> (DVector<f64>, KrylovOutcome) {
+    let nc = blocks.len();
+    let n = 3 * nc;
+    // the inverses of the diagonal blocks H_cc = I - D_c + D_c ρ_c W_cc
+    let inv: Vec<Matrix3<f64>> = (0..nc)
+        .map(|c| {
+            let wcc = rows
+                .blocks_of(c)
+                .find(|(d, _)| *d == c)
+                .map_or([0.0; 9], |(_, b)| b);
+            let rho_row = [rho[c][0], rho[c][1], rho[c][1]];
+            let d = &blocks[c];
+            let mut h = Matrix3::identity() - d;
+            for i in 0..3 {
+                for j in 0..3 {
+                    let mut v = 0.0;
+                    for l in 0..3 {
+                        v += d[(i, l)] * rho_row[l] * wcc[3 * l + j];
+                    }
+                    h[(i, j)] += v;
+                }
+            }
+            h.try_inverse()
+                .filter(|m| m.iter().all(|v| v.is_finite()))
+                .unwrap_or_else(Matrix3::identity)
+        })
+        .collect();
+    let mut wv = DVector::zeros(n);
+    let mut apply = |v: &DVector<f64>| -> DVector<f64> {
+        // H v = v + D (ρ ∘ W v - v)
+        wv.fill(0.0);
+        w.mul_vec_add(v, &mut wv);
+        let mut out = v.clone();
+        for c in 0..nc {
+            let k = 3 * c;
+            let x = nalgebra::Vector3::new(
+                rho[c][0] * wv[k] - v[k],
+                rho[c][1] * wv[k + 1] - v[k + 1],
+                rho[c][1] * wv[k + 2] - v[k + 2],
+            );
+            let y = blocks[c] * x;
+            for i in 0..3 {
+                out[k + i] += y[i];
+            }
+        }
+        out
+    };
+    let mut precondition = |v: &DVector<f64>| -> DVector<f64> {
+        let mut out = DVector::zeros(n);
+        for (c, m) in inv.iter().enumerate() {
+            let k = 3 * c;
+            let y = m * nalgebra::Vector3::new(v[k], v[k + 1], v[k + 2]);
+            for i in 0..3 {
+                out[k + i] = y[i];
+            }
+        }
+        out
+    };
+    let mut d = DVector::zeros(n);
+    let out = gmres_with(
+        &mut apply,
+        &mut precondition,
+        rhs,
+        &mut d,
+        KRYLOV_RESTART,
+        max_products,
+        rel_tol,
+    );
+    (d, out)
 }
 
 /// The `ρ` of every contact, `[ρ_n, ρ_t]`: `ρ_n = scale / W_nn`,
@@ -400,8 +581,13 @@ struct NewtonMatrix {
     n: usize,
     /// For each stored entry (in `pairs` order): its (row, col).
     pairs: Vec<Pair<usize, usize>>,
-    /// The symbolic analysis of the pattern; `None` for a dense system.
+    /// The symbolic analysis of the pattern; `None` for a dense system or GMRES.
     sparse: Option<SparsePattern>,
+    /// Solve by GMRES instead of a factorisation ([`NewtonLinear::Gmres`], or chosen by
+    /// [`NewtonLinear::Auto`]); `pairs` is then empty.
+    krylov: bool,
+    /// The option this was built with.
+    linear: NewtonLinear,
     /// `W`'s entries by block row: for contact c, blocks (d, W_cd).
     rows: BlockRows,
     /// The stored numbers of the `W` of `rows`.
@@ -417,8 +603,22 @@ struct SparsePattern {
 }
 
 impl NewtonMatrix {
-    fn new(fc: &FrictionContact) -> Result<Self, SolveError> {
+    fn new(fc: &FrictionContact, linear: NewtonLinear) -> Result<Self, SolveError> {
         let rows = BlockRows::new(fc.w());
+        let mut seen = SeenMatrix::default();
+        seen.set(fc.w());
+        let n = fc.dim();
+        if linear == NewtonLinear::Gmres {
+            return Ok(NewtonMatrix {
+                n,
+                pairs: Vec::new(),
+                sparse: None,
+                krylov: true,
+                linear,
+                rows,
+                seen,
+            });
+        }
         let nc = fc.contacts();
         let mut pairs = Vec::new();
         for c in 0..nc {
@@ -434,7 +634,6 @@ impl NewtonMatrix {
                 }
             }
         }
-        let n = fc.dim();
         let sparse = if n <= DENSE_NEWTON_MAX {
             None
         } else {
@@ -443,6 +642,20 @@ impl NewtonMatrix {
             };
             let (symbolic, argsort) = SymbolicSparseColMat::try_new_from_indices(n, n, &pairs)
                 .map_err(|e| singular(&format!("{e:?}")))?;
+            if linear == NewtonLinear::Auto
+                && n >= KRYLOV_MIN_UNKNOWNS
+                && too_much_fill(&symbolic, pairs.len())
+            {
+                return Ok(NewtonMatrix {
+                    n,
+                    pairs: Vec::new(),
+                    sparse: None,
+                    krylov: true,
+                    linear,
+                    rows,
+                    seen,
+                });
+            }
             let lu =
                 SymbolicLu::try_new(symbolic.as_ref()).map_err(|e| singular(&format!("{e:?}")))?;
             Some(SparsePattern {
@@ -451,12 +664,12 @@ impl NewtonMatrix {
                 lu,
             })
         };
-        let mut seen = SeenMatrix::default();
-        seen.set(fc.w());
         Ok(NewtonMatrix {
             n,
             pairs,
             sparse,
+            krylov: false,
+            linear,
             rows,
             seen,
         })
@@ -476,7 +689,7 @@ impl NewtonMatrix {
             self.rows = rows;
             self.seen.set(fc.w());
         } else {
-            *self = NewtonMatrix::new(fc)?;
+            *self = NewtonMatrix::new(fc, self.linear)?;
         }
         Ok(())
     }
@@ -534,6 +747,24 @@ impl NewtonMatrix {
         let m = faer::MatMut::from_column_major_slice_mut(x.as_mut_slice(), self.n, 1);
         lu.solve_in_place(m);
         x.iter().all(|v| v.is_finite()).then_some(x)
+    }
+}
+
+/// `true` when the factors of a matrix of pattern `symbolic` (`nnz` entries) would hold more
+/// than [`KRYLOV_FILL_RATIO`] times its entries: `2 nnz(L)` of the symbolic Cholesky
+/// factorisation of the pattern's upper triangle under AMD ordering (the pattern of `H` is
+/// that of `W`, symmetric), an estimate of `nnz(L) + nnz(U)` of the LU. A failed analysis
+/// counts as too much.
+fn too_much_fill(symbolic: &SymbolicSparseColMat<usize>, nnz: usize) -> bool {
+    use faer::sparse::linalg::cholesky::factorize_symbolic_cholesky;
+    match factorize_symbolic_cholesky(
+        symbolic.as_ref(),
+        faer::Side::Upper,
+        Default::default(),
+        Default::default(),
+    ) {
+        Ok(chol) => 2 * chol.len_val() > KRYLOV_FILL_RATIO.saturating_mul(nnz),
+        Err(_) => true,
     }
 }
 
@@ -653,7 +884,7 @@ impl Method for ConeNewton {
         options.check()?;
         Ok(ConeNewtonPrepared {
             options: options.clone(),
-            matrix: NewtonMatrix::new(fc)?,
+            matrix: NewtonMatrix::new(fc, options.linear)?,
             state: None,
         })
     }
@@ -722,7 +953,34 @@ impl Method for ConeNewton {
         let mut eps = 0.0;
         st.rhs.copy_from(&st.phi);
         st.rhs.neg_mut();
+        if matrix.krylov {
+            // GMRES with the forcing term eta = min(1e-1, (‖Φ‖ / ‖r‖)^(1/2)); any direction with
+            // ‖H d + Φ‖ < 0.9 ‖Φ‖ is a descent direction of ψ.
+            let size = crate::merit::scaled_norm(r.as_slice()).max(rho_q_norm);
+            let rel = if size > 0.0 {
+                crate::merit::scaled_norm(st.phi.as_slice()) / size
+            } else {
+                1.0
+            };
+            let eta = rel.sqrt().clamp(1e-14, 1e-1);
+            let (d, out) = krylov_solve(
+                fc.w(),
+                &matrix.rows,
+                &st.blocks,
+                rho,
+                &st.rhs,
+                eta,
+                KRYLOV_MAX_PRODUCTS,
+            );
+            stats.krylov_products += out.iterations;
+            if out.relative_residual < 0.9 && d.iter().all(|v| v.is_finite()) {
+                dir = Some(d);
+            }
+        }
         for _ in 0..8 {
+            if matrix.krylov {
+                break;
+            }
             matrix.values(&st.blocks, rho, eps, &mut st.vals);
             if let Some(d) = matrix.solve(&st.vals, &st.rhs) {
                 dir = Some(d);

@@ -173,6 +173,37 @@ pub fn gmres(
     max_iter: usize,
     rel_tol: f64,
 ) -> KrylovOutcome {
+    let mut precondition = |v: &DVector<f64>| -> DVector<f64> {
+        match inv_diag {
+            Some(p) => v.component_mul(p),
+            None => v.clone(),
+        }
+    };
+    gmres_with(apply, &mut precondition, rhs, d, restart, max_iter, rel_tol)
+}
+
+/// [`gmres`] with any right preconditioner: `precondition(v)` returns `M^{-1} v` for a
+/// fixed linear `M` (for example the inverses of the 3x3 diagonal blocks of the cone
+/// Newton matrix, a block-Jacobi preconditioner). The same stopping rule and outcome.
+///
+/// ```
+/// use nalgebra::{DMatrix, DVector};
+/// use nonsmooth::newton::gmres_with;
+/// let a = DMatrix::from_row_slice(3, 3, &[4.0, 1.0, 0.0, -1.0, 3.0, 1.0, 0.5, 0.0, 2.0]);
+/// let rhs = DVector::from_vec(vec![1.0, 2.0, 3.0]);
+/// let mut d = DVector::zeros(3);
+/// let out = gmres_with(&mut |v| &a * v, &mut |v| v.clone(), &rhs, &mut d, 3, 10, 1e-12);
+/// assert!(out.converged && (&a * &d - &rhs).norm() < 1e-10);
+/// ```
+pub fn gmres_with(
+    apply: &mut dyn FnMut(&DVector<f64>) -> DVector<f64>,
+    precondition: &mut dyn FnMut(&DVector<f64>) -> DVector<f64>,
+    rhs: &DVector<f64>,
+    d: &mut DVector<f64>,
+    restart: usize,
+    max_iter: usize,
+    rel_tol: f64,
+) -> KrylovOutcome {
     let n = rhs.len();
     let m = restart.max(1).min(n.max(1));
     let bnorm = rhs.norm();
@@ -184,12 +215,6 @@ pub fn gmres(
             converged: true,
         };
     }
-    let precondition = |v: &DVector<f64>| -> DVector<f64> {
-        match inv_diag {
-            Some(p) => v.component_mul(p),
-            None => v.clone(),
-        }
-    };
     let mut total = 0;
     let mut r = if d.iter().all(|v| *v == 0.0) {
         rhs.clone()

@@ -51,13 +51,14 @@ mod rows;
 pub use crate::policy::prox_then_newton::{ProxNsnOptions, ProxNsnStats, cone_newton_prox_start};
 pub use cone::{
     ConeNewton, ConeNewtonOptions, ConeNewtonPrepared, ConeNewtonStats, ConeReformulation,
-    DENSE_NEWTON_MAX, cone_newton,
+    DENSE_NEWTON_MAX, KRYLOV_FILL_RATIO, KRYLOV_MAX_PRODUCTS, KRYLOV_MIN_UNKNOWNS, KRYLOV_RESTART,
+    NewtonLinear, cone_newton,
 };
 pub use fischer::{
     FischerNewton, FischerNewtonOptions, FischerNewtonPrepared, OnSingular,
     PAPER_NEWTON_ITERATIONS, Start, fischer_merit, fischer_newton,
 };
-pub use inner::{InnerSolver, KrylovOutcome, gmres, quasi_ncg};
+pub use inner::{InnerSolver, KrylovOutcome, gmres, gmres_with, quasi_ncg};
 /// The crate's deterministic generator, shared with the seeded scenes of
 /// [`crate::world::scenes`].
 pub(crate) use jacobian::SplitMix64;

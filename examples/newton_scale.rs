@@ -1,0 +1,331 @@
+//! The cone Newton method (`nsn`) at scale: time per Newton iteration, iterations to
+//! `1e-8`, total time and heap peak per contact, on generated walls, box stacks and
+//! pyramids and on a random sparse Delassus operator `W = J J^T`, from a few hundred
+//! contacts up to what fits in a few minutes, with both ways of solving the Newton system
+//! (`linear=lu`, `linear=gmres`) and what `linear=auto` picks.
+//!
+//! Each row is one solve from `r = 0` to the natural-map error `1e-8` (Siconos
+//! normalisation, at most 200 iterations), in release mode on whatever machine runs it,
+//! one thread. "fill" is the predicted factor size over the entries of `H` that
+//! [`NewtonLinear::Auto`] compares with [`nonsmooth::newton::KRYLOV_FILL_RATIO`] (from
+//! [`nonsmooth::newton::KRYLOV_MIN_UNKNOWNS`] unknowns), "auto" what it picks; "heap" is
+//! the peak of live heap bytes allocated during the solve (counting allocator), per
+//! contact; "growth" is the exponent `log(t2 / t1) / log(n2 / n1)` of the time per
+//! iteration between a row and the previous row of the same scene and solver (1 is linear).
+//! A ladder stops once a solve took more than [`STOP_AFTER`] seconds; a solve is stopped
+//! after [`SOLVE_LIMIT`] seconds ("stopped"). Writes
+//! `book/src/generated/newton_scale.txt` (machine-dependent; not checked by a test).
+//!
+//! ```console
+//! cargo run --release --example newton_scale
+//! ```
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use nalgebra::DVector;
+use nalgebra_sparse::{CooMatrix, CsrMatrix};
+use nonsmooth::matrix::Matrix;
+use nonsmooth::multibody::{SceneKind, scenes};
+use nonsmooth::newton::{
+    ConeNewtonOptions, KRYLOV_FILL_RATIO, KRYLOV_MIN_UNKNOWNS, NewtonLinear, cone_newton,
+};
+use nonsmooth::problem::{FrictionContact, FrictionKind};
+use nonsmooth::solver::{Params, no_observer};
+
+#[global_allocator]
+static ALLOCATOR: support::alloc::Counting = support::alloc::Counting;
+
+/// A ladder stops after a solve that took longer than this (seconds).
+pub const STOP_AFTER: f64 = 20.0;
+
+/// A solve is stopped (status "stopped", its time per iteration still measured) after this
+/// many seconds.
+pub const SOLVE_LIMIT: f64 = 40.0;
+
+/// A random sparse Delassus operator: `nc` contacts between `nc / 2` free bodies (6
+/// degrees of freedom, unit mass matrix), each contact between two distinct bodies drawn
+/// at random, its 3 rows of `J` with entries uniform in `[-1, 1]`; `W = J J^T`. `q` has
+/// normal entries in `[-1, 0]` and tangent entries in `[-1, 1]`; `μ = 0.5`. The contact
+/// graph is an expander: nested dissection finds no small separators, the fill of a direct
+/// factorisation grows quickly.
+pub fn random_sparse(nc: usize, seed: u64) -> FrictionContact {
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 11) as f64) / ((1u64 << 53) as f64)
+    };
+    let nb = (nc / 2).max(2);
+    let mut coo = CooMatrix::new(3 * nc, 6 * nb);
+    for c in 0..nc {
+        let a = ((next() * nb as f64) as usize).min(nb - 1);
+        let mut b = ((next() * nb as f64) as usize).min(nb - 1);
+        if b == a {
+            b = (a + 1) % nb;
+        }
+        for i in 0..3 {
+            for body in [a, b] {
+                for k in 0..6 {
+                    coo.push(3 * c + i, 6 * body + k, 2.0 * next() - 1.0);
+                }
+            }
+        }
+    }
+    let j = CsrMatrix::from(&coo);
+    let w = &j * &j.transpose();
+    let q = DVector::from_fn(3 * nc, |i, _| {
+        let x = next();
+        if i % 3 == 0 { -x } else { 2.0 * x - 1.0 }
+    });
+    FrictionContact::new(
+        Matrix::Sparse(w),
+        q,
+        DVector::from_element(nc, 0.5),
+        FrictionKind::Coulomb,
+    )
+    .expect("a valid random problem")
+}
+
+/// `2 nnz(L) / nnz(H)`: the predicted fill that `linear=auto` compares with
+/// [`KRYLOV_FILL_RATIO`] (symbolic Cholesky of the block pattern of `W` plus the diagonal,
+/// AMD ordering).
+fn predicted_fill(fc: &FrictionContact) -> f64 {
+    use faer::sparse::linalg::cholesky::factorize_symbolic_cholesky;
+    use faer::sparse::{Pair, SymbolicSparseColMat};
+    let nc = fc.contacts();
+    let mut blocks = std::collections::BTreeSet::new();
+    for i in 0..fc.dim() {
+        fc.w().for_each_in_row(i, |j, _| {
+            blocks.insert((i / 3, j / 3));
+        });
+    }
+    for c in 0..nc {
+        blocks.insert((c, c));
+    }
+    let mut pairs = Vec::with_capacity(9 * blocks.len());
+    for &(c, d) in &blocks {
+        for i in 0..3 {
+            for j in 0..3 {
+                pairs.push(Pair::new(3 * c + i, 3 * d + j));
+            }
+        }
+    }
+    let n = fc.dim();
+    let (sym, _) = SymbolicSparseColMat::try_new_from_indices(n, n, &pairs).expect("pattern");
+    let chol = factorize_symbolic_cholesky(
+        sym.as_ref(),
+        faer::Side::Upper,
+        Default::default(),
+        Default::default(),
+    )
+    .expect("symbolic Cholesky");
+    2.0 * chol.len_val() as f64 / pairs.len() as f64
+}
+
+/// `one SCENE N LINEAR`: one solve, printed (for profiling).
+fn run_one(scene: &str, n: usize, linear: &str) {
+    let fc = match scene {
+        "wall" => scenes::sized_for(SceneKind::Wall, n).and_then(|s| s.local_problem()),
+        "box-stack" => scenes::sized_for(SceneKind::BoxStack, n).and_then(|s| s.local_problem()),
+        "pyramid" => scenes::sized_for(SceneKind::Pyramid, n).and_then(|s| s.local_problem()),
+        _ => Ok(random_sparse(n, 7)),
+    }
+    .expect("a generated scene");
+    let linear = match linear {
+        "lu" => NewtonLinear::Lu,
+        "gmres" => NewtonLinear::Gmres,
+        _ => NewtonLinear::Auto,
+    };
+    let mut r = DVector::zeros(fc.dim());
+    let params = Params {
+        tol: 1e-8,
+        max_iter: 200,
+        ..Default::default()
+    };
+    let options = ConeNewtonOptions {
+        linear,
+        ..Default::default()
+    };
+    let t = Instant::now();
+    let out = cone_newton(&fc, &mut r, &params, &options, &mut no_observer());
+    let s = t.elapsed().as_secs_f64();
+    match out {
+        Ok(i) => println!(
+            "{} contacts: {} iterations, error {:e}, {s:.3} s, {:?}",
+            fc.contacts(),
+            i.iterations,
+            i.error.rel,
+            i.stats
+        ),
+        Err(e) => println!("{} contacts: {e} ({s:.3} s)", fc.contacts()),
+    }
+}
+
+/// One measured solve.
+struct Row {
+    contacts: usize,
+    per_iteration: f64,
+}
+
+fn linear_name(l: NewtonLinear) -> &'static str {
+    match l {
+        NewtonLinear::Auto => "auto",
+        NewtonLinear::Lu => "lu",
+        NewtonLinear::Gmres => "gmres",
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [one, scene, n, linear] = args.as_slice() {
+        if one == "one" {
+            run_one(scene, n.parse().expect("a contact count"), linear);
+            return;
+        }
+    }
+    let started = Instant::now();
+    let mut out = String::new();
+    writeln!(
+        out,
+        "scene      contacts   nnz(W)   fill  auto   linear  iter  status      error  \
+         total s   s/iter  H v/iter  heap KB/contact  growth"
+    )
+    .unwrap();
+    type Build = Box<dyn Fn(usize) -> FrictionContact>;
+    let scene = |kind: SceneKind| -> Build {
+        Box::new(move |n| {
+            scenes::sized_for(kind, n)
+                .and_then(|s| s.local_problem())
+                .expect("a generated scene")
+        })
+    };
+    use NewtonLinear::{Gmres, Lu};
+    type Ladder = Vec<(NewtonLinear, Vec<usize>)>;
+    let ladders: Vec<(&str, Build, Ladder)> = vec![
+        (
+            "wall",
+            scene(SceneKind::Wall),
+            vec![
+                (Lu, vec![250, 500, 1_000, 2_000]),
+                (Gmres, vec![500, 1_000, 2_000, 4_000, 8_000]),
+            ],
+        ),
+        (
+            "box-stack",
+            scene(SceneKind::BoxStack),
+            vec![(Lu, vec![1_000, 4_000]), (Gmres, vec![1_000])],
+        ),
+        (
+            "pyramid",
+            scene(SceneKind::Pyramid),
+            vec![
+                (Lu, vec![250, 500, 1_000]),
+                (Gmres, vec![250, 500, 1_000, 2_000, 4_000]),
+            ],
+        ),
+        (
+            "random",
+            Box::new(|n| random_sparse(n, 7)),
+            vec![
+                (Lu, vec![500, 1_000, 2_000]),
+                (Gmres, vec![1_000, 2_500, 10_000, 40_000, 100_000]),
+            ],
+        ),
+    ];
+    let params = Params {
+        tol: 1e-8,
+        max_iter: 200,
+        ..Default::default()
+    };
+    for (name, build, ladder) in &ladders {
+        for (linear, sizes) in ladder {
+            let linear = *linear;
+            let mut previous: Option<Row> = None;
+            for &target in sizes {
+                let fc = build(target);
+                let nc = fc.contacts();
+                let fill = predicted_fill(&fc);
+                let auto = if fc.dim() >= KRYLOV_MIN_UNKNOWNS && fill > KRYLOV_FILL_RATIO as f64 {
+                    "gmres"
+                } else {
+                    "lu"
+                };
+                let options = ConeNewtonOptions {
+                    linear,
+                    ..Default::default()
+                };
+                let mut r = DVector::zeros(fc.dim());
+                let t = Instant::now();
+                let (result, heap) = {
+                    let mut result = None;
+                    let heap = support::alloc::peak_of(|| {
+                        let mut limit = |_: &nonsmooth::solver::Iterate| {
+                            if t.elapsed().as_secs_f64() > SOLVE_LIMIT {
+                                std::ops::ControlFlow::Break(())
+                            } else {
+                                std::ops::ControlFlow::Continue(())
+                            }
+                        };
+                        result = Some(cone_newton(&fc, &mut r, &params, &options, &mut limit));
+                    });
+                    (result.expect("ran"), heap)
+                };
+                let seconds = t.elapsed().as_secs_f64();
+                let (iterations, status, error, products) = match &result {
+                    Ok(s) => (
+                        s.iterations,
+                        if s.status == nonsmooth::solver::Status::Converged {
+                            "converged"
+                        } else {
+                            "stopped"
+                        },
+                        s.error.rel,
+                        s.stats.krylov_products,
+                    ),
+                    Err(nonsmooth::solver::SolveError::NoConvergence(info)) => (
+                        info.iterations,
+                        "max-iter",
+                        info.error.rel,
+                        info.stats.krylov_products,
+                    ),
+                    Err(_) => (0, "error", f64::NAN, 0),
+                };
+                let per = seconds / iterations.max(1) as f64;
+                let growth = previous.as_ref().map_or(String::from("-"), |p| {
+                    format!(
+                        "{:.2}",
+                        (per / p.per_iteration).ln() / (nc as f64 / p.contacts as f64).ln()
+                    )
+                });
+                writeln!(
+                    out,
+                    "{name:<10} {nc:>8} {:>8} {fill:>6.1}  {auto:<5}  {:<6} {iterations:>5}  \
+                     {status:<9} {error:>9.1e} {seconds:>8.2} {per:>8.4} {:>9.0} {:>16.1}  \
+                     {growth:>6}",
+                    fc.w().nnz(),
+                    linear_name(linear),
+                    products as f64 / iterations.max(1) as f64,
+                    heap as f64 / 1024.0 / nc as f64,
+                )
+                .unwrap();
+                eprint!("{}", out.lines().last().map(|l| format!("{l}\n")).unwrap());
+                previous = Some(Row {
+                    contacts: nc,
+                    per_iteration: per,
+                });
+                if seconds > STOP_AFTER {
+                    break;
+                }
+            }
+        }
+    }
+    eprintln!("total {:.0} s", started.elapsed().as_secs_f64());
+    support::publish("generated/newton_scale.txt", &out);
+}
