@@ -122,7 +122,11 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode, Failure> {
         // An answer is per contact (r and u have 3nc entries) in both forms: kept.
         lp.problem = AnyProblem::Friction(local);
     }
-    if to == To::Siconos && lp.problem.kind() == Some(crate::problem::FrictionKind::Ccp) {
+    // (a generic mechanical problem is refused below whatever its law)
+    if to == To::Siconos
+        && matches!(lp.problem, AnyProblem::Friction(_) | AnyProblem::Global(_))
+        && lp.problem.kind() == Some(crate::problem::FrictionKind::Ccp)
+    {
         return Err(Failure::Input(format!(
             "{}: a CCP problem cannot be written as Siconos .dat: the format has no friction \
              law and is read back as Coulomb; write .json, .npz or a NumPy folder instead",

@@ -395,7 +395,8 @@ pub static METHODS: &[MethodSpec] = &[
         name: "gs-nsn",
         aliases: &[],
         summary: "blocked Gauss-Seidel (NSGS) while each sweep at least halves the error (at \
-                  most 20 sweeps), then the semismooth Newton method on the cone from there",
+                  most 20 sweeps); if they did not finish, the semismooth Newton method on \
+                  the cone from the given start (newton_from=sweeps: from their iterate)",
         applies_to: &[F, G],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: defaults::<crate::policy::gs_then_newton::GsNsnOptions>,
