@@ -20,28 +20,12 @@ mod support;
 
 use std::fmt::Write;
 
-use nalgebra::DVector;
-use nonsmooth::solver::registry::{Choice, Outcome, solve};
-use nonsmooth::solver::{Params, no_observer};
+use nonsmooth::solver::Params;
+use nonsmooth::solver::registry::{Choice, Outcome};
 
 /// The best-of-5 outcome of `choice` on `p` from zero, with its time in seconds.
 fn run(p: &nonsmooth::problem::AnyProblem, choice: &Choice, params: &Params) -> (Outcome, f64) {
-    let mut best: Option<(Outcome, f64)> = None;
-    for _ in 0..5 {
-        let t = std::time::Instant::now();
-        let out = solve(
-            p,
-            choice,
-            DVector::zeros(p.dim()),
-            params,
-            &mut no_observer(),
-        );
-        let s = t.elapsed().as_secs_f64();
-        if best.as_ref().is_none_or(|b| s < b.1) {
-            best = Some((out, s));
-        }
-    }
-    best.expect("five runs")
+    support::best_of(5, p, choice, params)
 }
 
 /// `sweeps / switch / Newton iterations` of a `gs-nsn` outcome, or its status.

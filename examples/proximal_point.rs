@@ -23,33 +23,16 @@ mod support;
 
 use std::fmt::Write;
 
-use nalgebra::DVector;
 use nonsmooth::problem::AnyProblem;
-use nonsmooth::solver::registry::{Choice, Outcome, solve};
-use nonsmooth::solver::{Params, no_observer};
+use nonsmooth::solver::Params;
+use nonsmooth::solver::registry::{Choice, Outcome};
 
-// ANCHOR: run
-/// The best-of-3 outcome of `method` on `p` from zero, with its time in seconds.
+/// The best-of-3 outcome of `method` on `p` from zero, with its time in seconds
+/// ([`support::best_of`]).
 fn run(p: &AnyProblem, method: &str, params: &Params) -> (Outcome, f64) {
     let choice: Choice = method.parse().expect("registered");
-    let mut best: Option<(Outcome, f64)> = None;
-    for _ in 0..3 {
-        let t = std::time::Instant::now();
-        let out = solve(
-            p,
-            &choice,
-            DVector::zeros(p.dim()),
-            params,
-            &mut no_observer(),
-        );
-        let s = t.elapsed().as_secs_f64();
-        if best.as_ref().is_none_or(|b| s < b.1) {
-            best = Some((out, s));
-        }
-    }
-    best.expect("three runs")
+    support::best_of(3, p, &choice, params)
 }
-// ANCHOR_END: run
 
 fn main() {
     let Some(dir) = common::shared_file("siconos/fc3d") else {

@@ -113,3 +113,31 @@ fn first_difference(a: &str, b: &str) -> (usize, String, String) {
 pub fn sci(v: f64) -> String {
     format!("{v:.3e}")
 }
+
+// ANCHOR: best_of
+/// The fastest of `runs` whole solves of `p` by `choice` from zero, through the registry
+/// (what `nonsmooth solve --method` runs): its outcome and its wall time in seconds.
+pub fn best_of(
+    runs: usize,
+    p: &nonsmooth::problem::AnyProblem,
+    choice: &nonsmooth::solver::registry::Choice,
+    params: &nonsmooth::solver::Params,
+) -> (nonsmooth::solver::registry::Outcome, f64) {
+    let mut best: Option<(nonsmooth::solver::registry::Outcome, f64)> = None;
+    for _ in 0..runs.max(1) {
+        let t = std::time::Instant::now();
+        let out = nonsmooth::solver::registry::solve(
+            p,
+            choice,
+            nalgebra::DVector::zeros(p.dim()),
+            params,
+            &mut nonsmooth::solver::no_observer(),
+        );
+        let s = t.elapsed().as_secs_f64();
+        if best.as_ref().is_none_or(|b| s < b.1) {
+            best = Some((out, s));
+        }
+    }
+    best.expect("at least one run")
+}
+// ANCHOR_END: best_of

@@ -252,17 +252,9 @@ impl<'a> ConeReformulation<'a> {
         phi
     }
 
-    /// An element `H = I - D + D ρ W` of the B-subdifferential of `Φ` at `r`, dense
-    /// (`3nc x 3nc`; for tests and teaching, the solver assembles it sparse).
-    ///
-    /// # Panics
-    /// If `H` is too large for a dense copy ([`crate::matrix::check_dense`]).
-    pub fn jacobian(&self, r: &DVector<f64>) -> nalgebra::DMatrix<f64> {
-        let n = r.len();
-        if let Err(e) = crate::matrix::check_dense("the dense cone Newton matrix", n, n) {
-            panic!("{e}");
-        }
-        let mut phi = DVector::zeros(n);
+    /// `Φ(r)` and, per contact, the 3x3 derivative block `D_c` of its projection.
+    fn phi_and_blocks(&self, r: &DVector<f64>) -> (DVector<f64>, Vec<Matrix3<f64>>) {
+        let mut phi = DVector::zeros(r.len());
         let mut blocks = vec![Matrix3::zeros(); self.rho.len()];
         let u = self.fc.velocity(r);
         eval(
@@ -274,6 +266,20 @@ impl<'a> ConeReformulation<'a> {
             &mut phi,
             Some(&mut blocks),
         );
+        (phi, blocks)
+    }
+
+    /// An element `H = I - D + D ρ W` of the B-subdifferential of `Φ` at `r`, dense
+    /// (`3nc x 3nc`; for tests and teaching, the solver assembles it sparse).
+    ///
+    /// # Panics
+    /// If `H` is too large for a dense copy ([`crate::matrix::check_dense`]).
+    pub fn jacobian(&self, r: &DVector<f64>) -> nalgebra::DMatrix<f64> {
+        let n = r.len();
+        if let Err(e) = crate::matrix::check_dense("the dense cone Newton matrix", n, n) {
+            panic!("{e}");
+        }
+        let (_, blocks) = self.phi_and_blocks(r);
         let w = self.fc.w().to_dense();
         let mut h = nalgebra::DMatrix::identity(n, n);
         for (c, d) in blocks.iter().enumerate() {
@@ -307,19 +313,7 @@ impl ConeReformulation<'_> {
         rel_tol: f64,
         max_products: usize,
     ) -> (DVector<f64>, KrylovOutcome) {
-        let n = r.len();
-        let mut phi = DVector::zeros(n);
-        let mut blocks = vec![Matrix3::zeros(); self.rho.len()];
-        let u = self.fc.velocity(r);
-        eval(
-            self.fc,
-            self.kind,
-            &self.rho,
-            r,
-            &u,
-            &mut phi,
-            Some(&mut blocks),
-        );
+        let (phi, blocks) = self.phi_and_blocks(r);
         let rows = BlockRows::new(self.fc.w());
         let rhs = -phi;
         krylov_solve(
