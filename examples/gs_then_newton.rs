@@ -3,10 +3,11 @@
 //! through the registry (what `nonsmooth solve --method gs-nsn` runs), each timed as the
 //! best of 5 runs in this process.
 //!
-//! Writes `book/src/generated/gs_then_newton.txt`: per file, the iterations of `nsn`; the
-//! sweeps, the reason they stopped and the Newton iterations of `gs-nsn` with Newton from
-//! the given start (the default) and from the sweeps' iterate (`newton_from=sweeps`); and
-//! the time of each over that of `nsn`. Times depend on the machine and its load, so this
+//! Writes `book/src/generated/gs_then_newton.txt`: per file (its name without `.dat`), the
+//! iterations of `nsn`; the sweeps, the reason they stopped and the Newton iterations of
+//! `gs-nsn` (`2 rate 38`: two sweeps, stopped by the rate test, 38 Newton iterations; `-`
+//! when the sweeps finished) with Newton from the given start (the default) and from the
+//! sweeps' iterate (`newton_from=sweeps`); and the time of each over that of `nsn`. Times depend on the machine and its load, so this
 //! example is not run as a test (its table is not checked).
 //!
 //! ```console
@@ -38,7 +39,7 @@ fn phases(out: &Outcome) -> String {
                 .then(|| info.iterations.to_string())
                 .unwrap_or_else(|| "-".into());
             format!(
-                "{} / {} / {newton}",
+                "{} {} {newton}",
                 s["sweeps"],
                 s["switch"].as_str().unwrap_or("?")
             )
@@ -67,9 +68,10 @@ fn main() {
         .clone()
         .set_text("newton_from", "sweeps")
         .expect("a gs-nsn option");
+    // narrow columns, so that the table fits the book's width: each gs-nsn cell is
+    // "sweeps switch Newton-iterations" ("-" when the sweeps finished)
     let mut t = String::from(
-        "| file | contacts | nsn iterations | gs-nsn: sweeps / switch / Newton | time / nsn | \
-         newton_from=sweeps: sweeps / switch / Newton | time / nsn |\n\
+        "| file | contacts | nsn iter. | gs-nsn | time / nsn | from sweeps | time / nsn |\n\
          |---|---:|---:|---|---:|---|---:|\n",
     );
     for f in &files {
@@ -85,7 +87,11 @@ fn main() {
         writeln!(
             t,
             "| {} | {} | {iters} | {} | {:.2} | {} | {:.2} |",
-            f.file_name().unwrap().to_string_lossy(),
+            f.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .trim_end_matches(".dat")
+                .trim_end_matches(".hdf5"),
             p.contacts(),
             phases(&b),
             tb / ta,
