@@ -353,7 +353,7 @@ fn siconos_solvers_beside_ours_when_installed() {
     let jsonl = dir.parent().unwrap().join("ratios.jsonl");
     let lines: String = rs.iter().map(|r| format!("{r}\n")).collect();
     std::fs::write(&jsonl, lines).unwrap();
-    let (code, out, err) = run(&["bench", "ratios", jsonl.to_str().unwrap()]);
+    let (code, out, err) = run(&["bench", "ratios", jsonl.to_str().unwrap(), "--named", "nsn"]);
     assert_eq!(code, 0, "{err}");
     for f in FILES {
         let name = Path::new(f).file_name().unwrap().to_str().unwrap();

@@ -141,6 +141,9 @@ fn campaigns_without_siconos_or_mixed_are_refused() {
     mixed[1].tol = 1e-4;
     let e = Ratios::from_records(&mixed, "auto").unwrap_err();
     assert!(e.contains("different tolerances"), "{e}");
+    let nameless = vec![rec(0, "nsn", 1.0, true), rec(0, "siconos-NSGS", 1.0, true)];
+    let e = Ratios::from_records(&nameless, "auto").unwrap_err();
+    assert!(e.contains("no records of `auto`"), "{e}");
     let dup = vec![rec(0, "auto", 1.0, true), rec(0, "auto", 2.0, true)];
     assert!(Ratios::from_records(&dup, "auto").is_err());
     assert!(Ratios::from_records(&[], "auto").is_err());

@@ -597,21 +597,26 @@ struct SparsePattern {
 }
 
 impl NewtonMatrix {
+    /// The Newton matrix solved by GMRES alone: no pattern, no factorisation.
+    fn krylov_only(n: usize, linear: NewtonLinear, rows: BlockRows, seen: SeenMatrix) -> Self {
+        NewtonMatrix {
+            n,
+            pairs: Vec::new(),
+            sparse: None,
+            krylov: true,
+            linear,
+            rows,
+            seen,
+        }
+    }
+
     fn new(fc: &FrictionContact, linear: NewtonLinear) -> Result<Self, SolveError> {
         let rows = BlockRows::new(fc.w());
         let mut seen = SeenMatrix::default();
         seen.set(fc.w());
         let n = fc.dim();
         if linear == NewtonLinear::Gmres {
-            return Ok(NewtonMatrix {
-                n,
-                pairs: Vec::new(),
-                sparse: None,
-                krylov: true,
-                linear,
-                rows,
-                seen,
-            });
+            return Ok(Self::krylov_only(n, linear, rows, seen));
         }
         let nc = fc.contacts();
         let mut pairs = Vec::new();
@@ -640,15 +645,7 @@ impl NewtonMatrix {
                 && n >= KRYLOV_MIN_UNKNOWNS
                 && too_much_fill(&symbolic, pairs.len())
             {
-                return Ok(NewtonMatrix {
-                    n,
-                    pairs: Vec::new(),
-                    sparse: None,
-                    krylov: true,
-                    linear,
-                    rows,
-                    seen,
-                });
+                return Ok(Self::krylov_only(n, linear, rows, seen));
             }
             let lu =
                 SymbolicLu::try_new(symbolic.as_ref()).map_err(|e| singular(&format!("{e:?}")))?;

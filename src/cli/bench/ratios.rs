@@ -84,7 +84,7 @@ impl Ratios {
     ///
     /// # Errors
     /// No records; records at different tolerances; a (problem, solver) pair recorded
-    /// twice; no Siconos records (nothing to compare with).
+    /// twice; no Siconos records (nothing to compare with); no records of `named`.
     pub fn from_records(records: &[Record], named: &str) -> Result<Ratios, String> {
         // the same checks as a profile: one tolerance, no duplicates
         super::profile::Profile::from_records(records)?;
@@ -94,6 +94,12 @@ impl Ratios {
                         (run the campaign with --siconos-solver)"
                     .into(),
             );
+        }
+        if !records.iter().any(|r| r.solver == named) {
+            return Err(format!(
+                "no records of `{named}` in the campaign: name one of its methods of ours \
+                 with --named"
+            ));
         }
         let mut rows: BTreeMap<&str, RatioRow> = BTreeMap::new();
         for r in records {
