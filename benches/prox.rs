@@ -2,7 +2,7 @@
 //! one sweep of the project's blocked Gauss-Seidel (NSGS) on the same problem, so that the
 //! ratio of the two times can be read: on the largest generated scene used here (a pyramid
 //! of about 10k contacts) and on the largest shared fc3d file (`Capsules-i122-1617.dat`,
-//! skipped with a notice when `../shared/data` or `NONSMOOTH_SHARED_DATA` is absent).
+//! skipped with a notice when `data` or `NONSMOOTH_SHARED_DATA` is absent).
 //!
 //! `cargo bench --bench prox`. The per-iteration ratio against Siconos's PROX comes from
 //! `nonsmooth bench --method prox-gs --siconos` (same machine, same run).
@@ -21,7 +21,7 @@ use nonsmooth::splitting::BlockedGaussSeidel;
 fn shared_data() -> Option<PathBuf> {
     let dir = std::env::var_os("NONSMOOTH_SHARED_DATA")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data"));
     if dir.is_dir() {
         Some(dir)
     } else {

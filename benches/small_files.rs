@@ -6,7 +6,7 @@
 //!
 //! `cargo bench --bench small_files`. Siconos is not in this harness: the same solves beside
 //! Siconos 4.4's fastest solver, in one run, are `nonsmooth bench FILES --solve --siconos`
-//! (the README's `bench-small-*` tables). Skips with a notice without `../shared/data`
+//! (the README's `bench-small-*` tables). Skips with a notice without `data`
 //! (or `$NONSMOOTH_SHARED_DATA`).
 
 use std::hint::black_box;
@@ -22,7 +22,7 @@ use nonsmooth::solver::{Params, no_observer};
 fn small_files() -> Vec<PathBuf> {
     let dir = std::env::var_os("NONSMOOTH_SHARED_DATA")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data"))
         .join("siconos/fc3d");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         eprintln!("skipping: {} not found", dir.display());

@@ -2,7 +2,7 @@
 //! scenes from 100 to 100k contacts (throughput in contacts per second, so linear growth
 //! shows as a flat throughput).
 //!
-//! `cargo bench --bench splitting`. The shared problems are read from `../shared/data`
+//! `cargo bench --bench splitting`. The shared problems are read from `data`
 //! (or `NONSMOOTH_SHARED_DATA`) and skipped with a notice when absent. The side-by-side
 //! ratio against Siconos comes from `nonsmooth bench --siconos` (same machine, same run).
 
@@ -19,7 +19,7 @@ use nonsmooth::splitting::{BlockedGaussSeidel, Splitting, VelocityGaussSeidel, s
 fn shared_data() -> Option<PathBuf> {
     let dir = std::env::var_os("NONSMOOTH_SHARED_DATA")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data"));
     if dir.is_dir() {
         Some(dir)
     } else {

@@ -10,7 +10,7 @@
 //! candidate the rule picks: the most problems solved, then the least geometric-mean time).
 //!
 //! `cargo run --release --example auto_choice` (with `NONSMOOTH_SHARED_DATA` or
-//! `../shared/data` present; without it only the generated scenes are measured).
+//! `data` present; without it only the generated scenes are measured).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -89,7 +89,11 @@ fn time(p: &AnyProblem, name: &str) -> Run {
 fn main() {
     let mut problems: Vec<(String, AnyProblem)> = Vec::new();
     if let Some(shared) = support::shared_data() {
-        for path in discover(&shared).expect("the shared data folder") {
+        // the third-party problems only: the generated scenes are measured below
+        let third_party = ["mujoco", "opentissue", "siconos"]
+            .iter()
+            .flat_map(|sub| discover(shared.join(sub)).expect("the third-party folders"));
+        for path in third_party {
             let name = path
                 .strip_prefix(&shared)
                 .unwrap_or(&path)

@@ -17,7 +17,7 @@
 //!   1000; table `mass_ratio.txt` with the rate predicted by the iteration matrix;
 //! * `nsgs_real.svg`: blocked Gauss-Seidel on five of Siconos's fc3d problems.
 //!
-//! Figures that need `../shared/data` are skipped, with a notice, when it is absent. The
+//! Figures that need `data` are skipped, with a notice, when it is absent. The
 //! test at the bottom recomputes everything and fails if a committed file differs.
 
 #[path = "support/mod.rs"]

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Without an argument it writes `book/src/generated/judge_answer.txt`; its test checks the
-//! committed file (skipped, with a notice, when `../shared/data` is absent).
+//! committed file (skipped, with a notice, when `data/` is absent).
 
 #[path = "support/mod.rs"]
 mod support;

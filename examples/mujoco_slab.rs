@@ -6,7 +6,7 @@
 //! ```
 //!
 //! Writes `book/src/generated/mujoco_slab.txt`; its test checks the committed file
-//! (skipped, with a notice, when `../shared/data` is absent).
+//! (skipped, with a notice, when `data/` is absent).
 
 #[path = "support/mod.rs"]
 mod support;

@@ -9,7 +9,7 @@
 //! * `figures/newton_cone.svg` (+ `.csv`): the natural-map error against Newton
 //!   iterations on shared Siconos problems;
 //! * `generated/newton_cone_shared.txt`: every shared fc3d file, our semismooth Newton
-//!   beside Siconos 4.4's NSN_AC and NSN_FB (from `../shared/reference`).
+//!   beside Siconos 4.4's NSN_AC and NSN_FB (from `data/reference`).
 //!
 //! The test at the bottom recomputes everything and fails if a committed file differs.
 
@@ -152,7 +152,8 @@ fn switch_table(dir: &std::path::Path) -> String {
 
 fn shared() -> Option<(Figure, String)> {
     let dir = support::shared_data()?;
-    let reference = std::fs::read_to_string(dir.join("../reference/siconos-4.4-fc3d.tsv")).ok()?;
+    let reference =
+        std::fs::read_to_string(support::reference_dir(&dir).join("siconos-4.4-fc3d.tsv")).ok()?;
     let siconos = |file: &str, solver: &str| -> String {
         reference
             .lines()

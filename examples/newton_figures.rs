@@ -19,7 +19,7 @@
 //! * `newton_line_search` (figure 3): Fischer-Newton with and without the line search on a
 //!   pyramid of boxes with friction; table of the same name.
 //!
-//! The MuJoCo figure needs `../shared/data` and is skipped, with a notice, when it is
+//! The MuJoCo figure needs `data/` and is skipped, with a notice, when it is
 //! absent. The test at the bottom recomputes everything and fails if a committed file
 //! differs.
 

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Writes `book/src/generated/newton_siconos_lcp.txt` and `newton_dlm72.txt`. Needs
-//! `../shared/data` (skipped with a notice when absent). The test at the bottom recomputes
+//! `data/` (skipped with a notice when absent). The test at the bottom recomputes
 //! the tables and fails if a committed file differs.
 
 #[path = "support/mod.rs"]
@@ -26,7 +26,7 @@ use nonsmooth::newton::{
 use nonsmooth::solver::{Params, SolveError, SolveInfo, Solved, no_observer};
 use nonsmooth::splitting::{Splitting, solve_boxed};
 
-/// One row of `../shared/reference/siconos-4.4-lcp.tsv`: `(info, iterations, error)`.
+/// One row of `data/reference/siconos-4.4-lcp.tsv`: `(info, iterations, error)`.
 fn siconos(reference: &str, file: &str, solver: &str) -> Option<(i64, usize, f64)> {
     let mut lines = reference.lines();
     let header: Vec<&str> = lines.next()?.split('\t').collect();
@@ -75,8 +75,9 @@ fn ours_cell<S>(r: &Result<Solved<S>, SolveError<S>>) -> String {
 }
 
 fn siconos_lcps(dir: &Path) {
-    let reference = std::fs::read_to_string(dir.join("../reference/siconos-4.4-lcp.tsv"))
-        .expect("the shared reference table reads");
+    let reference =
+        std::fs::read_to_string(support::reference_dir(dir).join("siconos-4.4-lcp.tsv"))
+            .expect("the shared reference table reads");
     let mut files: Vec<String> = std::fs::read_dir(dir.join("siconos/lcp"))
         .expect("the shared LCP folder reads")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
@@ -160,7 +161,7 @@ fn siconos_lcps(dir: &Path) {
         t,
         "\nOurs: from zero, stop at an LCP error ‖min(x, Ax + b)‖ / ‖b‖ of 1e-10 or 1000 \
          iterations (\"stopped at\" also covers a stall: no direction decreased the merit). \
-         Siconos 4.4 (`../shared/reference/siconos-4.4-lcp.tsv`): return code (0 = success), \
+         Siconos 4.4 (`data/reference/siconos-4.4-lcp.tsv`): return code (0 = success), \
          iterations, the error it reports; counted as solved when the code is 0 and the error \
          is a number at most 1e-10 (its NEWTONMIN reports success with a NaN error on two \
          files). Siconos crashed on the two `_block` files, which our reader loads."

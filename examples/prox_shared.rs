@@ -1,6 +1,6 @@
 //! PROX Gauss-Seidel (Erleben 2017 Algorithm 2, disk law) on every shared Siconos fc3d
 //! file, at the tolerance 1e-8 in the Siconos 4.4 normalisation, beside what Siconos 4.4's
-//! PROX and NSGS report (`../shared/reference/siconos-4.4-fc3d.tsv`).
+//! PROX and NSGS report (`data/reference/siconos-4.4-fc3d.tsv`).
 //!
 //! Siconos's PROX is another algorithm with the same name: a proximal point method whose
 //! every (outer) iteration solves a regularised problem with a Newton method. Its iteration
@@ -21,7 +21,7 @@
 //! the one FCLIB `.hdf5` file is solved and asserted only with `--features hdf5`, and is
 //! left out of the table so that it reads the same either way.
 //!
-//! Needs `../shared/data` (skipped with a notice when absent).
+//! Needs `data/` (skipped with a notice when absent).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -209,7 +209,7 @@ fn main() {
          the nonmonotone test with a window of 1000 sweeps, at most {VARIANT_CAP} sweeps for Gauss-Seidel \
          (the command line's default cap for PROX) and {JACOBI_CAP} for Jacobi. \
          Siconos's columns are its iterations, `- (n)` where it failed \
-         (`../shared/reference/siconos-4.4-fc3d.tsv`); a Siconos PROX iteration is a whole Newton solve, not a sweep.\n",
+         (`data/reference/siconos-4.4-fc3d.tsv`); a Siconos PROX iteration is a whole Newton solve, not a sweep.\n",
         converged[0], converged[1], converged[2], converged[3], converged[4]
     )
     .unwrap();

@@ -6,11 +6,11 @@
 //!
 //! Writes `book/src/generated/proximal_point.txt`: per file, the outer iterations and
 //! inner Newton iterations of `ppa`, the iterations of `nsn` and `prox-nsn`, the outer
-//! iterations Siconos 4.4 PROX reports (`../shared/reference/siconos-4.4-fc3d.tsv`), and
+//! iterations Siconos 4.4 PROX reports (`data/reference/siconos-4.4-fc3d.tsv`), and
 //! the time of `ppa` divided by that of each other method. Times depend on the machine and
 //! its load, so this example is not run as a test (its table is not checked).
 //!
-//! Needs `../shared/data` (skipped with a notice when absent).
+//! Needs `data/` (skipped with a notice when absent).
 //!
 //! ```console
 //! cargo run --release --example proximal_point
@@ -107,7 +107,7 @@ fn main() {
          at most 1000 (outer) iterations; times are the best of 3 runs in one process, \
          on the machine that wrote this file. A cell `- (e)` is a run that did not converge, \
          with the error it reached. Siconos PROX outer iterations are from \
-         `../shared/reference/siconos-4.4-fc3d.tsv` (Siconos 4.4, its default options).\n",
+         `data/reference/siconos-4.4-fc3d.tsv` (Siconos 4.4, its default options).\n",
     );
     support::publish("generated/proximal_point.txt", &t);
 }

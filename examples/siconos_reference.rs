@@ -1,5 +1,5 @@
 //! The crate's solvers on every shared Siconos problem, beside what Siconos 4.4 reports on
-//! the same files (`../shared/reference/*.tsv`).
+//! the same files (`data/reference/*.tsv`).
 //!
 //! ```text
 //! cargo run --release --example siconos_reference
@@ -16,7 +16,7 @@
 //!   problems and judging an answer");
 //! * `reference_lcp.txt`: Lemke's method against Siconos's Lemke on the shared LCPs.
 //!
-//! Skipped, with a notice, when `../shared/data` is absent. FCLIB `.hdf5` files are listed
+//! Skipped, with a notice, when `data/` is absent. FCLIB `.hdf5` files are listed
 //! but not solved, whether or not the crate was built with its `hdf5` feature, so that the
 //! tables do not depend on how it was built.
 
@@ -206,7 +206,7 @@ fn main() {
     let Some(data) = support::shared_data() else {
         return;
     };
-    let reference = data.join("../reference");
+    let reference = support::reference_dir(&data);
     let (sweeps, norms) = fc3d_tables(
         &data.join("siconos/fc3d"),
         &reference.join("siconos-4.4-fc3d.tsv"),

@@ -5,7 +5,7 @@
 # is replaced by what the command recorded above it prints. tests/readme.rs re-runs the
 # deterministic ones (everything but the timing columns) and fails if README.md differs.
 #
-# Usage: scripts/readme_results.sh          (needs ../shared/data; Siconos for the ratios)
+# Usage: scripts/readme_results.sh          (Siconos for the ratios)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -15,7 +15,7 @@ if pkg-config --exists hdf5 2>/dev/null || [ -e /usr/include/hdf5/serial/hdf5.h 
 fi
 cargo build --release "${features[@]}" --quiet
 bin=target/release/nonsmooth
-shared=../shared/data
+shared=data
 
 # splice NAME < content: replace the block NAME in README.md
 splice() {
@@ -35,7 +35,6 @@ PY
 
 "$bin" solve data/ --format markdown --quiet | splice data || true
 if [ -d "$shared" ]; then
-    "$bin" solve "$shared" --format markdown --quiet | splice shared || true
     "$bin" bench "$shared/siconos/fc3d" --method nsgs --siconos --format markdown 2>/dev/null | splice bench-siconos
     "$bin" bench "$shared/siconos/fc3d" --method nsn --solve --siconos --repeat 3 --format markdown 2>/dev/null | splice bench-newton
     small=("$shared"/siconos/fc3d/Rover*.dat "$shared"/siconos/fc3d/FrictionContact3D_*.dat "$shared"/siconos/fc3d/FC3D_Example1*.dat)

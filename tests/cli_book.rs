@@ -8,7 +8,7 @@
 //! `*.****`. With `NONSMOOTH_BLESS=1` the test rewrites the files instead.
 //!
 //! Commands run in the crate's root folder (`data/...`), or in a scratch folder for the
-//! files `nonsmooth generate` writes; shared data is named `../shared/data/...`, as it is
+//! files `nonsmooth generate` writes; shared data is named `data/...`, as it is
 //! found from the root folder. Sessions that need the shared data are skipped, with a
 //! notice, when it is absent.
 
@@ -145,16 +145,19 @@ fn mask_row(line: &str) -> String {
     mask_times(line)
 }
 
-/// How paths are shown in the book and where they are on this machine: the shared data
-/// is shown as `../shared/data` (where it is found from the root folder), the scratch
-/// folder as `target/tmp/cli_book` (where Cargo puts it by default).
+/// How paths are shown in the book and where they are on this machine: the third-party
+/// problems are shown as `data/siconos`, `data/opentissue` and `data/mujoco` (where the
+/// project ships them; `$NONSMOOTH_SHARED_DATA` may put them elsewhere), the scratch folder
+/// as `target/tmp/cli_book` (where Cargo puts it by default).
 fn substitutions(shared: Option<&Path>) -> Vec<(String, String)> {
     let mut subs = vec![(
         "target/tmp/cli_book".to_string(),
         scratch().display().to_string(),
     )];
     if let Some(dir) = shared {
-        subs.push(("../shared/data".to_string(), dir.display().to_string()));
+        for sub in ["siconos", "opentissue", "mujoco"] {
+            subs.push((format!("data/{sub}"), dir.join(sub).display().to_string()));
+        }
     }
     subs
 }
@@ -282,7 +285,7 @@ fn generate_and_info() {
 
 #[test]
 fn solve() {
-    session("cli_solve", &[step("solve data/")], None);
+    session("cli_solve", &[step("solve data/").head(14)], None);
     session(
         "cli_solve_options",
         &[
@@ -443,31 +446,31 @@ fn shared_data_sessions() {
     let Some(shared) = support::shared_data() else {
         return;
     };
-    let slab = "../shared/data/mujoco/mujoco_sliding_slab_elliptic.json";
+    let slab = "data/mujoco/mujoco_sliding_slab_elliptic.json";
     session(
         "cli_check_mujoco",
         &[
             step(&format!("check {slab}")).with_status(),
             step(&format!("check --kind coulomb {slab}")).with_status(),
-            step("check ../shared/data/mujoco/mujoco_box_stack4_pyramidal.json").with_status(),
+            step("check data/mujoco/mujoco_box_stack4_pyramidal.json").with_status(),
         ],
         Some(&shared),
     );
     session(
         "cli_info_shared",
         &[step(
-            "info ../shared/data/siconos/fc3d/Rover1039.dat ../shared/data/opentissue/dlm/72 \
-             ../shared/data/mujoco/mujoco_box_stack4_pyramidal.json",
+            "info data/siconos/fc3d/Rover1039.dat data/opentissue/dlm/72 \
+             data/mujoco/mujoco_box_stack4_pyramidal.json",
         )],
         Some(&shared),
     );
     session(
         "cli_solve_shared",
         &[
-            step("solve --method psor --omega 1.3 ../shared/data/opentissue/dlm/72"),
-            step("solve --method lemke ../shared/data/siconos/lcp/lcp_CPS_3.dat ../shared/data/siconos/lcp/lcp_ortiz.dat")
+            step("solve --method psor --omega 1.3 data/opentissue/dlm/72"),
+            step("solve --method lemke data/siconos/lcp/lcp_CPS_3.dat data/siconos/lcp/lcp_ortiz.dat")
                 .with_status(),
-            step("solve ../shared/data/siconos/lcp/lcp_CPS_3.dat"),
+            step("solve data/siconos/lcp/lcp_CPS_3.dat"),
         ],
         Some(&shared),
     );

@@ -2,7 +2,7 @@
 //! Gauss-Seidel this is checked through the built program: `nonsmooth solve --method
 //! prox-gs FILE`, with no other option (default r-factors, window and `--max-iter`),
 //! converges on every shared Siconos fc3d file on which Siconos 4.4's PROX converged
-//! (`../shared/reference/siconos-4.4-fc3d.tsv`). With the paper's setting (Global `r = 5`,
+//! (`data/reference/siconos-4.4-fc3d.tsv`). With the paper's setting (Global `r = 5`,
 //! window 1) it did not (`book/src/generated/prox_shared.txt`: 19 of 27).
 //!
 //! Also: the paper's setting stays reachable from the command line (`--r-factor global
@@ -10,7 +10,7 @@
 //! chosen method are refused (exit status 2) instead of being ignored.
 //!
 //! The FCLIB `.hdf5` file is checked only with `--features hdf5` (without it the program
-//! cannot read it, and says so). Needs `../shared/data` (skipped with a notice when absent).
+//! cannot read it, and says so). Needs `data/` (skipped with a notice when absent).
 
 mod common;
 

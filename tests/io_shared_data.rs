@@ -1,4 +1,4 @@
-//! Every real problem file in `../shared/data` (made by Siconos, FCLIB, OpenTissue and
+//! Every third-party problem file in `data/` (made by Siconos, FCLIB, OpenTissue and
 //! MuJoCo, not by this project) loads with the right type and sizes, and the writers
 //! round-trip them exactly. Skips with a notice when the shared data is absent.
 
@@ -40,10 +40,13 @@ fn discover_lists_every_problem_once() {
     let Some(data) = common::shared_data() else {
         return;
     };
-    let list = io::discover(&data).unwrap();
+    let list = third_party(&data);
     let mut sorted = list.clone();
     sorted.sort();
     assert_eq!(list, sorted, "discover returns a sorted list");
+    // Under the whole folder: the third-party problems and the generated scenes beside them.
+    let everything = io::discover(&data).unwrap();
+    assert!(list.iter().all(|p| everything.contains(p)));
     assert!(list.iter().all(|p| p.file_name().unwrap() != "README.md"));
     let count = |f: &dyn Fn(&PathBuf) -> bool| list.iter().filter(|p| f(p)).count();
     assert_eq!(count(&|p| p.starts_with(data.join("siconos/lcp"))), 15);
@@ -61,10 +64,20 @@ fn discover_lists_every_problem_once() {
     assert_eq!(io::discover(&ot).unwrap(), vec![ot]);
 }
 
+/// The third-party problems under `data`: what `discover` finds in `siconos/`,
+/// `opentissue/` and `mujoco/` (not the scenes the crate generates beside them), sorted.
+fn third_party(data: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for sub in ["mujoco", "opentissue", "siconos"] {
+        out.extend(io::discover(data.join(sub)).unwrap());
+    }
+    out
+}
+
 /// Loads everything and checks types and sizes; returns the loaded problems by path.
 fn load_all(data: &Path) -> BTreeMap<PathBuf, LoadedProblem> {
     let mut out = BTreeMap::new();
-    for path in io::discover(data).unwrap() {
+    for path in third_party(data) {
         let is_hdf5 = path.extension().is_some_and(|e| e == "hdf5");
         match io::load(&path) {
             Ok(p) => {

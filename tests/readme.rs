@@ -1,6 +1,5 @@
 //! The README's result tables are what the program prints now: `tests/readme.rs` re-runs
-//! `nonsmooth solve data/` (and, where the shared data is present, `nonsmooth solve
-//! ../shared/data`) and compares every column but the wall-clock `seconds` with the blocks
+//! `nonsmooth solve data/` (every problem the project ships) and compares every column but the wall-clock `seconds` with the blocks
 //! `scripts/readme_results.sh` spliced into README.md. It also checks that the README
 //! gives the test command CI runs.
 
@@ -79,25 +78,12 @@ fn readme() -> String {
 #[test]
 fn data_table_is_current() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The README was generated with the hdf5 feature; without it those rows say `skipped`.
+    let hdf5 = cfg!(feature = "hdf5");
     compare(
         "data",
         &block(&readme(), "data"),
         &solve_markdown(&root.join("data")),
-        |_| false,
-    );
-}
-
-#[test]
-fn shared_table_is_current() {
-    let Some(dir) = common::shared_data() else {
-        return;
-    };
-    // The README was generated with the hdf5 feature; without it those rows differ.
-    let hdf5 = cfg!(feature = "hdf5");
-    compare(
-        "shared",
-        &block(&readme(), "shared"),
-        &solve_markdown(&dir),
         |row| !hdf5 && row.contains(".hdf5 |"),
     );
 }

@@ -1,7 +1,7 @@
 //! On real input: the semismooth Newton method on the friction cone (Alart-Curnier,
 //! hybrid with blocked Gauss-Seidel sweeps when the line search fails) converges to 1e-8
 //! (Siconos 4.4 normalisation) on every shared fc3d file where Siconos 4.4's NSN_AC or
-//! NSN_FB converges (`../shared/reference/siconos-4.4-fc3d.tsv`), from a zero start.
+//! NSN_FB converges (`data/reference/siconos-4.4-fc3d.tsv`), from a zero start.
 
 mod common;
 

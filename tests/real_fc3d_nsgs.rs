@@ -1,6 +1,6 @@
 //! On real input: the blocked nonsmooth Gauss-Seidel converges (error <= 1e-8, Siconos 4.4
 //! normalisation) on every shared fc3d file where Siconos 4.4's NSGS does, in at most 1.5
-//! times its sweep count (`../shared/reference/siconos-4.4-fc3d.tsv`).
+//! times its sweep count (`data/reference/siconos-4.4-fc3d.tsv`).
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! On real input: Lemke solves every shared Siconos LCP that Siconos 4.4's Lemke solves
-//! (`../shared/reference/siconos-4.4-lcp.tsv`), to an LCP error of at most 1e-10, and the
+//! (`data/reference/siconos-4.4-lcp.tsv`), to an LCP error of at most 1e-10, and the
 //! 40-variable `tests/data/lcp_tobenna.dat` that it once could not (issue 9); on every one
 //! it makes the pivots that exact arithmetic makes (`tests/exact_lemke/`).
 //!

@@ -1,6 +1,6 @@
 //! On real input: Fischer-Newton and minimum-map Newton on the 15 shared Siconos LCPs
-//! (`../shared/data/siconos/lcp`), beside what Siconos 4.4's NEWTONMIN and Lemke report
-//! (`../shared/reference/siconos-4.4-lcp.tsv`). Every answer our methods call converged is
+//! (`data/siconos/lcp`), beside what Siconos 4.4's NEWTONMIN and Lemke report
+//! (`data/reference/siconos-4.4-lcp.tsv`). Every answer our methods call converged is
 //! checked independently with `merit::lcp_error`, and each Newton method must solve (to
 //! 1e-10) at least as many files as Siconos's NEWTONMIN does.
 

@@ -1,4 +1,4 @@
-//! On real input: MuJoCo's three elliptic-cone problems (`../shared/data/mujoco/`).
+//! On real input: MuJoCo's three elliptic-cone problems (`data/mujoco/`).
 //!
 //! * Solved as what MuJoCo solves (the CCP), the blocked Gauss-Seidel reaches 1e-10 and
 //!   lands on MuJoCo's answer (the CCP with `A` positive definite has one solution).
@@ -8,7 +8,7 @@
 //! * MuJoCo's own answers are consistent with that problem: error <= 1e-8 (what
 //!   `nonsmooth check` reports).
 //! * Solved as Coulomb friction instead, the sliding slab's normal forces drop from
-//!   MuJoCo's ~34.5 N to ~10.6 N per contact, as `../shared/data/README.md` says: the CCP
+//!   MuJoCo's ~34.5 N to ~10.6 N per contact (the source of these files says so too): the CCP
 //!   lets a sliding contact separate (`u_n = mu ‖u_t‖ > 0`), Coulomb keeps it closed.
 
 mod common;

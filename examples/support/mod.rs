@@ -22,13 +22,14 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The shared third-party data folder: `$NONSMOOTH_SHARED_DATA` if set, else
-/// `<CARGO_MANIFEST_DIR>/../shared/data`; `None`, after a printed notice, when it is absent
-/// (as in a fresh clone). The rule is that of `tests/common/mod.rs`.
+/// The third-party problems (Siconos, OpenTissue, MuJoCo): `$NONSMOOTH_SHARED_DATA` if
+/// set, else the copy the project ships in `<CARGO_MANIFEST_DIR>/data` (see
+/// `data/README.md`); `None`, after a printed notice, when that folder is absent. The rule
+/// is that of `tests/common/mod.rs`.
 pub fn shared_data() -> Option<PathBuf> {
     let dir = match std::env::var_os("NONSMOOTH_SHARED_DATA") {
         Some(d) => PathBuf::from(d),
-        None => root().join("../shared/data"),
+        None => root().join("data"),
     };
     if dir.is_dir() {
         Some(dir)
@@ -45,6 +46,18 @@ pub fn shared_data() -> Option<PathBuf> {
             dir.display()
         );
         None
+    }
+}
+
+/// The folder of what Siconos 4.4 reports on the data (`siconos-4.4-fc3d.tsv`,
+/// `siconos-4.4-lcp.tsv`): `data/reference/` in the shipped layout, or `../reference/`
+/// beside a data folder given by `$NONSMOOTH_SHARED_DATA`.
+pub fn reference_dir(data: &std::path::Path) -> PathBuf {
+    let inside = data.join("reference");
+    if inside.is_dir() {
+        inside
+    } else {
+        data.join("../reference")
     }
 }
 

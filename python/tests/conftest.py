@@ -27,11 +27,12 @@ def generated(nc=4, seed=0, kind="coulomb", mu=0.5, sliding=False):
 
 
 def shared_data():
-    """The shared third-party data folder, or None."""
+    """The third-party problems: $NONSMOOTH_SHARED_DATA, else the copy the project ships in
+    data/ (data/README.md); None when neither exists."""
     env = os.environ.get("NONSMOOTH_SHARED_DATA")
     candidates = [env] if env else []
     here = pathlib.Path(__file__).resolve()
-    candidates += [here.parents[3] / "shared" / "data", here.parents[2] / ".." / "shared" / "data"]
+    candidates += [here.parents[2] / "data"]
     for c in candidates:
         if c and pathlib.Path(c).is_dir():
             return pathlib.Path(c).resolve()
@@ -44,7 +45,7 @@ def require_shared(relative):
     root = shared_data()
     path = root / relative if root else None
     if path is None or not path.exists():
-        message = f"shared data file {relative} not found (set NONSMOOTH_SHARED_DATA to ../shared/data)"
+        message = f"shared data file {relative} not found (the project ships it in data/; or set NONSMOOTH_SHARED_DATA)"
         if os.environ.get("NONSMOOTH_REQUIRE_SHARED_DATA") == "1":
             pytest.fail(message)
         pytest.skip(message)

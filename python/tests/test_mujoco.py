@@ -368,8 +368,8 @@ def test_W_q_from_first_principles_dense_and_sparse():
     np.testing.assert_allclose(exs.W, ex.W, rtol=1e-8, atol=1e-8 * np.abs(W).max())
 
 
-# the shared third-party data: $NONSMOOTH_SHARED_DATA, else ../shared/data beside the repository
-SHARED = Path(os.environ.get("NONSMOOTH_SHARED_DATA") or ROOT.parent / "shared" / "data") / "mujoco"
+# the third-party problems: $NONSMOOTH_SHARED_DATA, else the copy shipped in data/
+SHARED = Path(os.environ.get("NONSMOOTH_SHARED_DATA") or ROOT / "data") / "mujoco"
 # initial velocities the shared exports' scene descriptions give (not in their MJCF)
 LAUNCH = {"mujoco_sliding_slab_elliptic.json": {0: 2.0}}
 
@@ -377,7 +377,7 @@ LAUNCH = {"mujoco_sliding_slab_elliptic.json": {0: 2.0}}
 @pytest.mark.parametrize("fname", sorted(p.name for p in SHARED.glob("*.json"))
                          if SHARED.exists() else ["(none)"])
 def test_reproduces_the_shared_exports(fname):
-    """The shared exports (made by an independent script, ../shared/data/mujoco/, whose
+    """The shared exports (made by an independent script, data/mujoco/, whose
     source.mjcf and steps_before_snapshot say how) are rebuilt from their scenes: W, q,
     MuJoCo's answer and the hard view, entry by entry."""
     if not SHARED.exists():

@@ -304,6 +304,16 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
     for path in &files {
         bar.set_message(short_name(path));
         let row = match super::load(path) {
+            // A file found inside a folder in a format this build cannot read (FCLIB HDF5
+            // without the `hdf5` feature) is reported and skipped; one named on the command
+            // line is an error like any unreadable file.
+            Err(e)
+                if matches!(e.kind, crate::io::IoErrorKind::FeatureDisabled(_))
+                    && !a.paths.iter().any(|p| p == path) =>
+            {
+                bar.suspend(|| eprintln!("nonsmooth: skipped: {e}"));
+                Row::unsolved(short_name(path), method.name(), "skipped", e.to_string())
+            }
             Err(e) => {
                 all_ok = false;
                 bar.suspend(|| eprintln!("nonsmooth: {e}"));

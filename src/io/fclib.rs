@@ -1,7 +1,7 @@
 //! FCLIB HDF5 files (`.hdf5`): local and global 3D frictional contact problems.
 //! Needs the cargo feature `hdf5` (and the HDF5 C library, Debian `libhdf5-dev`).
 //!
-//! # Format (source: `../shared/data/README.md`; FCLIB 1.0, Acary et al.)
+//! # Format (source: `data/README.md`; FCLIB 1.0, Acary et al.)
 //! * Local: `/fclib_local/spacedim` (= 3), the sparse matrix `/fclib_local/W`,
 //!   `/fclib_local/vectors/{q, mu}`: `u = W r + q`. Read as [`FrictionContact`]
 //!   (Coulomb). An equality part (`V`, `R`, `vectors/s`) that is present and non-empty

@@ -10,7 +10,7 @@
 //! | NumPy folder (`W.npy`, `q.npy`, `mu.npy`, ...; `numpy.save`) | any problem, optional answer `r.npy`; dense | yes | yes | [`npy`] |
 //! | NumPy archive (`.npz`; `numpy.savez`, `numpy.savez_compressed`) | any problem, optional answer; matrices dense or CSR (`W_data`, `W_indices`, `W_indptr`, `W_shape`, as scipy) | yes | yes | [`npz`] |
 //!
-//! The formats and conventions are those of `../shared/data/README.md` (dense Siconos
+//! The formats and conventions are those of `data/README.md` (dense Siconos
 //! matrices are column-major, FCLIB triplets hold the row in `i` and the column in `p`,
 //! OpenTissue writes `DBL_MAX` for an infinite bound).
 //!

@@ -1,7 +1,7 @@
 //! MuJoCo single-step contact problems exported to JSON (the files in
-//! `../shared/data/mujoco/`).
+//! `data/mujoco/`).
 //!
-//! # Format (source: `../shared/data/README.md`)
+//! # Format (source: `data/README.md`)
 //! One JSON object. The keys read are `name`, `source` (an object with `engine`,
 //! `version`, `scene`, or a plain string), `problem_type`, `n_contacts`, `dim`,
 //! `row_order`, `A` (row-major list of rows), `b`, `mu`, `engine_solution`,

@@ -1,6 +1,6 @@
 //! OpenTissue `.dlm` dumps: one problem per folder.
 //!
-//! # Format (source: `../shared/data/README.md`)
+//! # Format (source: `data/README.md`)
 //! * `A.dlm`: `rows cols nnz`, then `nnz` triplets `i j value` (zero-based row `i`,
 //!   column `j`; duplicates are summed).
 //! * `b.dlm`, `lo.dlm`, `hi.dlm`, `dep.dlm`, `factor.dlm`, `lambda.dlm`: `n`, then lines

@@ -76,7 +76,7 @@ impl std::str::FromStr for FrictionKind {
 ///
 /// # Source
 /// Acary, Bremond, Huber 2018 (the Siconos/FCLIB benchmark), and the conventions of
-/// `../shared/data/README.md`.
+/// `data/README.md`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FrictionContact {
     w: Matrix,

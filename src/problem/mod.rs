@@ -18,7 +18,7 @@
 //! |---|---|---|
 //! | [`Lcp`] | `w = A x + b`, `0 <= x ⊥ w >= 0` | Erleben 2009 slides eq. 19-20 |
 //! | [`BoxedLcp`] | `w = A x + b`, `lo(x) <= x <= hi(x)`, box complementarity | Erleben 2007 eq. 15, 27-29; Silcowitz et al. 2009 eq. 19, 28 |
-//! | [`FrictionContact`] | `u = W r + q`, `r_c ∈ K_{mu_c}`, Coulomb (De Saxce) or CCP | Acary, Bremond, Huber 2018; `../shared/data/README.md` |
+//! | [`FrictionContact`] | `u = W r + q`, `r_c ∈ K_{mu_c}`, Coulomb (De Saxce) or CCP | Acary, Bremond, Huber 2018; `data/README.md` |
 //! | [`GenericMechanical`] | `u = W r + q`, per-block laws: equality, unilateral, interval, elliptic contact cones of any dimension | Acary, Bremond, Huber 2018 §2; MuJoCo's elliptic cones |
 //! | [`GlobalFrictionContact`] | `M v = q + H r`, `u = H^T v + b` | Erleben 2007 eq. 16-20; Erleben 2017 eq. 25-26 |
 

@@ -6,13 +6,15 @@ use std::path::{Path, PathBuf};
 use nonsmooth::io::{AnyProblem, IoErrorKind, load};
 use nonsmooth::problem::FrictionContact;
 
-/// The shared third-party data folder: `$NONSMOOTH_SHARED_DATA` if set, else
-/// `<CARGO_MANIFEST_DIR>/../shared/data`. `None` (after printing a skip notice) when it
-/// is absent, as in a user's fresh clone: tests that need it then return early.
+/// The third-party problems (Siconos, OpenTissue, MuJoCo): `$NONSMOOTH_SHARED_DATA` if
+/// set, else the copy the project ships in `<CARGO_MANIFEST_DIR>/data` (see
+/// `data/README.md`). `None` (after printing a skip notice) only when that folder is
+/// absent: tests that need it then return early, unless `NONSMOOTH_REQUIRE_SHARED_DATA`
+/// is set.
 pub fn shared_data() -> Option<PathBuf> {
     let dir = match std::env::var_os("NONSMOOTH_SHARED_DATA") {
         Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data"),
     };
     if dir.is_dir() {
         Some(dir)
@@ -43,7 +45,7 @@ pub fn shared_file(rel: &str) -> Option<PathBuf> {
     }
 }
 
-/// One row of a Siconos reference table in `../shared/reference/`.
+/// One row of a Siconos reference table in `data/reference/`.
 #[derive(Debug, Clone)]
 pub struct Reference {
     /// File name.
@@ -58,10 +60,17 @@ pub struct Reference {
     pub error: Option<f64>,
 }
 
-/// The rows of `../shared/reference/<table>` (for example `siconos-4.4-fc3d.tsv`), or
+/// The rows of `data/reference/<table>` (for example `siconos-4.4-fc3d.tsv`), or
 /// `None` with a skip notice when the folder is absent.
 pub fn reference(table: &str) -> Option<Vec<Reference>> {
-    reference_at(&shared_data()?.join("../reference").join(table))
+    let data = shared_data()?;
+    let inside = data.join("reference");
+    let dir = if inside.is_dir() {
+        inside
+    } else {
+        data.join("../reference")
+    };
+    reference_at(&dir.join(table))
 }
 
 /// The rows of the reference table at `path` (same columns as those of

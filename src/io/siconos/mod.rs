@@ -1,7 +1,7 @@
 //! Siconos numerics text files (`.dat`): LCP, local 3D friction (fc3d) and global 3D
 //! friction (gfc3d) problems.
 //!
-//! # Format (source: `../shared/data/README.md`, Siconos numerics 4.4)
+//! # Format (source: `data/README.md`, Siconos numerics 4.4)
 //!
 //! Tokens are separated by whitespace; line breaks carry no meaning.
 //!

@@ -1,7 +1,7 @@
 //! Reading a Siconos NumericsMatrix (`storageType size0 size1 ...`): storage 0 (dense,
 //! column-major) and storage 1 (sparse block, SBM); storage 2 (CSparse text) is refused.
 //! The layout is the one described in the [parent module](super) (source:
-//! `../shared/data/README.md`, Siconos numerics 4.4).
+//! `data/README.md`, Siconos numerics 4.4).
 
 use std::path::Path;
 
