@@ -16,7 +16,8 @@ the system's Chromium through Playwright, and fails on:
 * any request that is not to a local file (the book must read offline),
 * a file request that fails (a stylesheet, font or script missing),
 * a wide table or a display equation that is wider than the text column and not inside a
-  box that scrolls horizontally, or an equation number drawn over its formula, at desktop
+  box that scrolls horizontally, a display equation whose box cuts its top or bottom, or an
+  equation number drawn over its formula, at desktop
   (1280 px) or phone (390 px) width,
 * search that does not work (typing a word into mdBook's search shows no result).
 
@@ -159,6 +160,12 @@ LAYOUT_PROBE = r"""
   });
   main.querySelectorAll('.katex-display').forEach((d, i) => {
     out.displays += 1;
+    // A display that hides its vertical overflow (so that it can scroll sideways) must not
+    // cut the tops and bottoms of tall glyphs.
+    const cs = getComputedStyle(d);
+    if ((cs.overflowY === 'hidden' || cs.overflowY === 'clip') && d.scrollHeight > d.clientHeight + 1)
+      out.clipped.push('display equation cut at its top or bottom (' + (d.scrollHeight - d.clientHeight)
+                       + ' px): "' + d.textContent.trim().replace(/\s+/g, ' ').slice(0, 60) + '"');
     // An equation number (\tag) drawn over the formula: KaTeX places it at the right edge
     // of the display's box, which a wide formula runs past.
     const tag = d.querySelector('.katex-html > .tag');
@@ -384,7 +391,7 @@ def check_book(book, chromium, shots):
         f"images                 {imgs}",
         f"display equations      {displays}: scrolling in their box {scrolled('1280', 'display equation')} at 1280 px, {scrolled('390', 'display equation')} at 390 px",
         f"tables                 {tables}: scrolling in their box {scrolled('1280', 'table')} at 1280 px, {scrolled('390', 'table')} at 390 px",
-        f"clipped tables and equations (no scroll box) or numbers over formulas, 1280 and 390 px: {clipped}",
+        f"tables and equations clipped (no scroll box) or cut, numbers over formulas (1280, 390 px): {clipped}",
         f"listings wider than their box at 1280 px: {pre_overflow} of {pre_total}",
         f"network requests       {len(network)}",
         f"search {SEARCH_WORD!r}      {n_results} results",
@@ -422,11 +429,17 @@ Raw TeX left in the text: \\frac{a}{b} and an unparsable formula $\frac{a}$.
 
 Two tildes: $\tilde a$ and $\tilde b$.
 
+A formula KaTeX refused at run time: <span class="katex-error" title="ParseError: KaTeX parse error">\\sqrt{</span>
+
 <div class="katex-display" style="overflow: visible">
 <span style="display: inline-block; width: 2000px">a display far too wide</span>
 </div>
 
 <div><table style="display: table"><tr><td style="min-width: 2000px">a wide table</td></tr></table></div>
+
+<div class="katex-display" style="overflow: hidden; height: 20px; padding: 0"><span style="display: inline-block; height: 60px">a tall display cut</span></div>
+
+<div class="katex-display"><span class="katex"><span class="katex-html" style="display: block; position: relative; padding: 0; min-width: 0"><span class="base" style="display: inline-block; width: 1500px">a numbered display</span><span class="tag" style="position: absolute; right: 0">(9)</span></span></span></div>
 """
 SELF_TEST_EXPECT = [
     ("mdbook warning", "mdbook build", "WARN"),
@@ -436,10 +449,13 @@ SELF_TEST_EXPECT = [
     ("missing file", "bad.html", "file request failed"),
     ("network request", "bad.html", "network request (the book must read offline): https://example.com/remote.png"),
     ("empty listing", "bad.html", "empty listing"),
+    ("KaTeX error", "bad.html", "KaTeX error: ParseError"),
     ("raw TeX", "bad.html", "raw TeX in the text"),
     ("strikethrough formula", "bad.html", "strikethrough made of a formula"),
     ("clipped equation", "bad.html", "display equation 2000 px"),
     ("clipped table", "bad.html", "at 390 px: table"),
+    ("equation cut vertically", "bad.html", "display equation cut at its top or bottom"),
+    ("number over its formula", "bad.html", "equation number (9) drawn over its formula"),
 ]
 # The good page (and index.html, mdBook's copy of the first chapter) must pass, and the
 # search must find the good page's word: a report on either is the check's own error.
