@@ -10,6 +10,9 @@
 //! Writes, into `book/src/figures/`, an SVG per figure and the CSV of exactly the points it
 //! draws (`series,x,y`):
 //!
+//! * `geometry_contact_frame.svg`: the contact frame `(n, t1, t2)` that the world's
+//!   collision detection (`World::contacts`) gives two touching spheres (chapter
+//!   "Conventions");
 //! * `geometry_cone.svg`: `K_μ` and its dual `K_μ* = K_{1/μ}` in the (tangential, normal)
 //!   plane, their boundary directions computed by `project_on_cone` and
 //!   `project_on_dual_cone` (chapter "The contact problem");
@@ -37,6 +40,7 @@ mod support;
 use std::fmt::Write;
 use std::ops::Range;
 
+use nalgebra::{UnitQuaternion, Vector3};
 use nonsmooth::friction::{
     BoxSet, ConvexSet, Disk, EllipsoidMethod, FrictionLaw, project_on_cone, project_on_dual_cone,
     project_on_ellipsoid_with,
@@ -44,6 +48,7 @@ use nonsmooth::friction::{
 use nonsmooth::generic::natural::de_saxce_shift;
 use nonsmooth::ncp::{FischerBurmeister, MinMap, NcpFunction};
 use nonsmooth::problem::FrictionKind;
+use nonsmooth::world::{Material, Shape, World};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -57,6 +62,7 @@ const Y_LABELS: u32 = 64;
 const BLUE: RGBColor = RGBColor(31, 119, 180);
 const RED: RGBColor = RGBColor(214, 39, 40);
 const GREEN: RGBColor = RGBColor(44, 160, 44);
+const GREY: RGBColor = RGBColor(120, 120, 120);
 const ORANGE: RGBColor = RGBColor(230, 120, 0);
 
 /// The friction coefficient of the cone pictures.
@@ -313,6 +319,124 @@ fn cone_figure() -> (String, String) {
             );
         },
     );
+    (data.0, svg)
+}
+
+/// The direction from the first sphere's centre to the second's.
+const CONTACT_DIRECTION: [f64; 3] = [0.6, 0.0, 0.8];
+
+/// An orthographic view (spheres stay circles) that shows the whole frame: it looks along
+/// `0.3 n + 0.5 t1 + 0.8 t2`, so the normal lies nearly in the page and both tangents are
+/// seen at a slant; world "up" stays up. The screen's right and up axes.
+fn view_axes(n: &Vector3<f64>, t1: &Vector3<f64>, t2: &Vector3<f64>) -> [Vector3<f64>; 2] {
+    let into = (n * 0.3 + t1 * 0.5 + t2 * 0.8).normalize();
+    let up = (Vector3::z() - into * into.z).normalize();
+    [up.cross(&-into), up]
+}
+
+/// The contact the crate's collision detection finds between the two spheres, with no
+/// ground: `(point, normal, t1, t2)` and the two centres.
+fn contact_frame() -> ([Vector3<f64>; 4], [Vector3<f64>; 2]) {
+    let mut world = World::new().with_ground(None).expect("no ground is valid");
+    let m = world
+        .add_material(Material::new(0.5, 0.0).expect("valid"))
+        .expect("valid");
+    let ball = Shape::sphere(1.0).expect("valid");
+    let d = Vector3::from(CONTACT_DIRECTION).normalize();
+    let centres = [Vector3::zeros(), d * (2.0 - 1e-4)];
+    for c in centres {
+        world
+            .add(ball, 1000.0, c, UnitQuaternion::identity(), m)
+            .expect("a valid body");
+    }
+    let contacts = world.contacts().expect("collision detection");
+    assert_eq!(contacts.len(), 1, "two touching spheres have one contact");
+    let c = &contacts[0].contact;
+    ([*c.point(), *c.normal(), *c.t1(), *c.t2()], centres)
+}
+
+/// Figure 0: the contact frame of two touching spheres.
+fn contact_frame_figure() -> (String, String) {
+    let ([point, normal, t1, t2], centres) = contact_frame();
+    let [right, up] = view_axes(&normal, &t1, &t2);
+    let view = |p: &Vector3<f64>| (p.dot(&right), p.dot(&up));
+    let mut data = Data::new();
+    let outline = |c: &Vector3<f64>| -> Vec<(f64, f64)> {
+        let (x, y) = view(c);
+        circle(1.0, 120)
+            .into_iter()
+            .map(|(a, b)| (x + a, y + b))
+            .collect()
+    };
+    let a = data.points("body_a", outline(&centres[0]));
+    let b = data.points("body_b", outline(&centres[1]));
+    let ca = data.point("centre_a", view(&centres[0]));
+    let cb = data.point("centre_b", view(&centres[1]));
+    let p = data.point("point", view(&point));
+    let len = 0.9;
+    let n = data.point("n", view(&(point + normal * len)));
+    let e1 = data.point("t1", view(&(point + t1 * len)));
+    let e2 = data.point("t2", view(&(point + t2 * len)));
+    let s = 0.75;
+    let plane = data.points(
+        "tangent_plane",
+        [(s, s), (-s, s), (-s, -s), (s, -s)]
+            .into_iter()
+            .map(|(i, j)| view(&(point + t1 * i + t2 * j))),
+    );
+    let plane_corner = plane
+        .iter()
+        .copied()
+        .max_by(|p, q| p.0.total_cmp(&q.0))
+        .unwrap();
+    let (x0, x1) = (ca.0.min(cb.0) - 1.4, ca.0.max(cb.0) + 1.6);
+    let (y0, y1) = (ca.1.min(cb.1) - 1.1, ca.1.max(cb.1) + 1.1);
+    let svg = equal_aspect(620, x0..x1, y0..y1, None, |c| {
+        region(c, a, GREY, 0.25);
+        region(c, b, GREY, 0.25);
+        region(c, plane, ORANGE, 0.25);
+        label(
+            c,
+            "body a (first)",
+            (ca.0, ca.1 - 0.3),
+            BLACK,
+            (HPos::Center, VPos::Center),
+        );
+        label(
+            c,
+            "body b (second)",
+            (cb.0, cb.1 + 0.3),
+            BLACK,
+            (HPos::Center, VPos::Center),
+        );
+        arrow(c, p, n, BLACK, 0.14);
+        arrow(c, p, e1, RED, 0.14);
+        arrow(c, p, e2, BLUE, 0.14);
+        dot(c, p, BLACK, 5);
+        // each label beyond its arrow's tip, on the side the arrow points to
+        let tip = |q: (f64, f64)| {
+            let at = (q.0 + 0.08 * (q.0 - p.0), q.1 + 0.08 * (q.1 - p.1));
+            let h = if q.0 >= p.0 { HPos::Left } else { HPos::Right };
+            let v = if q.1 >= p.1 { VPos::Bottom } else { VPos::Top };
+            (at, (h, v))
+        };
+        for (q, text, color) in [
+            (n, "n (from a to b)", BLACK),
+            (e1, "t1", RED),
+            (e2, "t2", BLUE),
+        ] {
+            let (at, anchor) = tip(q);
+            label(c, text, at, color, anchor);
+        }
+        let corner = plane_corner;
+        label(
+            c,
+            "tangent plane",
+            (corner.0 + 0.08, corner.1),
+            ORANGE,
+            (HPos::Left, VPos::Center),
+        );
+    });
     (data.0, svg)
 }
 
@@ -789,6 +913,7 @@ fn projections_figure() -> (String, String) {
 
 fn main() {
     for (name, (csv, svg)) in [
+        ("geometry_contact_frame", contact_frame_figure()),
         ("geometry_cone", cone_figure()),
         ("geometry_de_saxce", de_saxce_figure()),
         ("geometry_friction_sets", friction_sets_figure()),
@@ -809,6 +934,19 @@ fn figures_match_the_book_and_show_what_they_claim() {
     use nonsmooth::problem::natural_map_contact;
 
     main();
+
+    // The contact frame: orthonormal, the normal from a to b along the centres' line,
+    // the point between the surfaces.
+    let ([point, n, t1, t2], centres) = contact_frame();
+    for (x, y) in [(n, t1), (n, t2), (t1, t2)] {
+        assert!(x.dot(&y).abs() < 1e-12);
+    }
+    for v in [n, t1, t2] {
+        assert!((v.norm() - 1.0).abs() < 1e-12);
+    }
+    let d = (centres[1] - centres[0]).normalize();
+    assert!((n - d).norm() < 1e-12, "{n:?}");
+    assert!(((point - centres[0]).norm() - 1.0).abs() < 1e-4);
 
     // The cone's boundary directions are on the boundaries: on K_μ and K_μ*, at the
     // angles arctan μ and arctan(1/μ) from the normal, and at right angles to each other's

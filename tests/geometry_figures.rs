@@ -59,7 +59,8 @@ fn every_referenced_figure_exists() {
 }
 
 /// `(figure, chapter that shows it)`.
-const FIGURES: [(&str, &str); 7] = [
+const FIGURES: [(&str, &str); 8] = [
+    ("geometry_contact_frame", "conventions.md"),
     ("geometry_cone", "contact-problem.md"),
     ("geometry_de_saxce", "contact-problem.md"),
     ("geometry_friction_sets", "friction-sets.md"),
