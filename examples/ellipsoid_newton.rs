@@ -22,6 +22,7 @@ use std::fmt::Write;
 use ellipsoid_support::reference_projection;
 use nonsmooth::friction::{EllipsoidMethod, ellipsoid_g, project_on_ellipsoid_with};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use support::publish;
 
 /// Problem A: plain Newton lands on a negative root. Problem B: it wanders between the
@@ -176,25 +177,39 @@ fn figure_svg(csv: &str) -> String {
             _ => {}
         }
     }
+    // The poles of g, t = -a_i^2 (equal semi-axes share one), and how each is named.
+    let (axes, _) = PROBLEMS[0];
+    let mut poles: Vec<(f64, Vec<usize>)> = Vec::new();
+    for (i, a) in axes.iter().enumerate() {
+        match poles.iter_mut().find(|p| p.0 == -a * a) {
+            Some(p) => p.1.push(i + 1),
+            None => poles.push((-a * a, vec![i + 1])),
+        }
+    }
+    // (plotters writes its text at 0.806 times the size asked: 20 gives 16 px)
+    let font = |size: u32| ("sans-serif", size).into_font();
     let mut svg = String::new();
     {
-        let area = SVGBackend::with_string(&mut svg, (760, 440)).into_drawing_area();
+        let area = SVGBackend::with_string(&mut svg, (760, 480)).into_drawing_area();
         area.fill(&WHITE).unwrap();
         let mut chart = ChartBuilder::on(&area)
             .caption(
                 "g(t) for semi-axes (1, 1, 0.2), z = (1.1, 0.2, 0.05)",
-                ("sans-serif", 18),
+                font(20),
             )
             .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
+            .x_label_area_size(50)
+            .y_label_area_size(56)
             .build_cartesian_2d(-2.4f64..2.4, -1.5f64..6.0)
             .unwrap();
         chart
             .configure_mesh()
             .x_desc("t")
             .y_desc("g(t)")
-            .light_line_style(RGBColor(235, 235, 235))
+            .label_style(font(20))
+            .axis_desc_style(font(20))
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(RGBColor(230, 230, 230))
             .draw()
             .unwrap();
         chart
@@ -203,6 +218,40 @@ fn figure_svg(csv: &str) -> String {
                 RGBColor(150, 150, 150),
             ))
             .unwrap();
+        // The poles: dashed vertical lines, named below the curve.
+        let grey = RGBColor(110, 110, 110);
+        for (k, (t, which)) in poles.iter().enumerate() {
+            let s = chart
+                .draw_series(DashedLineSeries::new(
+                    [(*t, -1.5), (*t, 6.0)],
+                    8,
+                    6,
+                    grey.stroke_width(2),
+                ))
+                .unwrap();
+            if k == 0 {
+                s.label("poles -a_i²").legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], grey.stroke_width(2))
+                });
+            }
+            let names: Vec<String> = which
+                .iter()
+                .map(|i| format!("-a{}²", ['₀', '₁', '₂', '₃'][*i]))
+                .collect();
+            // the first pole named on its left, the others on their right
+            let (h, dx) = if k == 0 {
+                (HPos::Right, -0.04)
+            } else {
+                (HPos::Left, 0.04)
+            };
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("{} = {}", names.join(" = "), (t * 1e6).round() / 1e6),
+                    (t + dx, -1.2),
+                    font(20).color(&grey).pos(Pos::new(h, VPos::Center)),
+                )))
+                .unwrap();
+        }
         let blue = RGBColor(31, 119, 180);
         for (i, c) in curves.into_iter().filter(|c| !c.is_empty()).enumerate() {
             let s = chart
@@ -214,25 +263,48 @@ fn figure_svg(csv: &str) -> String {
                 });
             }
         }
+        // The Newton iterates: markers, numbered, joined by a dotted line only (a chord
+        // would suggest the path of a continuous motion).
         let red = RGBColor(214, 39, 40);
         chart
-            .draw_series(LineSeries::new(newton.clone(), red.stroke_width(1)))
+            .draw_series(DashedLineSeries::new(
+                newton.clone(),
+                2,
+                5,
+                red.stroke_width(1),
+            ))
             .unwrap();
         chart
-            .draw_series(newton.iter().map(|p| Circle::new(*p, 4, red.filled())))
+            .draw_series(newton.iter().map(|p| Circle::new(*p, 5, red.filled())))
             .unwrap()
-            .label("plain Newton from t_guess")
-            .legend(move |(x, y)| Circle::new((x + 10, y), 4, red.filled()));
+            .label("plain Newton t_k")
+            .legend(move |(x, y)| Circle::new((x + 10, y), 5, red.filled()));
+        let mut last: Option<(i32, i32)> = None;
+        for (k, p) in newton.iter().enumerate() {
+            let at = chart.backend_coord(p);
+            if last.is_some_and(|q| (q.0 - at.0).pow(2) + (q.1 - at.1).pow(2) < 26 * 26) {
+                continue; // too close to the last numbered one (converged iterates)
+            }
+            last = Some(at);
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    k.to_string(),
+                    (p.0 + 0.05, p.1 + 0.12),
+                    font(20).color(&red).pos(Pos::new(HPos::Left, VPos::Bottom)),
+                )))
+                .unwrap();
+        }
         let green = RGBColor(44, 160, 44);
         chart
-            .draw_series(root.iter().map(|p| Circle::new(*p, 6, green.filled())))
+            .draw_series(root.iter().map(|p| Circle::new(*p, 7, green.filled())))
             .unwrap()
-            .label("the root t* > 0")
-            .legend(move |(x, y)| Circle::new((x + 10, y), 5, green.filled()));
+            .label("root t* > 0")
+            .legend(move |(x, y)| Circle::new((x + 10, y), 6, green.filled()));
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font(font(20))
+            .background_style(WHITE.mix(0.9))
             .border_style(RGBColor(180, 180, 180))
             .draw()
             .unwrap();
