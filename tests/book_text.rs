@@ -7,7 +7,8 @@
 //!   first author and year.
 //! * Every subcommand the program's `--help` lists has a section in `command-line.md`, and
 //!   every method `nonsmooth methods` lists is named in that chapter's prose.
-//! * No chapter spells the time step `\Delta t` (or `Δt`): the notation table fixes it as $h$.
+//! * No chapter but the notation page spells the time step `\Delta t` (or `Δt`): the notation
+//!   table fixes it as $h$.
 //!
 //! The parsers work on strings, so the tests at the bottom show on in-memory text that each
 //! check fails when it should.
@@ -109,6 +110,19 @@ fn is_name(word: &str) -> bool {
 /// (optionally opened by `(`) preceded by a chain of surnames joined by `,`, `and` or followed
 /// by `et al.`; the first surname of the chain is the first author.
 fn citations(text: &str) -> Vec<(String, u32)> {
+    // A chain never crosses a heading or a paragraph break: both become a word that is not
+    // a name ("# Fischer-Newton" above "Silcowitz, Niebe and Erleben (2009)").
+    let text: String = text
+        .lines()
+        .map(|l| {
+            if l.trim().is_empty() || l.starts_with('#') {
+                "\u{b6}"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
     let words: Vec<&str> = text.split_whitespace().collect();
     let mut out = Vec::new();
     for (i, word) in words.iter().enumerate() {
@@ -317,6 +331,10 @@ fn every_subcommand_and_method_is_documented() {
 fn the_time_step_is_spelled_h() {
     let mut bad = Vec::new();
     for (name, text) in chapters() {
+        // The notation page states the rule, so it names the spelling it forbids.
+        if name == "notation.md" {
+            continue;
+        }
         for line in forbidden_time_step(&text) {
             bad.push(format!("{name}:{line}"));
         }
@@ -347,7 +365,7 @@ fn reading_path_check_finds_missing_and_misordered_chapters() {
 
 #[test]
 fn citation_parser_finds_author_year_chains() {
-    let text = "as Erleben 2017 shows; Silcowitz, Niebe and Erleben (2009, section 3) and \
+    let text = "# Fischer-Newton\n\nas Erleben 2017 shows; Silcowitz, Niebe and Erleben (2009, section 3) and \
                 Macklin et al. 2019 agree. The 2009 slides, an LCP of up to 2000 rows, \
                 Acary, Brémond, Huber 2018 and De Saxcé and Feng (1991) and Anitescu (2006; \
                 Anitescu and Hart 2004).";
