@@ -7,6 +7,8 @@
 //!   first author and year.
 //! * Every subcommand the program's `--help` lists has a section in `command-line.md`, and
 //!   every method `nonsmooth methods` lists is named in that chapter's prose.
+//! * What the Fischer-Newton chapter says about its kink-strategy and inner-solver tables holds
+//!   on the committed tables (`book/src/generated/newton_*.txt`).
 //! * No chapter but the notation page spells the time step `\Delta t` (or `Δt`): the notation
 //!   table fixes it as $h$.
 //!
@@ -401,4 +403,162 @@ fn cli_parsers_read_help_and_methods() {
         forbidden_time_step("a $h$\nb $\\Delta t$\nc Δt"),
         vec![2, 3]
     );
+}
+
+/// The rows of a Markdown table in `text` (the lines that start with `|`, header and rule
+/// excluded), each as its trimmed cells.
+fn table_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// The claims the Fischer-Newton chapter makes about its kink-strategy table, checked on the
+/// table (columns: scene, inner solve, strategy, kinks, iterations, passes, error, status).
+fn kink_claims(table: &str) -> Result<(), String> {
+    let rows = table_rows(table);
+    let mut scenes: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    scenes.dedup();
+    if scenes.len() != 3 {
+        return Err(format!("three scenes expected, found {scenes:?}"));
+    }
+    let mut random_failed = 0;
+    for scene in &scenes {
+        let of = |inner: &str| -> Vec<&Vec<String>> {
+            rows.iter()
+                .filter(|r| r[0] == *scene && r[1] == inner)
+                .collect()
+        };
+        let iters = |r: &Vec<String>| r[4].parse::<u32>().unwrap_or(u32::MAX);
+        let (lu, gmres) = (of("lu"), of("gmres"));
+        if gmres.iter().any(|r| r[7] != "converged") {
+            return Err(format!("{scene}: not every strategy converged with GMRES"));
+        }
+        fn fixed<'a>(rs: &[&'a Vec<String>]) -> Option<&'a Vec<String>> {
+            rs.iter().find(|r| r[2].starts_with("fixed")).copied()
+        }
+        let fixed_gmres = fixed(&gmres).ok_or("no fixed row")?;
+        if gmres.iter().all(|r| iters(r) >= iters(fixed_gmres)) {
+            return Err(format!(
+                "{scene}: the fixed element is the fastest with GMRES"
+            ));
+        }
+        if fixed(&lu).ok_or("no fixed row")?[7] != "converged" {
+            return Err(format!(
+                "{scene}: the fixed element did not converge with LU"
+            ));
+        }
+        let random: Vec<_> = lu.iter().filter(|r| r[2].starts_with("random")).collect();
+        let most = lu.iter().map(|r| iters(r)).max().unwrap_or(0);
+        if random.iter().any(|r| r[7] != "converged") {
+            random_failed += 1;
+        } else if !random.iter().any(|r| iters(r) == most) {
+            return Err(format!(
+                "{scene}: a random element neither failed nor needed the most with LU"
+            ));
+        }
+    }
+    if random_failed != 2 {
+        return Err(format!(
+            "a random element failed with LU on {random_failed} scenes, not two"
+        ));
+    }
+    Ok(())
+}
+
+/// The claims about the inner-solver table (columns: scene, unknowns, method, iterations,
+/// passes, error, status): Fischer-Newton with GMRES converged on all four scenes, with LU it
+/// failed on the wall, with the quasi-NCG on the pyramid and the wall, and GMRES is not the
+/// one with the fewest Newton iterations on every scene.
+fn inner_solver_claims(table: &str) -> Result<(), String> {
+    let rows = table_rows(table);
+    let row = |scene: &str, method: &str| {
+        rows.iter()
+            .find(|r| r[0].starts_with(scene) && r[2] == method)
+            .ok_or(format!("no row {scene} / {method}"))
+    };
+    let mut scenes: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    scenes.dedup();
+    if scenes.len() != 4 {
+        return Err(format!("four scenes expected, found {scenes:?}"));
+    }
+    for scene in &scenes {
+        if row(scene, "Fischer-Newton, gmres")?[6] != "converged" {
+            return Err(format!(
+                "{scene}: Fischer-Newton with GMRES did not converge"
+            ));
+        }
+    }
+    let failed = |scene: &str, m: &str| row(scene, m).map(|r| r[6] != "converged");
+    if !failed("wall", "Fischer-Newton, lu")?
+        || !failed("wall", "Fischer-Newton, qncg")?
+        || !failed("pyramid", "Fischer-Newton, qncg")?
+    {
+        return Err("LU should fail on the wall, the quasi-NCG on the pyramid and the wall".into());
+    }
+    let newton = [
+        "Fischer-Newton, lu",
+        "Fischer-Newton, gmres",
+        "Fischer-Newton, qncg",
+        "minimum-map Newton",
+    ];
+    let iters = |r: &Vec<String>| r[3].parse::<u32>().unwrap_or(u32::MAX);
+    let gmres_always_fewest = scenes.iter().all(|scene| {
+        let g = row(scene, "Fischer-Newton, gmres").map(iters).unwrap_or(0);
+        newton
+            .iter()
+            .all(|m| row(scene, m).map(iters).unwrap_or(u32::MAX) >= g)
+    });
+    if gmres_always_fewest {
+        return Err("GMRES needed the fewest Newton iterations on every scene".into());
+    }
+    Ok(())
+}
+
+#[test]
+fn fischer_newton_prose_matches_its_tables() {
+    let kinks = read("generated/newton_kink_strategies.txt");
+    kink_claims(&kinks).unwrap_or_else(|e| {
+        panic!(
+            "fischer-newton.md, 'Choices at the kinks': the prose no longer matches the table: {e}"
+        )
+    });
+    let inner = read("generated/newton_inner_solvers.txt");
+    inner_solver_claims(&inner).unwrap_or_else(|e| {
+        panic!("fischer-newton.md, 'One iteration': the prose no longer matches the table: {e}")
+    });
+}
+
+#[test]
+fn table_claim_checks_fail_on_other_tables() {
+    let kinks = read("generated/newton_kink_strategies.txt");
+    // GMRES failing once breaks "every strategy converged with GMRES".
+    let broken = kinks.replacen(
+        "| gmres | zero (reduced) | 36 | 7 | 140 | 8.6e-13 | converged |",
+        "| gmres | zero (reduced) | 36 | 7 | 140 | 8.6e-13 | not converged |",
+        1,
+    );
+    assert_ne!(broken, kinks, "the row to break is in the table");
+    assert!(kink_claims(&broken).is_err());
+    let inner = read("generated/newton_inner_solvers.txt");
+    let broken = inner
+        .replacen(
+            "| Fischer-Newton, gmres | 12 |",
+            "| Fischer-Newton, gmres | 101 |",
+            1,
+        )
+        .replacen(
+            "| 687 | 9.9e-13 | converged |",
+            "| 687 | 9.9e-13 | not converged |",
+            1,
+        );
+    assert_ne!(broken, inner, "the row to break is in the table");
+    assert!(inner_solver_claims(&broken).is_err());
 }
