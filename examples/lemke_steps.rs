@@ -257,7 +257,7 @@ fn textbook(m: &[Vec<i64>], rhs: &[i64], out: &mut String) -> (End, Vec<(Vec<Q>,
                     .filter(|&i| d[i].is_positive())
                     .map(|i| format!("{} {}", t.name(t.basis[i]), t.rhs(i) / d[i]))
                     .collect();
-                writeln!(out, "; ratios rhs/column: {}.", ratios.join(", ")).unwrap();
+                writeln!(out, "; ratios: {}.", ratios.join(", ")).unwrap();
                 r = row;
             }
         }
@@ -343,8 +343,8 @@ fn crate_run(case: &Case, end: &End, path: &[(Vec<Q>, Q)], out: &mut String) {
             assert!(diff <= 1e-12 * (1.0 + exact.amax()));
             writeln!(
                 out,
-                "The crate's lemke: {}, {} pivots ({} degenerate, {} ties), the same bases; \
-                 z = {}, max |z - exact| = {}, error {}.",
+                "The crate's lemke: {}, {} pivots ({} degenerate, {} ties), the same bases;\n  \
+                 z = ({}), max |z - exact| = {}, relative error {}.",
                 info.status.name(),
                 info.stats.pivots,
                 info.stats.degenerate,
