@@ -204,6 +204,7 @@ impl Method for Lemke {
         let k = -(b.amax().log2().floor() as i32);
         let q = b.map(|v| crate::solver::mul_pow2(v, k));
         let t = Basis::new(q, prepared.options.zero_tol);
+        // ANCHOR: first_pivot
         // First pivot: x0 enters with column -e; the leaving row is the lexicographic
         // minimum of the rows [q_i, e_i]: the most negative q_i, on a tie the largest index
         // (after it every row of [B^-1 q, B^-1] is lexicographically positive).
@@ -213,6 +214,7 @@ impl Method for Lemke {
                 row = i;
             }
         }
+        // ANCHOR_END: first_pivot
         let seen = HashSet::from([t.hash]);
         let mut run = Run {
             a: lcp.a().to_dense(),
@@ -227,6 +229,7 @@ impl Method for Lemke {
         Ok(())
     }
 
+    // ANCHOR: step
     /// One pivot: the complement of the variable that left enters (after the first pivot),
     /// the ratio test picks the row, and the pivot updates `B^-1` and `B^-1 q`.
     fn step(
@@ -300,6 +303,7 @@ impl Method for Lemke {
         run.next = Next::Enter(leaving);
         Ok(Step::Moved)
     }
+    // ANCHOR_END: step
 
     fn error(_: &LemkePrepared, lcp: &Lcp, x: &DVector<f64>) -> Residual {
         lcp_error(lcp, x)
@@ -623,6 +627,7 @@ impl Basis {
     }
     // ANCHOR_END: ratio_test
 
+    // ANCHOR: pivot
     /// Pivots the entering variable into row `r`; returns the variable that left.
     fn pivot(&mut self, r: usize) -> usize {
         let n = self.n;
@@ -651,6 +656,7 @@ impl Basis {
         self.hash ^= zobrist(leaving) ^ zobrist(self.entering);
         leaving
     }
+    // ANCHOR_END: pivot
 
     /// Reads `z` (the x-part of the basic solution) from the basis: basic `z_j` take their
     /// row's value, times `2^-k` (the scaling of `q` undone). Returns whether every entry is
