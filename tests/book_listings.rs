@@ -143,8 +143,8 @@ fn source_listings_are_numbered_and_name_their_file() {
     let mut listings = 0;
     for (file, number) in numbered_chapters(&summary) {
         let path = book_src().join(&file);
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let (fixed, found) = captioned(&text, &number);
         listings += fixed.lines().filter(|l| is_caption(l)).count();
         if bless {
