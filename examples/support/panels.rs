@@ -1,5 +1,5 @@
 //! Multi-panel figures (the Newton chapters'): curves on a log-scale vertical axis and a
-//! linear or logarithmic horizontal one, panels side by side, written as SVG together with
+//! linear or logarithmic horizontal one, panels stacked one above the other, written as SVG together with
 //! the CSV of exactly what is plotted. Single-panel convergence figures are in
 //! [`super::plot`], whose colours, tick labels and thinning this module shares.
 #![allow(dead_code)]
@@ -51,7 +51,7 @@ pub struct Panel {
     pub legend: SeriesLabelPosition,
 }
 
-/// A figure: panels side by side.
+/// A figure: panels stacked one above the other.
 #[derive(Debug, Clone)]
 pub struct Figure {
     /// File stem under `book/src/figures/`.
@@ -95,14 +95,16 @@ impl Figure {
     /// The SVG.
     pub fn svg(&self, data: &PanelData) -> String {
         let mut svg = String::new();
-        let width = 520 * self.panels.len() as u32;
+        // Panels stacked one above the other at the book's text width, so that every label
+        // is drawn at its size (side by side, three panels were shrunk to 7 px labels).
+        let height = 40 + 420 * self.panels.len() as u32;
         {
-            let root = SVGBackend::with_string(&mut svg, (width, 470)).into_drawing_area();
+            let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
             root.fill(&WHITE).unwrap();
             let root = root
                 .titled(&self.caption, ("sans-serif", 18))
                 .expect("caption");
-            let areas = root.split_evenly((1, self.panels.len()));
+            let areas = root.split_evenly((self.panels.len(), 1));
             for ((panel, curves), area) in self.panels.iter().zip(data).zip(areas.iter()) {
                 draw_panel(area, panel, curves);
             }
@@ -181,6 +183,7 @@ fn draw_panel<DB: DrawingBackend>(
             chart
                 .configure_series_labels()
                 .position(legend_pos)
+                .label_font(("sans-serif", 14))
                 .background_style(WHITE.mix(0.85))
                 .border_style(RGBColor(200, 200, 200))
                 .draw()
@@ -190,10 +193,10 @@ fn draw_panel<DB: DrawingBackend>(
     if panel.log_x {
         let x_hi = 10f64.powf(x_max.log10().ceil().max(1.0));
         let mut chart = ChartBuilder::on(area)
-            .caption(&panel.title, ("sans-serif", 15))
+            .caption(&panel.title, ("sans-serif", 17))
             .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
+            .x_label_area_size(46)
+            .y_label_area_size(62)
             .build_cartesian_2d((1f64..x_hi).log_scale(), y_lo..y_hi)
             .unwrap();
         chart
@@ -203,6 +206,8 @@ fn draw_panel<DB: DrawingBackend>(
             .y_labels(y_labels)
             .x_label_formatter(&power_of_ten)
             .y_label_formatter(&exponent)
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
             .light_line_style(RGBColor(235, 235, 235))
             .draw()
             .unwrap();
@@ -210,10 +215,10 @@ fn draw_panel<DB: DrawingBackend>(
     } else {
         let x_hi = x_max.max(1.0);
         let mut chart = ChartBuilder::on(area)
-            .caption(&panel.title, ("sans-serif", 15))
+            .caption(&panel.title, ("sans-serif", 17))
             .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
+            .x_label_area_size(46)
+            .y_label_area_size(62)
             .build_cartesian_2d(0f64..x_hi, y_lo..y_hi)
             .unwrap();
         chart
@@ -223,6 +228,8 @@ fn draw_panel<DB: DrawingBackend>(
             .y_labels(y_labels)
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_label_formatter(&exponent)
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
             .light_line_style(RGBColor(235, 235, 235))
             .draw()
             .unwrap();
