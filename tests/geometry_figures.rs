@@ -63,7 +63,7 @@ const FIGURES: [(&str, &str); 8] = [
     ("geometry_contact_frame", "conventions.md"),
     ("geometry_cone", "contact-problem.md"),
     ("geometry_de_saxce", "contact-problem.md"),
-    ("geometry_friction_sets", "friction-sets.md"),
+    ("geometry_friction_sets", "proximal-operators.md"),
     ("geometry_minmap_levels", "complementarity.md"),
     ("geometry_fb_levels", "complementarity.md"),
     ("geometry_projections", "proximal-operators.md"),
