@@ -22,7 +22,7 @@
 //! * `geometry_friction_sets.svg`: at unit normal force, the diamond of the four-direction
 //!   pyramid inside the Coulomb disk inside the square of box friction, the disk and the
 //!   square traced by `FrictionLaw::project`, with the force of maximal dissipation of each
-//!   for one slip direction (chapter "Friction laws as convex sets");
+//!   for one slip direction (chapter "Friction laws as convex sets and proximal operators");
 //! * `geometry_minmap_levels.svg`, `geometry_fb_levels.svg`: level sets `φ(a, b) = c` of
 //!   `MinMap::value` and `FischerBurmeister::value`, the zero set (the "L") among them
 //!   (chapter "Complementarity");
