@@ -4,7 +4,7 @@
 //! `## Exercises` section; and every command of those blocks is checked here:
 //!
 //! * `nonsmooth ...` and `cargo run --release -- ...` run the built program from a scratch
-//!   folder that sees the repository's `data/` and `tests/` (so files the command writes land
+//!   folder that sees the repository's `data/`, `scenes/` and `tests/` (so files the command writes land
 //!   there, not in the repository), through `bash` (pipes and globs work as in a terminal),
 //!   and must end with status 0 or 1 (1: a problem did not converge, which a command may show
 //!   on purpose) without a panic, within two minutes;
@@ -134,11 +134,11 @@ fn target_exists(kind: &str, name: &str) -> bool {
         || root().join(dir).join(name).join("main.rs").is_file()
 }
 
-/// A scratch folder that sees the repository's `data/` and `tests/` through links.
+/// A scratch folder that sees the repository's `data/`, `scenes/`, `tests/` and `python/` through links.
 fn scratch() -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("book_try_it");
     std::fs::create_dir_all(&d).unwrap();
-    for sub in ["data", "tests", "python"] {
+    for sub in ["data", "scenes", "tests", "python"] {
         let link = d.join(sub);
         if !link.exists() {
             std::os::unix::fs::symlink(root().join(sub), &link).unwrap();
