@@ -1,6 +1,6 @@
 //! `nonsmooth solve` and `nonsmooth check` (with its reference solve) on a generic
-//! mechanical problem: these need the gmp solvers (`gmp-newton`, `gmp-pgs`, and `auto`
-//! choosing `gmp-newton`), written on another branch; they fail until it is merged.
+//! mechanical problem, through the gmp solvers (`gmp-newton`, `gmp-pgs`, and `auto`
+//! choosing `gmp-newton`).
 //!
 //! The problem: every kind of block, a condim-4 and an anisotropic condim-6 contact, a
 //! symmetric positive definite `W` (not diagonal), the CCP, so the solution is unique.

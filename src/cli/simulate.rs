@@ -27,8 +27,9 @@ use crate::world::scenes::{SceneKind, build};
 
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
-    /// A scene: box-stack, heavy-on-light, wall, tower, ball-grid, pile, or a scene file
-    /// (.json; the format is in the book's chapter "The world and collision detection").
+    /// A scene: box-stack, heavy-on-light, wall, tower, ball-grid, pile; with `--stepper
+    /// implicit-newton` also chain, gripper, arch, deformable-slope; or a scene file (.json;
+    /// the format is in the book's chapter "The world and collision detection").
     scene: String,
     /// The scene's size: boxes of box-stack, bricks per row of wall, layers of tower,
     /// spheres per side of ball-grid, bodies of pile.
