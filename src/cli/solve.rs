@@ -161,7 +161,8 @@ struct Row {
 
 impl Row {
     /// The row of a problem that was not solved: `status` says why (`unreadable`,
-    /// `invalid`), `message` how; no iterations, errors or time.
+    /// `invalid`, or `skipped` for a file found in a folder in a format this build cannot
+    /// read), `message` how; no iterations, errors or time.
     fn unsolved(file: String, method: &str, status: &str, message: String) -> Row {
         Row {
             file,
