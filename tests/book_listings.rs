@@ -7,6 +7,10 @@
 //! rest: `NONSMOOTH_BLESS=1 cargo test --release --test book_listings` rewrites the captions
 //! (and inserts missing ones); without it the test fails on any caption that is missing or
 //! wrong, naming the chapter and line.
+//!
+//! A listing from an example program is shown with its output: the chapter also includes a
+//! table, text or figure the example writes (a file under `generated/` or `figures/` that the
+//! example's source names).
 
 use std::path::PathBuf;
 
@@ -196,4 +200,74 @@ fn captions_are_inserted_once_and_renumbered() {
     let (again, none) = captioned(&fixed, "3");
     assert_eq!(again, fixed);
     assert!(none.is_empty());
+}
+
+/// The files under `book/src` (`generated/...`, `figures/...`) that an example's source names.
+fn outputs_named_in(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in ["generated/", "figures/"] {
+        for (at, _) in source.match_indices(dir) {
+            let name: String = source[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '_' | '-' | '.'))
+                .collect();
+            let name = name.trim_end_matches('.').to_string();
+            if name.len() > dir.len() && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// A listing from an example program (not from its shared `support` helpers) sits in a
+/// chapter that also shows what the program writes: an included table or text, or a figure.
+#[test]
+fn example_listings_are_shown_with_their_output() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(book_src()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|x| x != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines().filter(|l| is_caption(l)) {
+            let Some(file) = line
+                .split("from `")
+                .nth(1)
+                .and_then(|r| r.split('`').next())
+            else {
+                continue;
+            };
+            if !file.starts_with("examples/") || file.starts_with("examples/support/") {
+                continue;
+            }
+            let source = std::fs::read_to_string(root.join(file)).unwrap_or_default();
+            let outputs = outputs_named_in(&source);
+            checked += 1;
+            if !outputs.iter().any(|o| text.contains(o.as_str())) {
+                missing.push(format!(
+                    "{}: {line} (writes {outputs:?}, none shown)",
+                    path.file_name().unwrap().to_string_lossy()
+                ));
+            }
+        }
+    }
+    assert!(checked > 0, "no example listings found");
+    assert!(
+        missing.is_empty(),
+        "example listings without their output:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn outputs_are_read_from_an_example_source() {
+    let source = r#"support::publish("generated/a_b.txt", &t); // see figures/c-d.svg."#;
+    assert_eq!(
+        outputs_named_in(source),
+        vec!["generated/a_b.txt", "figures/c-d.svg"]
+    );
 }
