@@ -9,8 +9,11 @@
 //!   every method `nonsmooth methods` lists is named in that chapter's prose.
 //! * What the Fischer-Newton chapter says about its kink-strategy and inner-solver tables holds
 //!   on the committed tables (`book/src/generated/newton_*.txt`).
-//! * No chapter but the notation page spells the time step `\Delta t` (or `Δt`): the notation
-//!   table fixes it as $h$.
+//! * No chapter but the notation page uses a spelling the notation table forbids (`FORBIDDEN`):
+//!   the time step `\Delta t` (it is $h$), the losing names of the sets (`\mathcal N` for
+//!   $\mathbb R_+$, `D(\mu r_n)` for the friction disk $\mathcal F(r_n)$, `\operatorname{proj}`
+//!   for $P_S$, the row sets $\mathcal F$/$\mathcal H$ for $\mathcal A$/$\mathcal I$ ...), and in
+//!   the Newton chapters $H$ or $J$ for an element $V$ of the generalised Jacobian.
 //!
 //! The parsers work on strings, so the tests at the bottom show on in-memory text that each
 //! check fails when it should.
@@ -241,13 +244,152 @@ fn prose(text: &str) -> String {
         .join("\n")
 }
 
-/// Lines of `text` that spell the time step as the notation table forbids.
-fn forbidden_time_step(text: &str) -> Vec<usize> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains("\\Delta t") || l.contains("Δt"))
-        .map(|(i, _)| i + 1)
-        .collect()
+/// The chapters that write Newton's method for $\Phi(x) = 0$, where an element of
+/// $\partial_B\Phi$ is $V$ (notation.md) and $H$ is kept for the global problem's matrix.
+const NEWTON_CHAPTERS: &[&str] = &[
+    "complementarity.md",
+    "newton-nonsmooth.md",
+    "fischer-newton.md",
+    "minmap-newton.md",
+    "line-search.md",
+    "inexact-newton.md",
+    "newton-cone.md",
+    "generic-mechanical.md",
+    "solver-interface.md",
+    "warm-starting.md",
+];
+
+/// Spellings the notation table (notation.md) forbids: the text, the chapters it is forbidden
+/// in (`None`: every chapter but notation.md) and what the book writes instead. Each is a
+/// plain substring of a chapter line, so a rule catches only the spellings it names.
+const FORBIDDEN: &[(&str, Option<&[&str]>, &str)] = &[
+    ("\\Delta t", None, "the time step is $h$"),
+    ("Δt", None, "the time step is $h$"),
+    (
+        "\\mathcal N",
+        None,
+        "the set of normal impulses is $\\mathbb R_+$ ($N_S$ is a normal cone)",
+    ),
+    (
+        "\\mathbb R_{\\ge",
+        None,
+        "the non-negative reals are $\\mathbb R_+$",
+    ),
+    (
+        "\\mathbb{R}_{\\ge",
+        None,
+        "the non-negative reals are $\\mathbb R_+$",
+    ),
+    (
+        "\\operatorname{proj}",
+        None,
+        "the projection onto a set $S$ is $P_S$",
+    ),
+    ("D(\\mu", None, "the friction disk is $\\mathcal F(r_n)$"),
+    (
+        "\\mathcal D",
+        None,
+        "the friction disk is $\\mathcal F(r_n)$",
+    ),
+    ("\\mathcal K_\\mu", None, "the friction cone is $K_\\mu$"),
+    ("\\mathcal C_\\mu", None, "the friction cone is $K_\\mu$"),
+    ("C_\\mu", None, "the friction cone is $K_\\mu$"),
+    ("_{\\mathcal F}", None, "the free rows are $\\mathcal A$"),
+    (
+        "_{\\mathcal F\\mathcal",
+        None,
+        "the free rows are $\\mathcal A$",
+    ),
+    ("_{\\mathcal H}", None, "the held rows are $\\mathcal I$"),
+    (
+        "\\mathcal F\\mathcal H",
+        None,
+        "the held rows are $\\mathcal I$",
+    ),
+    (
+        "H \\in \\partial",
+        None,
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "H_k",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "H^T\\Phi",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "H^T \\Phi",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "H\\,\\Delta",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "H\\Delta",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "H d ",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "Hd",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "J(x",
+        Some(NEWTON_CHAPTERS),
+        "$J$ is the contact Jacobian; a smooth map's is $F'$",
+    ),
+    (
+        "\\Phi + r",
+        Some(NEWTON_CHAPTERS),
+        "$r$ is the impulse; an inner solve's residual is $z$",
+    ),
+    (
+        "+ r_k",
+        Some(NEWTON_CHAPTERS),
+        "$r$ is the impulse; an inner solve's residual is $z$",
+    ),
+];
+
+/// The lines of chapter `name` (1-based) outside fenced blocks with a spelling of
+/// `FORBIDDEN`, and what the book writes instead. The notation page states the rules, so it may name what they forbid.
+fn forbidden_spellings(name: &str, text: &str) -> Vec<(usize, &'static str, &'static str)> {
+    if name == "notation.md" {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for (i, line) in text.lines().enumerate() {
+        // Fenced blocks (pseudocode, listings, console output) are not the chapter's math.
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for &(spelling, scope, instead) in FORBIDDEN {
+            if scope.is_some_and(|s| !s.contains(&name)) {
+                continue;
+            }
+            if line.contains(spelling) {
+                out.push((i + 1, spelling, instead));
+            }
+        }
+    }
+    out
 }
 
 fn run(args: &[&str]) -> String {
@@ -330,20 +472,16 @@ fn every_subcommand_and_method_is_documented() {
 }
 
 #[test]
-fn the_time_step_is_spelled_h() {
+fn chapters_follow_the_notation_table() {
     let mut bad = Vec::new();
     for (name, text) in chapters() {
-        // The notation page states the rule, so it names the spelling it forbids.
-        if name == "notation.md" {
-            continue;
-        }
-        for line in forbidden_time_step(&text) {
-            bad.push(format!("{name}:{line}"));
+        for (line, spelling, instead) in forbidden_spellings(&name, &text) {
+            bad.push(format!("{name}:{line}: `{spelling}`: {instead}"));
         }
     }
     assert!(
         bad.is_empty(),
-        "the time step is $h$ (notation.md), found \\Delta t at:\n{}",
+        "spellings the notation table (notation.md) forbids:\n{}",
         bad.join("\n")
     );
 }
@@ -399,10 +537,22 @@ fn cli_parsers_read_help_and_methods() {
     let methods = "auto  (lcp)\n    runs x\nlemke  (lcp)\n    --set polish=true\n";
     assert_eq!(method_names(methods), vec!["auto", "lemke"]);
     assert_eq!(prose("a `x`\n{{#include generated/y.txt}}\n"), "a `x`");
-    assert_eq!(
-        forbidden_time_step("a $h$\nb $\\Delta t$\nc Δt"),
-        vec![2, 3]
-    );
+    let lines = |name: &str, text: &str| -> Vec<usize> {
+        forbidden_spellings(name, text)
+            .iter()
+            .map(|&(l, _, _)| l)
+            .collect()
+    };
+    assert_eq!(lines("x.md", "a $h$\nb $\\Delta t$\nc Δt"), vec![2, 3]);
+    assert!(lines("notation.md", "b $\\Delta t$").is_empty());
+    // The Newton element: forbidden as $H_k$ in a Newton chapter, $H$ of the global form kept.
+    let newton = "a $V_k \\in \\partial_B\\Phi$\nb $H_k d = -\\Phi$\nc $Mv = q + Hr$";
+    assert_eq!(lines("newton-nonsmooth.md", newton), vec![2]);
+    assert!(lines("splitting.md", newton).is_empty());
+    assert!(lines("newton-nonsmooth.md", "```text\n$H_k$\n```").is_empty());
+    // Sets: the friction disk, the normal impulses, the row sets of the Schur reduction.
+    let sets = "$P_{\\mathcal F(r_n)}$\n$\\operatorname{proj}_{D(\\mu r_n)}$\n$\\mathcal N = [0, \\infty)$\n$r_{\\mathcal F}$\n$A_{\\mathcal A\\mathcal I}$";
+    assert_eq!(lines("x.md", sets), vec![2, 2, 3, 4]);
 }
 
 /// The rows of a Markdown table in `text` (the lines that start with `|`, header and rule
