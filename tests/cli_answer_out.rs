@@ -376,3 +376,59 @@ fn siconos_accepts_the_written_answer() {
         );
     }
 }
+
+/// `--set jacobian=NAME` takes a bare kink strategy (the other fields at their defaults),
+/// the object form still works, and a wrong value gets a message naming the accepted
+/// values instead of a raw serde error.
+#[test]
+fn set_takes_a_bare_kink_strategy_for_the_jacobian() {
+    let lcp = tmp("jacobian").join("lcp.dat");
+    std::fs::write(&lcp, "2 0 2 2 2 2 2 1 1 2 -5 -6\n").unwrap();
+    let p = lcp.to_str().unwrap();
+    use nonsmooth::newton::{JacobianOptions, KinkStrategy};
+    for (value, kink, kink_tol) in [
+        ("random", KinkStrategy::Random { seed: 0 }, 1e-28),
+        ("zero", KinkStrategy::Zero, 1e-28),
+        (
+            r#"{"kink": {"random": {"seed": 7}}, "kink_tol": 1e-20}"#,
+            KinkStrategy::Random { seed: 7 },
+            1e-20,
+        ),
+    ] {
+        let set = format!("jacobian={value}");
+        let args = [
+            "solve",
+            p,
+            "--method",
+            "fischer-newton",
+            "--set",
+            &set,
+            "--json",
+        ];
+        let out = nonsmooth(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{set}: {err}");
+        let row = &rows(&out)[0];
+        assert_eq!(row["status"], "converged", "{set}");
+        // the row echoes the setting; read as the method's option it is this one
+        let typed: JacobianOptions = serde_json::from_value(row["options"]["jacobian"].clone())
+            .unwrap_or_else(|e| panic!("{set}: {e}"));
+        assert_eq!(typed, JacobianOptions { kink, kink_tol }, "{set}");
+    }
+    for (value, message) in [
+        ("sideways", "expected fixed, random, perturbation or zero"),
+        ("3", "jacobian=random"),
+        (r#"{"kink": "random", "tol": 1}"#, "unknown field `tol`"),
+    ] {
+        let set = format!("jacobian={value}");
+        let out = nonsmooth(&["solve", p, "--method", "fischer-newton", "--set", &set]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{set}: {err}");
+        assert!(
+            err.contains("option `jacobian` of method `fischer-newton`"),
+            "{err}"
+        );
+        assert!(err.contains(message), "{set}: {err}");
+        assert!(!err.contains("expected struct"), "{set}: {err}");
+    }
+}

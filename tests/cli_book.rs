@@ -126,6 +126,7 @@ fn masks_last_token(line: &str) -> bool {
         "converged",
         "max-iterations",
         "stopped",
+        "stalled",
         "ray-termination",
         "unreadable",
         "diverged",

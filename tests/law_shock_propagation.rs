@@ -18,7 +18,7 @@ use nonsmooth::solver::registry::{Choice, solve};
 use nonsmooth::stepping::dynamics::{WarmStart, apply_velocity, dynamics, posed_step};
 use nonsmooth::stepping::shock::graph::{Edge, edges};
 use nonsmooth::stepping::shock::{
-    StackLayers, shock_correction, shock_propagation, stack_heights, vsp, world_heights,
+    GraphError, StackLayers, shock_correction, shock_propagation, stack_heights, vsp, world_heights,
 };
 use nonsmooth::stepping::{Correction, Settings, Simulation, StepRecord, Stepper};
 use nonsmooth::world::scenes::{SceneKind, build};
@@ -187,7 +187,7 @@ proptest! {
     /// bodies no path reaches get one more than the greatest reached height (1 if none).
     #[test]
     fn heights_are_graph_distances_to_the_fixed((fixed, edges) in graph()) {
-        prop_assert_eq!(stack_heights(&fixed, &edges), reference_heights(&fixed, &edges));
+        prop_assert_eq!(stack_heights(&fixed, &edges).unwrap(), reference_heights(&fixed, &edges));
     }
 
     /// Every contact lies in exactly one layer, with both its sides in that layer (the
@@ -196,8 +196,8 @@ proptest! {
     /// layer is without a top.
     #[test]
     fn every_contact_is_in_exactly_one_layer((fixed, edges) in graph()) {
-        let heights = stack_heights(&fixed, &edges);
-        let layers = StackLayers::new(heights.clone(), &edges);
+        let heights = stack_heights(&fixed, &edges).unwrap();
+        let layers = StackLayers::new(heights.clone(), &edges).unwrap();
         let mut in_layers = vec![0; edges.len()];
         let mut tops = vec![0; fixed.len()];
         for (i, layer) in layers.layers.iter().enumerate() {
@@ -291,7 +291,8 @@ struct LayerSolve {
 /// update of VSP with `a = 0`: the layers' solves in bottom-up order.
 fn exact_layer_solves(world: &World, s: &Settings) -> Vec<LayerSolve> {
     let contacts = world.contacts().unwrap();
-    let layers = StackLayers::new(world_heights(world, &contacts), &edges(&contacts));
+    let layers =
+        StackLayers::new(world_heights(world, &contacts).unwrap(), &edges(&contacts)).unwrap();
     let mut w = world.clone();
     let mut solves = Vec::new();
     shock_propagation(&mut w, world, &contacts, &layers, &mut |w, layer, mine| {
@@ -351,7 +352,8 @@ fn exact_layers_carry_only_their_top_weight() {
         ..s.clone()
     };
     let contacts = world.contacts().unwrap();
-    let layers = StackLayers::new(world_heights(&world, &contacts), &edges(&contacts));
+    let layers =
+        StackLayers::new(world_heights(&world, &contacts).unwrap(), &edges(&contacts)).unwrap();
     let (d, report) = vsp::step(
         &mut world.clone(),
         contacts.clone(),
@@ -579,4 +581,54 @@ fn vsp_defaults_do_not_create_energy_in_a_falling_pile() {
     // One step of free fall changes the discrete energy by about m g^2 dt^2 / 2 per body;
     // allow 1 J over the whole pile.
     assert!(worst < 1.0, "energy rose by {worst} J above {e0} J");
+}
+
+/// A malformed contact graph is refused with an error naming the contact, never a panic:
+/// a body out of range (in the heights and in the layers), heights that are not graph
+/// distances, and a contact between two fixed bodies.
+#[test]
+fn malformed_graphs_are_refused() {
+    // body 5 of 2
+    let out = [(None, 0), (Some(0), 5)];
+    assert_eq!(
+        stack_heights(&[false, false], &out),
+        Err(GraphError::BodyOutOfRange {
+            contact: 1,
+            body: 5,
+            bodies: 2
+        })
+    );
+    assert_eq!(
+        StackLayers::new(vec![1, 2], &out),
+        Err(GraphError::BodyOutOfRange {
+            contact: 1,
+            body: 5,
+            bodies: 2
+        })
+    );
+    let ground_side = [(Some(3), 0)];
+    assert!(matches!(
+        StackLayers::new(vec![1], &ground_side),
+        Err(GraphError::BodyOutOfRange { body: 3, .. })
+    ));
+    // heights 1 and 3 joined by a contact
+    let gap = StackLayers::new(vec![1, 3], &[(None, 0), (Some(0), 1)]);
+    assert_eq!(
+        gap,
+        Err(GraphError::HeightGap {
+            contact: 1,
+            a: 1,
+            b: 3
+        })
+    );
+    // two fixed bodies
+    let fixed = StackLayers::new(vec![0, 0, 1], &[(None, 2), (Some(0), 1)]);
+    assert_eq!(fixed, Err(GraphError::FixedPair { contact: 1 }));
+    let message = fixed.unwrap_err().to_string();
+    assert!(
+        message.contains("contact 1") && message.contains("fixed"),
+        "{message}"
+    );
+    let message = gap.unwrap_err().to_string();
+    assert!(message.contains("heights 1 and 3"), "{message}");
 }

@@ -10,9 +10,9 @@ use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::merit::lcp_error;
 use nonsmooth::newton::{
-    FischerNewtonOptions, MinMapNewtonOptions, fischer_newton, min_map_newton,
+    Direction, FischerNewtonOptions, MinMapNewtonOptions, fischer_newton, min_map_newton,
 };
-use nonsmooth::solver::{Params, SolveError, Solved, no_observer};
+use nonsmooth::solver::{Params, SolveError, Solved, Status, no_observer};
 
 fn cell<S>(r: &Result<Solved<S>, SolveError<S>>) -> String {
     match r {
@@ -95,4 +95,62 @@ fn newton_methods_on_the_siconos_lcps() {
     );
     assert!(fn_solved >= newtonmin);
     assert!(mm_solved >= newtonmin);
+}
+
+/// Minimum-map Newton reports a stall, a step where neither the Newton
+/// nor the gradient direction decreases the merit, as `Status::Stalled` ("stalled") at the
+/// iteration where it happens, not as the iteration cap: on `lcp_CPS_4` (minimum-map
+/// Newton stalls at its second step, at a point where its reduced system is singular) and
+/// `lcp_CPS_2` (after a run of gradient steps). Capped before the stall, the same run
+/// reports `MaxIterations`.
+#[test]
+fn a_stall_is_reported_as_stalled_where_it_happens() {
+    let Some(dir) = common::shared_file("siconos/lcp") else {
+        return;
+    };
+    let params = Params {
+        tol: 1e-10,
+        max_iter: 1000,
+        ..Default::default()
+    };
+    for file in ["lcp_CPS_4.dat", "lcp_CPS_2.dat"] {
+        let lp = load(dir.join(file)).unwrap_or_else(|e| panic!("{e}"));
+        let AnyProblem::Lcp(p) = &lp.problem else {
+            panic!("{file} is not an LCP")
+        };
+        let mut x = DVector::zeros(p.dim());
+        let opts = MinMapNewtonOptions::default();
+        let r = min_map_newton(p, &mut x, &params, &opts, &mut no_observer());
+        let Err(e @ SolveError::NoConvergence(info)) = &r else {
+            panic!("{file}: expected a stall, got {r:?}")
+        };
+        assert_eq!(info.status, Status::Stalled, "{file}");
+        assert_eq!(e.status_name(), "stalled", "{file}");
+        assert!(e.to_string().starts_with("stalled after"), "{file}: {e}");
+        assert!(info.iterations < params.max_iter, "{file}");
+        assert_eq!(info.stats.steps.len(), info.iterations, "{file}");
+        let last = info.stats.steps.last().unwrap();
+        assert_eq!(last.direction, Direction::None, "{file}");
+        assert!(
+            info.stats.steps[..info.iterations - 1]
+                .iter()
+                .all(|s| s.direction != Direction::None),
+            "{file}: it stops at the first stall"
+        );
+        assert!(info.error.rel > params.tol, "{file}");
+        // capped before the stall: the cap, not a stall
+        let capped = Params {
+            max_iter: info.iterations - 1,
+            ..params.clone()
+        };
+        if capped.max_iter > 0 {
+            let mut x = DVector::zeros(p.dim());
+            let r = min_map_newton(p, &mut x, &capped, &opts, &mut no_observer());
+            let Err(SolveError::NoConvergence(c)) = &r else {
+                panic!("{file}: {r:?}")
+            };
+            assert_eq!(c.status, Status::MaxIterations, "{file}");
+            assert_eq!(c.iterations, capped.max_iter, "{file}");
+        }
+    }
 }

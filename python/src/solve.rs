@@ -36,7 +36,7 @@ pub struct PyResult_ {
     /// A global problem's generalised velocity, shape (ndof,), or None.
     #[pyo3(get)]
     v: Option<Py<PyArray1<f64>>>,
-    /// "converged", "max-iterations" or "stopped".
+    /// "converged", "max-iterations", "stopped" or "stalled".
     #[pyo3(get)]
     status: &'static str,
     /// status == "converged".
@@ -118,7 +118,8 @@ fn measure_of(s: &str) -> PyResult<Measure> {
 /// **options: the method's options by name (`methods()` lists them with defaults),
 ///    for example `solve(p, "prox-gs", r_factor="global=5", window=1)`.
 ///
-/// Returns a Result also when the iteration cap was reached (status "max-iterations").
+/// Returns a Result also when the iteration cap was reached (status "max-iterations") or the
+/// method stalled (status "stalled").
 /// Raises OptionError for an unknown method or option, ProblemError when the problem is
 /// refused (a method that does not apply, a wrong warm-start length, a zero diagonal a
 /// method divides by), SolveError when the method fails without an answer (diverged,

@@ -580,7 +580,7 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
                 break;
             }
         };
-        if r.status == "max-iterations" {
+        if r.status == "max-iterations" || r.status == "stalled" {
             unconverged += 1;
         }
         if let Some(dir) = &a.dump_problems

@@ -426,7 +426,7 @@ impl MeritPath for FischerPath<'_, '_> {
 ///
 /// A step that finds no direction decreasing the merit (a stationary point of `Psi` that
 /// is not a solution) ends the solve: [`Step::Finished`] with
-/// [`Status::MaxIterations`], reported as [`SolveError::NoConvergence`].
+/// [`Status::Stalled`], reported as [`SolveError::NoConvergence`].
 #[derive(Debug, Clone, Copy)]
 pub struct FischerNewton<P>(PhantomData<P>);
 
@@ -534,7 +534,7 @@ impl<P: NewtonProblem> Method for FischerNewton<P> {
             }
         }
         Ok(if stalled {
-            Step::Finished(Status::MaxIterations)
+            Step::Finished(Status::Stalled)
         } else {
             Step::Moved
         })
@@ -568,8 +568,9 @@ impl<P: NewtonProblem> Method for FischerNewton<P> {
 ///
 /// # Errors
 /// [`SolveError::Problem`] for a wrong `x` length or an option out of range
-/// ([`ProblemError::InvalidOption`]); [`SolveError::NoConvergence`] at the cap or on a
-/// stall (with the measured error and the report); [`SolveError::Singular`] only with
+/// ([`ProblemError::InvalidOption`]); [`SolveError::NoConvergence`] at the cap (status
+/// [`Status::MaxIterations`]) or on a stall ([`Status::Stalled`]), with the measured error
+/// and the report; [`SolveError::Singular`] only with
 /// [`OnSingular::Error`] (or if the symbolic analysis of [`InnerSolver::Lu`] fails);
 /// [`SolveError::Diverged`] if an iterate overflows. Never NaN: a singular `H` gives a
 /// GMRES or gradient step by default.

@@ -58,9 +58,17 @@ impl std::str::FromStr for KinkStrategy {
 
 /// Options of the assembly of the generalised Jacobian (Silcowitz, Niebe, Erleben 2009
 /// eq. 30-31; the kink choices of Niebe and Erleben 2015). In options files an object
-/// `{"kink": "zero", "kink_tol": 1e-20}`, every field optional.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+/// `{"kink": "zero", "kink_tol": 1e-20}`, every field optional, or a bare kink strategy
+/// (`"random"`, as `jacobian=random` on a command line), which sets `kink` and leaves
+/// `kink_tol` at its default.
+///
+/// ```
+/// use nonsmooth::newton::{JacobianOptions, KinkStrategy};
+/// let j: JacobianOptions = serde_json::from_str(r#""random""#).unwrap();
+/// assert_eq!(j.kink, KinkStrategy::Random { seed: 0 });
+/// assert_eq!(j.kink_tol, JacobianOptions::default().kink_tol);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct JacobianOptions {
     /// What to do at kinks. Default [`KinkStrategy::Fixed`].
     pub kink: KinkStrategy,
@@ -75,6 +83,51 @@ impl Default for JacobianOptions {
         JacobianOptions {
             kink: KinkStrategy::Fixed,
             kink_tol: 1e-28,
+        }
+    }
+}
+
+/// The object form of [`JacobianOptions`] (every field optional, unknown ones refused).
+#[derive(Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct JacobianFields {
+    kink: KinkStrategy,
+    kink_tol: f64,
+}
+
+impl Default for JacobianFields {
+    fn default() -> Self {
+        let d = JacobianOptions::default();
+        JacobianFields {
+            kink: d.kink,
+            kink_tol: d.kink_tol,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for JacobianOptions {
+    /// An object `{"kink": ..., "kink_tol": ...}`, or a bare kink strategy name.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        const FORMS: &str = "a kink strategy (fixed, random, perturbation or zero, e.g. \
+                             jacobian=random) or an object such as \
+                             {\"kink\": {\"random\": {\"seed\": 7}}, \"kink_tol\": 1e-28}";
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(name) => {
+                let kink = name.parse::<KinkStrategy>().map_err(D::Error::custom)?;
+                Ok(JacobianOptions {
+                    kink,
+                    ..Default::default()
+                })
+            }
+            object @ serde_json::Value::Object(_) => {
+                let f = JacobianFields::deserialize(object).map_err(D::Error::custom)?;
+                Ok(JacobianOptions {
+                    kink: f.kink,
+                    kink_tol: f.kink_tol,
+                })
+            }
+            other => Err(D::Error::custom(format!("expected {FORMS}, got {other}"))),
         }
     }
 }

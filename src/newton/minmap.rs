@@ -299,7 +299,7 @@ fn reduce(rows: &Rows<'_>, w: &DVector<f64>, set: &ActiveSet, held: &[Option<Aff
 /// See [`min_map_newton`].
 ///
 /// A step that finds no direction decreasing the merit ends the solve:
-/// [`Step::Finished`] with [`Status::MaxIterations`], reported as
+/// [`Step::Finished`] with [`Status::Stalled`], reported as
 /// [`SolveError::NoConvergence`].
 #[derive(Debug, Clone, Copy)]
 pub struct MinMapNewton<P>(PhantomData<P>);
@@ -338,7 +338,7 @@ impl<P: NewtonProblem> Method for MinMapNewton<P> {
         let step = iterate(&prepared.options, problem.rows(), x)?;
         report.steps.push(step);
         Ok(if step.direction == Direction::None {
-            Step::Finished(Status::MaxIterations)
+            Step::Finished(Status::Stalled)
         } else {
             Step::Moved
         })
@@ -529,7 +529,9 @@ impl MeritPath for MinMapPath<'_, '_> {
 /// merit decreasing.
 ///
 /// # Errors
-/// As [`super::fischer_newton`]: [`SolveError::NoConvergence`] at the cap or on a stall,
+/// As [`super::fischer_newton`]: [`SolveError::NoConvergence`] at the cap (status
+/// [`Status::MaxIterations`]) or on a stall ([`Status::Stalled`], at the iteration whose
+/// step found no direction decreasing `theta`),
 /// [`SolveError::Singular`] only with [`OnSingular::Error`], [`SolveError::Problem`] for a
 /// wrong `x` length, an option out of range ([`ProblemError::InvalidOption`]), or bounds
 /// that depend on each other in a cycle.

@@ -22,7 +22,7 @@ pub enum Step {
     /// found its complementary basis, a PROX step test fired). The loop first treats the
     /// iterate as after [`Step::Moved`] (measure, observer, tolerance, cap: if one of them
     /// ends the solve, its status is reported). Otherwise the claim is reported, with the
-    /// error measured on `x`: `Stopped` and `MaxIterations` as they are, `Converged` only if
+    /// error measured on `x`: `Stopped`, `MaxIterations` and `Stalled` as they are, `Converged` only if
     /// the error meets the tolerance (else the solve did not converge,
     /// [`SolveError::NoConvergence`]).
     Finished(Status),

@@ -89,15 +89,22 @@ pub enum Status {
     MaxIterations,
     /// The observer asked to stop.
     Stopped,
+    /// The method could make no more progress before the tolerance: no direction it
+    /// tries decreases its merit (a Newton method whose Newton and gradient line searches
+    /// both failed, [`crate::newton::Direction::None`]). Like [`Status::MaxIterations`],
+    /// reported as [`SolveError::NoConvergence`], at the iteration where it happened.
+    Stalled,
 }
 
 impl Status {
-    /// The name used in tables and JSON (`"converged"`, `"max-iterations"`, `"stopped"`).
+    /// The name used in tables and JSON (`"converged"`, `"max-iterations"`, `"stopped"`,
+    /// `"stalled"`).
     pub fn name(self) -> &'static str {
         match self {
             Status::Converged => "converged",
             Status::MaxIterations => "max-iterations",
             Status::Stopped => "stopped",
+            Status::Stalled => "stalled",
         }
     }
 }
@@ -170,8 +177,9 @@ pub fn no_observer() -> impl FnMut(&Iterate) -> ControlFlow<()> {
 pub enum SolveError<S = ()> {
     /// The input is invalid, or does not meet what the method requires.
     Problem(ProblemError),
-    /// The iteration cap was reached before the tolerance. The info carries the measured
-    /// residual of the returned iterate.
+    /// The iteration cap was reached, or the method stalled, before the tolerance
+    /// ([`Solved::status`] says which: [`Status::MaxIterations`] or [`Status::Stalled`]).
+    /// The info carries the measured residual of the returned iterate.
     NoConvergence(Box<Solved<S>>),
     /// An iterate became non-finite or the error grew without bound; `x` was restored to
     /// the last finite iterate.
@@ -241,7 +249,7 @@ impl<S> SolveError<S> {
     pub fn status_name(&self) -> &'static str {
         match self {
             SolveError::Problem(_) => "invalid",
-            SolveError::NoConvergence(_) => "max-iterations",
+            SolveError::NoConvergence(info) => info.status.name(),
             SolveError::Diverged { .. } => "diverged",
             SolveError::RayTermination { .. } => "ray-termination",
             SolveError::Singular { .. } => "singular",
@@ -253,6 +261,12 @@ impl<S> fmt::Display for SolveError<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SolveError::Problem(e) => write!(f, "{e}"),
+            SolveError::NoConvergence(info) if info.status == Status::Stalled => write!(
+                f,
+                "stalled after {} iterations: no direction decreased the merit \
+                 (error {:.3e}, ‖q‖-scaled {:.3e})",
+                info.iterations, info.error.rel, info.error.rel_q
+            ),
             SolveError::NoConvergence(info) => write!(
                 f,
                 "no convergence after {} iterations (error {:.3e}, ‖q‖-scaled {:.3e})",
@@ -408,7 +422,9 @@ impl<'p> Driver<'p> {
             stats,
         };
         match status {
-            Status::MaxIterations => Err(SolveError::NoConvergence(Box::new(info))),
+            Status::MaxIterations | Status::Stalled => {
+                Err(SolveError::NoConvergence(Box::new(info)))
+            }
             _ => Ok(info),
         }
     }

@@ -25,7 +25,8 @@ pub enum SimulationError {
     Solve {
         /// The step (0-based) that failed.
         step: usize,
-        /// `"contact solve"` or `"correction"`.
+        /// `"contact solve"`, `"correction"` or `"stack layers"` (a malformed contact graph,
+        /// [`GraphError`](super::shock::GraphError)).
         stage: &'static str,
         /// The solver's message.
         message: String,

@@ -48,14 +48,21 @@ pub fn correct_layer(
 /// Returns the summary (`passes` counts the layers solved) and the layers.
 ///
 /// # Errors
-/// [`SimulationError`] from the assembly or the correction solver.
+/// [`SimulationError`] from the assembly or the correction solver;
+/// [`SimulationError::Solve`] at stage `"stack layers"` for a malformed contact graph.
 pub fn shock_correction(
     world: &mut World,
     contacts: &[WorldContact],
     settings: &Settings,
     step_index: usize,
 ) -> Result<(CorrectionSummary, StackLayers), SimulationError> {
-    let layers = StackLayers::new(world_heights(world, contacts), &edges(contacts));
+    let layers = world_heights(world, contacts)
+        .and_then(|heights| StackLayers::new(heights, &edges(contacts)))
+        .map_err(|e| SimulationError::Solve {
+            step: step_index,
+            stage: "stack layers",
+            message: e.to_string(),
+        })?;
     let detected = world.clone();
     let mut s = CorrectionSummary {
         penetration_before: worst_penetration(contacts),

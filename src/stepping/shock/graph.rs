@@ -14,11 +14,84 @@
 //! bodies are always the top of the last layer and never fixed by it.
 
 use std::collections::VecDeque;
+use std::fmt;
 
 use crate::world::{World, WorldContact};
 
 /// An edge of the contact graph: the two sides of a contact, `None` for the ground.
 pub type Edge = (Option<usize>, usize);
+
+/// A malformed contact graph, refused by [`stack_heights`] and
+/// [`StackLayers::new`](super::StackLayers::new) (the world's contacts never are).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GraphError {
+    /// Contact `contact` names body `body`, but there are only `bodies` bodies.
+    BodyOutOfRange {
+        /// The contact (index into the edges).
+        contact: usize,
+        /// The body it names.
+        body: usize,
+        /// The number of bodies.
+        bodies: usize,
+    },
+    /// Contact `contact` joins bodies of stack heights `a` and `b` that differ by more than
+    /// one: the heights are not the graph distances of these edges.
+    HeightGap {
+        /// The contact.
+        contact: usize,
+        /// Stack height of its first side (0 for the ground).
+        a: usize,
+        /// Stack height of its second side.
+        b: usize,
+    },
+    /// Contact `contact` joins two fixed bodies (height 0 on both sides): no layer can
+    /// solve it.
+    FixedPair {
+        /// The contact.
+        contact: usize,
+    },
+}
+
+impl fmt::Display for GraphError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GraphError::BodyOutOfRange {
+                contact,
+                body,
+                bodies,
+            } => write!(
+                f,
+                "contact {contact} names body {body}, but there are {bodies} bodies (0 to {})",
+                bodies.saturating_sub(1)
+            ),
+            GraphError::HeightGap { contact, a, b } => write!(
+                f,
+                "contact {contact} joins stack heights {a} and {b}, which differ by more than one"
+            ),
+            GraphError::FixedPair { contact } => {
+                write!(f, "contact {contact} joins two fixed bodies (height 0)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GraphError {}
+
+/// Checks that every edge names bodies `< bodies`.
+pub(crate) fn check_edges(bodies: usize, edges: &[Edge]) -> Result<(), GraphError> {
+    for (contact, &(a, b)) in edges.iter().enumerate() {
+        for body in a.into_iter().chain([b]) {
+            if body >= bodies {
+                return Err(GraphError::BodyOutOfRange {
+                    contact,
+                    body,
+                    bodies,
+                });
+            }
+        }
+    }
+    Ok(())
+}
 
 // ANCHOR: stack_heights
 /// Stack heights of `fixed.len()` bodies joined by `edges` (Erleben 2007 section 4):
@@ -26,10 +99,12 @@ pub type Edge = (Option<usize>, usize);
 /// breadth-first traversal from all fixed bodies; bodies no path reaches get one more
 /// than the greatest height found (1 if none was found).
 ///
-/// # Panics
-/// If an edge names a body `>= fixed.len()` (the world's contacts never do).
-pub fn stack_heights(fixed: &[bool], edges: &[Edge]) -> Vec<usize> {
+/// # Errors
+/// [`GraphError::BodyOutOfRange`] if an edge names a body `>= fixed.len()` (the world's
+/// contacts never do).
+pub fn stack_heights(fixed: &[bool], edges: &[Edge]) -> Result<Vec<usize>, GraphError> {
     let n = fixed.len();
+    check_edges(n, edges)?;
     // Adjacency; the ground is node `n`.
     let node = |side: Option<usize>| side.unwrap_or(n);
     let mut adjacent = vec![Vec::new(); n + 1];
@@ -59,7 +134,7 @@ pub fn stack_heights(fixed: &[bool], edges: &[Edge]) -> Vec<usize> {
             *h = floating;
         }
     }
-    height
+    Ok(height)
 }
 // ANCHOR_END: stack_heights
 
@@ -69,7 +144,10 @@ pub fn edges(contacts: &[WorldContact]) -> Vec<Edge> {
 }
 
 /// The stack heights of the bodies of `world` in the contact graph of `contacts`.
-pub fn world_heights(world: &World, contacts: &[WorldContact]) -> Vec<usize> {
+///
+/// # Errors
+/// [`GraphError::BodyOutOfRange`] if a contact names a body the world does not have.
+pub fn world_heights(world: &World, contacts: &[WorldContact]) -> Result<Vec<usize>, GraphError> {
     let fixed: Vec<bool> = world.bodies().iter().map(|b| b.body.fixed).collect();
     stack_heights(&fixed, &edges(contacts))
 }

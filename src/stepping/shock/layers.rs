@@ -16,7 +16,7 @@
 //! solved) and the bodies of height `i + 1` the *top* (solved for). Every body that is
 //! not fixed is the top of exactly one layer: its height minus one.
 
-use super::graph::Edge;
+use super::graph::{Edge, GraphError, check_edges};
 
 /// One stack layer.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -41,11 +41,14 @@ impl StackLayers {
     /// The layers of bodies with stack heights `heights` (fixed bodies at 0, every other
     /// body at `>= 1`) joined by `edges` (one per contact, in order).
     ///
-    /// # Panics
-    /// If an edge joins two bodies of height 0 (two fixed bodies: the world never reports
-    /// such a contact) or two bodies whose heights differ by more than one (not heights
-    /// of this graph).
-    pub fn new(heights: Vec<usize>, edges: &[Edge]) -> Self {
+    /// # Errors
+    /// A malformed graph, [`GraphError`]: an edge names a body `>= heights.len()`
+    /// ([`GraphError::BodyOutOfRange`]), joins two bodies of height 0 (two fixed bodies: the
+    /// world never reports such a contact, [`GraphError::FixedPair`]) or two bodies whose
+    /// heights differ by more than one (not heights of this graph,
+    /// [`GraphError::HeightGap`]).
+    pub fn new(heights: Vec<usize>, edges: &[Edge]) -> Result<Self, GraphError> {
+        check_edges(heights.len(), edges)?;
         let top_height = heights.iter().copied().max().unwrap_or(0);
         let mut layers = vec![Layer::default(); top_height];
         for (i, &h) in heights.iter().enumerate() {
@@ -56,19 +59,22 @@ impl StackLayers {
         let height = |side: Option<usize>| side.map_or(0, |i| heights[i]);
         for (c, &(a, b)) in edges.iter().enumerate() {
             let (ha, hb) = (height(a), heights[b]);
-            assert!(
-                ha.abs_diff(hb) <= 1,
-                "contact {c} joins heights {ha} and {hb}"
-            );
+            if ha.abs_diff(hb) > 1 {
+                return Err(GraphError::HeightGap {
+                    contact: c,
+                    a: ha,
+                    b: hb,
+                });
+            }
             let layer = if ha == hb {
                 ha.checked_sub(1)
             } else {
                 Some(ha.min(hb))
             };
-            let layer = layer.unwrap_or_else(|| panic!("contact {c} joins two fixed bodies"));
+            let layer = layer.ok_or(GraphError::FixedPair { contact: c })?;
             layers[layer].contacts.push(c);
         }
-        StackLayers { heights, layers }
+        Ok(StackLayers { heights, layers })
     }
 
     /// The number of layers.

@@ -32,7 +32,7 @@ pub mod propagate;
 pub mod vsp;
 
 pub use correction::{correct_layer, shock_correction};
-pub use graph::{stack_heights, world_heights};
+pub use graph::{GraphError, stack_heights, world_heights};
 pub use layers::{Layer, StackLayers};
 pub use propagate::{layer_contacts, predicted_gap, shock_propagation};
 pub use vsp::{DEFAULT_VSP_WEIGHT, VspReport};

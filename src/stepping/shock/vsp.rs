@@ -201,7 +201,8 @@ fn bottoms_of(layer: &super::Layer, contacts: &[WorldContact], detected: &World)
 /// velocities at the end, and the solves' merged summary.
 ///
 /// # Errors
-/// [`SimulationError`] from the assembly or a solver.
+/// [`SimulationError`] from the assembly or a solver; [`SimulationError::Solve`] at stage
+/// `"stack layers"` for a malformed contact graph.
 pub fn step(
     world: &mut World,
     contacts: Vec<WorldContact>,
@@ -211,7 +212,13 @@ pub fn step(
 ) -> Result<(Dynamics, VspReport), SimulationError> {
     let (a, dt) = (settings.vsp_weight, settings.dt);
     let detected = world.clone();
-    let layers = StackLayers::new(world_heights(world, &contacts), &edges(&contacts));
+    let layers = world_heights(world, &contacts)
+        .and_then(|heights| StackLayers::new(heights, &edges(&contacts)))
+        .map_err(|e| SimulationError::Solve {
+            step: step_index,
+            stage: "stack layers",
+            message: e.to_string(),
+        })?;
     let mut report = VspReport {
         layers: layers.len(),
         ..Default::default()
