@@ -177,9 +177,8 @@ fn report() -> String {
                 .map_or((0, f64::NAN), |i| (i.iterations, i.error.rel));
             writeln!(
                 out,
-                "  {method:<10} {:<10} {it:>5} iterations, error {err:.2e},\n{:13}stats {}",
+                "  {method:<10} {:<10} {it:>5} iterations, error {err:.2e},\n             stats {}",
                 o.status(),
-                "",
                 o.info().map_or(String::new(), |i| i.stats.to_string())
             )
             .ok();
