@@ -90,7 +90,8 @@ fn main() {
     }
     writeln!(out).unwrap();
     for (sweeps, r) in [&reports[1], &reports[reports.len() - 1]] {
-        writeln!(out, "after {sweeps} sweeps: {}", r.grade).unwrap();
+        let line = format!("after {sweeps} sweeps: {}", r.grade);
+        writeln!(out, "{}", wrap(&line, 96, 2)).unwrap();
     }
     print!("{out}");
     support::publish("generated/check_distance.txt", &out);
@@ -99,4 +100,25 @@ fn main() {
 #[test]
 fn output_matches_the_book() {
     main();
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a longer word stays
+/// whole), the lines after the first indented by `indent` spaces: the book's listing then
+/// fits its column.
+fn wrap(text: &str, width: usize, indent: usize) -> String {
+    let mut out = String::new();
+    let mut len = 0;
+    for word in text.split(' ') {
+        if len > 0 && len + 1 + word.chars().count() > width {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            len = indent;
+        } else if len > 0 {
+            out.push(' ');
+            len += 1;
+        }
+        out.push_str(word);
+        len += word.chars().count();
+    }
+    out
 }

@@ -210,7 +210,7 @@ fn main() {
         writeln!(
             ratios,
             "{nc:>8} contacts: the global form (M, H) stores {:.1} times fewer entries than W \
-             ({} against {}); its .npz is {:.1} times smaller",
+             ({} against {});\n                  its .npz is {:.1} times smaller",
             local_npz.0 as f64 / global_npz.0 as f64,
             global_npz.0,
             local_npz.0,

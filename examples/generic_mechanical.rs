@@ -177,7 +177,7 @@ fn report() -> String {
                 .map_or((0, f64::NAN), |i| (i.iterations, i.error.rel));
             writeln!(
                 out,
-                "  {method:<10} {:<10} {it:>5} iterations, error {err:.2e}, stats {}",
+                "  {method:<10} {:<10} {it:>5} iterations, error {err:.2e},\n             stats {}",
                 o.status(),
                 o.info().map_or(String::new(), |i| i.stats.to_string())
             )
@@ -247,8 +247,9 @@ fn report() -> String {
             let (bt, gs) = (stat("backtracks"), stat("gs_sweeps"));
             writeln!(
                 out,
-                "  window {window} torsion {tor:<6} rolling {roll:<6} {:<8} {:<10} {it:>4} iterations, \
-                 {bt:>5} backtracks, {gs:>3} GS sweeps, error {err:.2e}",
+                "  window {window} torsion/rolling {:<12} {:<7} {:<9} {it:>2} iterations, \
+                 {bt:>3} backtracks, {gs:>2} GS sweeps, error {err:.2e}",
+                format!("{tor}/{roll}"),
                 format!("{kind:?}"),
                 o.status()
             )

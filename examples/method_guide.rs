@@ -130,7 +130,7 @@ fn siconos_leader(records: &[&Record]) -> String {
 fn guide(tol: &str, records: &[Record]) -> String {
     let mut out = format!(
         "tolerance {tol}\n\
-         {:<15} {:>8}  {:<10} {:>6} {:>5} {:>10}  {:<10} {:>10}  {:<18}  {:<14}\n",
+         {:<14} {:>8}  {:<9} {:>6} {:>5} {:>10}  {:<10} {:>10}  {:<18}  {}\n",
         "class",
         "problems",
         "use",
@@ -169,7 +169,7 @@ fn guide(tol: &str, records: &[Record]) -> String {
             .max_by(|a, b| a.wins.cmp(&b.wins).then(b.method.cmp(&a.method)))
             .expect("at least one method");
         out.push_str(&format!(
-            "{:<15} {:>8}  {:<10} {:>6} {:>5} {:>10.2}  {:<10} {:>10.2}  {:<18}  {:<14}\n",
+            "{:<14} {:>8}  {:<9} {:>6} {:>5} {:>10.2}  {:<10} {:>10.2}  {:<18}  {}\n",
             label,
             n,
             first.method,

@@ -194,8 +194,8 @@ fn main() {
     let mut out = String::new();
     writeln!(
         out,
-        "scene      contacts   nnz(W)   fill  auto   linear  iter  status      error  \
-         total s   s/iter  H v/iter  heap KB/contact  growth"
+        "scene     contacts  nnz(W)   fill auto  linear iter status      error \
+         total s s/iter H v/iter heap KB/contact growth"
     )
     .unwrap();
     type Build = Box<dyn Fn(usize) -> FrictionContact>;
@@ -306,8 +306,8 @@ fn main() {
                 });
                 writeln!(
                     out,
-                    "{name:<10} {nc:>8} {:>8} {fill:>6.1}  {auto:<5}  {:<6} {iterations:>5}  \
-                     {status:<9} {error:>9.1e} {seconds:>8.2} {per:>8.4} {:>9.0} {:>16.1}  \
+                    "{name:<9} {nc:>8} {:>7} {fill:>6.1} {auto:<5} {:<6} {iterations:>4} \
+                     {status:<9} {error:>7.1e} {seconds:>7.2} {per:>6.4} {:>8.0} {:>15.1} \
                      {growth:>6}",
                     fc.w().nnz(),
                     linear_name(linear),

@@ -152,7 +152,7 @@ fn build() -> String {
     writeln!(
         out,
         "Every step's local friction problem, recorded over {STEPS} steps (dt 0.01 s, the \
-         velocity-based scheme,\nthe reference solver `{REFERENCE}` at tolerance 1e-8 and at most 1000 sweeps, warm-started), \
+         velocity-based scheme,\nthe reference solver `{REFERENCE}` at tolerance 1e-8 and at most 1000 sweeps, warm-started),\n\
          solved again from zero by each PROX variant.\n\
          Paper's setting (ProxOptions::paper: window 1, nu 0.5 for global and blocked, 0.9 for \
          local) with\nstep_abs_tol = step_rel_tol = {THRESHOLD:e} (the paper's absolute and \

@@ -38,7 +38,11 @@ fn matrix(out: &mut String, name: &str, m: &DMatrix<f64>) {
 
 fn vector(out: &mut String, name: &str, v: &DVector<f64>) {
     let entries: Vec<String> = v.iter().map(|x| format!("{x:.4}")).collect();
-    writeln!(out, "{name} ({}): [{}]", v.len(), entries.join(", ")).unwrap();
+    // Six entries a line, so that a long vector fits the book's column.
+    let lines: Vec<String> = entries.chunks(6).map(|c| c.join(", ")).collect();
+    let head = format!("{name} ({}): [", v.len());
+    let indent = format!(",\n{:w$}", "", w = head.chars().count());
+    writeln!(out, "{head}{}]", lines.join(&indent)).unwrap();
 }
 
 fn report() -> String {

@@ -130,15 +130,15 @@ fn box_stack() {
         "Height change of the top box (m) and worst penetration at the end of the step (m):\n"
     )
     .unwrap();
-    write!(t, "  {:>6}", "t (s)").unwrap();
+    // Two header lines: each run's name over its pair of columns, then the columns.
+    write!(t, "  {:>6}", "").unwrap();
     for (label, _) in &runs {
-        write!(
-            t,
-            "  {:>22}  {:>11}",
-            format!("{label}: drift"),
-            "penetration"
-        )
-        .unwrap();
+        write!(t, "  {label:>23}").unwrap();
+    }
+    writeln!(t).unwrap();
+    write!(t, "  {:>6}", "t (s)").unwrap();
+    for _ in &runs {
+        write!(t, "  {:>10}  {:>11}", "drift", "penetration").unwrap();
     }
     writeln!(t).unwrap();
     for step in [1, 10, 100, 250, 500, 750, 1000] {
@@ -146,7 +146,7 @@ fn box_stack() {
         for (_, r) in &runs {
             write!(
                 t,
-                "  {:>22.3e}  {:>11.3e}",
+                "  {:>10.3e}  {:>11.3e}",
                 r.drift[step - 1].1,
                 r.penetration[step - 1].1
             )

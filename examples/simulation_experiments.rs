@@ -160,7 +160,8 @@ fn heavy_on_light_experiment() {
 /// sweeps a step), drawn at the start, a third, two thirds and the end.
 fn scene_pictures() {
     let mut t = String::new();
-    writeln!(t, "The named scenes at their default sizes, NSGS with at most 30 sweeps a step, dt = 0.01 s:\n").unwrap();
+    let head = "The named scenes at their default sizes, NSGS with at most 30 sweeps a step";
+    writeln!(t, "{head}, dt = 0.01 s:\n").unwrap();
     writeln!(
         t,
         "  {:<15} {:>7} {:>6} {:>14} {:>14} {:>16}",

@@ -19,10 +19,12 @@ the system's Chromium through Playwright, and fails on:
   box that scrolls horizontally, a display equation whose box cuts its top or bottom, or an
   equation number drawn over its formula, at desktop
   (1280 px) or phone (390 px) width,
+* a listing (<pre>) or a table that is wider than its box at desktop width (1280 px), so
+  that it scrolls sideways (each reported with its page and first line; at phone width,
+  390 px, a listing or table may scroll inside its box),
 * search that does not work (typing a word into mdBook's search shows no result).
 
-It counts (does not fail on) the listings wider than their box at 1280 px, and saves
-screenshots of a few pages at both widths under target/ci/screenshots/.
+It saves screenshots of a few pages at both widths under target/ci/screenshots/.
 
 Usage: scripts/book_browser_check.py [--self-test] [--book-dir DIR] [--screenshots DIR]
        [--chromium /usr/bin/chromium] [--mdbook mdbook]
@@ -121,6 +123,7 @@ LAYOUT_PROBE = r"""
 () => {
   const main = document.querySelector('main');
   const out = {clipped: [], scrolling: {}, pre_total: 0, pre_overflow: 0, tables: 0, displays: 0,
+               wide_pres: [], wide_tables: [],
                widest_table: 0, widest_display: 0, widest_table_idx: -1, widest_display_idx: -1};
   if (!main) return out;
   const m = main.getBoundingClientRect();
@@ -188,8 +191,25 @@ LAYOUT_PROBE = r"""
   for (const pre of main.querySelectorAll('pre')) {
     out.pre_total += 1;
     const boxes = [pre, ...pre.querySelectorAll(':scope > code')];
-    if (boxes.some((b) => b.scrollWidth > b.clientWidth + 1)) out.pre_overflow += 1;
+    const wide = boxes.filter((b) => b.scrollWidth > b.clientWidth + 1);
+    if (wide.length > 0) {
+      out.pre_overflow += 1;
+      const b = wide[wide.length - 1];
+      const first = (pre.textContent || '').split('\n').find((l) => l.trim().length > 0) || '';
+      out.wide_pres.push('listing ' + b.scrollWidth + ' px wide in a ' + b.clientWidth
+                         + ' px box (scrolls sideways): "' + first.trim().slice(0, 70) + '"');
+    }
   }
+  // A table that fits only by scrolling in its box (at the desktop width this is a
+  // defect too: columns hidden at first sight).
+  main.querySelectorAll('table').forEach((t) => {
+    const box = scrollBox(t);
+    if (box && box.scrollWidth > box.clientWidth + 1) {
+      const label = (t.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 60);
+      out.wide_tables.push('table ' + box.scrollWidth + ' px wide in a ' + box.clientWidth
+                           + ' px box (scrolls sideways): "' + label + '"');
+    }
+  });
   return out;
 }
 """
@@ -304,6 +324,11 @@ def check_book(book, chromium, shots):
                     clipped += 1
                 for what, n in lay["scrolling"].items():
                     scrolling[width][what] = scrolling[width].get(what, 0) + n
+                # At the desktop width every listing and table fits the column; at phone
+                # width they may scroll inside their box.
+                if width == "1280":
+                    for w in lay["wide_pres"] + lay["wide_tables"]:
+                        failures.append((name, f"at {width} px: {w}"))
             desk = layouts["1280"]
             pre_total += desk["pre_total"]
             pre_overflow += desk["pre_overflow"]
@@ -401,6 +426,53 @@ def check_book(book, chromium, shots):
     return list(dict.fromkeys(failures)), summary
 
 
+# Listings still wider than the column at 1280 px, as (page, the start of their first line):
+# each is a console session the program's own output fills (book/src/generated/cli_*.txt,
+# written by tests/cli_book.rs), whose lines are as wide as the program prints them (clap's
+# unwrapped --help, the 137-column result table of `solve`, the contact table of `check`
+# and its one-line grades). Narrowing them is a change of the program's output (src/cli/),
+# not of the book. They are reported but do not fail; an entry that fits now fails, so
+# the list only shrinks. Every other listing must fit.
+KNOWN_WIDE = [
+    ("command-line.html", "$ nonsmooth --help"),  # cli_help.txt: clap's help, not wrapped
+    ("command-line.html", "$ nonsmooth generate heavy-on-light --ratio 100 -o heavy_on_light_100."),  # cli_generate.txt: info's eigenvalue line
+    ("command-line.html", "$ nonsmooth info data/siconos/fc3d/Rover1039.dat data/opentissue/dlm/7"),  # cli_info_shared.txt
+    ("command-line.html", "$ nonsmooth solve data/ | head -n 14"),  # cli_solve.txt: the solve table
+    ("command-line.html", "$ nonsmooth solve --kind ccp --tol 1e-10 --method nsgs data/box_stack_"),  # cli_solve_options.txt
+    ("command-line.html", "$ nonsmooth solve --method psor --omega 1.3 data/opentissue/dlm/72"),  # cli_solve_shared.txt
+    ("command-line.html", "$ nonsmooth convert data/box_stack_5.json --to numpy -o target/tmp/cli"),  # cli_numpy.txt
+    ("command-line.html", "$ nonsmooth solve pyramid_3.json --method prox-gs --set window=100 --o"),  # cli_out.txt
+    ("command-line.html", "$ nonsmooth solve --history target/tmp/cli_book/history.csv data/wall_"),  # cli_history.txt
+    ("command-line.html", "$ nonsmooth methods"),  # cli_methods.txt: one-line descriptions and option sets
+    ("command-line.html", "$ nonsmooth check data/box_stack_5.json --answer target/tmp/cli_book/s"),  # cli_check.txt: the contact table, grades
+    ("command-line.html", "$ nonsmooth solve --method simplex data/box_stack_5.json"),  # cli_errors.txt: clap's error lines
+    ("command-line.html", "$ nonsmooth solve --kind coulomb lcp.dat"),  # cli_kind.txt
+    ("real-problems.html", "$ nonsmooth check tests/fixtures/mujoco/condim4_sphere_elliptic.json"),  # cli_mujoco_condim.txt
+    ("real-problems.html", "$ nonsmooth info data/siconos/fc3d/Rover1039.dat data/opentissue/dlm/7"),  # cli_info_shared.txt
+    ("real-problems.html", "$ nonsmooth check data/mujoco/mujoco_sliding_slab_elliptic.json"),  # cli_check_mujoco.txt
+    ("reliability.html", "$ nonsmooth info cut.dat"),  # cli_bad_input.txt: error messages
+]
+WIDE_LISTING = re.compile(r'^at 1280 px: listing \d+ px wide in a \d+ px box \(scrolls sideways\): "(.*)"$')
+
+
+def split_known(failures):
+    """Moves the known wide listings (KNOWN_WIDE) out of `failures`; returns (failures, known),
+    where the failures gain one for each KNOWN_WIDE entry that no listing matched."""
+    kept, known, used = [], [], set()
+    for pg, msg in failures:
+        m = WIDE_LISTING.match(msg)
+        hit = m and next((k for k in KNOWN_WIDE if k[0] == pg and m.group(1).startswith(k[1][:70])), None)
+        if hit:
+            known.append((pg, msg))
+            used.add(hit)
+        else:
+            kept.append((pg, msg))
+    for k in KNOWN_WIDE:
+        if k not in used:
+            kept.append((k[0], f"KNOWN_WIDE lists a listing that fits now (or is gone): {k[1]!r}; remove it"))
+    return kept, known
+
+
 # The self-test: a two-chapter book with one of each defect, each of which must be reported.
 SELF_TEST_GOOD = """# Good
 
@@ -440,7 +512,15 @@ A formula KaTeX refused at run time: <span class="katex-error" title="ParseError
 <div class="katex-display" style="overflow: hidden; height: 20px; padding: 0"><span style="display: inline-block; height: 60px">a tall display cut</span></div>
 
 <div class="katex-display"><span class="katex"><span class="katex-html" style="display: block; position: relative; padding: 0; min-width: 0"><span class="base" style="display: inline-block; width: 1500px">a numbered display</span><span class="tag" style="position: absolute; right: 0">(9)</span></span></span></div>
-"""
+
+```text
+a listing too wide: LISTING_LINE
+```
+
+| TABLE_CELL | b |
+|---|---|
+| 1 | 2 |
+""".replace("LISTING_LINE", "x" * 200).replace("TABLE_CELL", "a-table-that-scrolls-" + "y" * 200)
 SELF_TEST_EXPECT = [
     ("mdbook warning", "mdbook build", "WARN"),
     ("broken link", "bad.html", "broken link"),
@@ -456,6 +536,8 @@ SELF_TEST_EXPECT = [
     ("clipped table", "bad.html", "at 390 px: table"),
     ("equation cut vertically", "bad.html", "display equation cut at its top or bottom"),
     ("number over its formula", "bad.html", "equation number (9) drawn over its formula"),
+    ("listing too wide", "bad.html", 'scrolls sideways): "a listing too wide'),
+    ("table that scrolls at 1280 px", "bad.html", 'scrolls sideways): "a-table-that-scrolls'),
 ]
 # The good page (and index.html, mdBook's copy of the first chapter) must pass, and the
 # search must find the good page's word: a report on either is the check's own error.
@@ -522,9 +604,14 @@ def main():
             failures += [("mdbook build", p) for p in build_book(args.mdbook, REPO / "book", book)]
         more, summary = check_book(book, args.chromium, Path(args.screenshots))
         failures += more
+    failures, known = split_known(failures)
     print(f"==> book browser check ({time.monotonic() - t0:.0f} s)")
     for line in summary:
         print(f"    {line}")
+    if known:
+        print(f"==> {len(known)} known wide listings (KNOWN_WIDE: the program's own output), not failing:")
+        for pg, msg in known:
+            print(f"    {pg}: {msg}")
     if failures:
         print(f"==> {len(failures)} problems:")
         for pg, msg in failures:

@@ -25,7 +25,9 @@ proptest! {
         q in prop::collection::vec(-1.0..1.0f64, 9),
         kind in prop_oneof![Just(FrictionKind::Coulomb), Just(FrictionKind::Ccp)],
     ) {
-        let fc = FrictionContact::new(Matrix::Dense(w.clone()), DVector::from_vec(q.clone()), DVector::zeros(3), kind).unwrap();
+        let fc = FrictionContact::new(
+            Matrix::Dense(w.clone()), DVector::from_vec(q.clone()), DVector::zeros(3), kind,
+        ).unwrap();
         let mut r = DVector::zeros(9);
         let params = Params { tol: 1e-13, max_iter: 100_000, ..Default::default() };
         blocked_gauss_seidel(&fc, &mut r, &params, &mut no_observer()).unwrap();
@@ -33,7 +35,8 @@ proptest! {
         let wnn = nalgebra::DMatrix::from_fn(3, 3, |i, j| w[(normals[i], normals[j])]);
         let lcp = Lcp::new(Matrix::Dense(wnn), DVector::from_fn(3, |i, _| q[normals[i]])).unwrap();
         let mut x = DVector::zeros(3);
-        lemke(&lcp, &mut x, &Params { tol: 1e-12, ..Default::default() }, &LemkeOptions::default(), &mut no_observer()).unwrap();
+        let lemke_params = Params { tol: 1e-12, ..Default::default() };
+        lemke(&lcp, &mut x, &lemke_params, &LemkeOptions::default(), &mut no_observer()).unwrap();
         for i in 0..3 {
             prop_assert!((r[normals[i]] - x[i]).abs() <= 1e-8 * (1.0 + x.amax()));
             prop_assert_eq!(r[normals[i] + 1], 0.0);
@@ -42,7 +45,10 @@ proptest! {
     }
 
     #[test]
-    fn ccp_solution_is_unique(fc in friction_problem(4, FrictionKind::Ccp), start in prop::collection::vec(0.0..1.0f64, 12)) {
+    fn ccp_solution_is_unique(
+        fc in friction_problem(4, FrictionKind::Ccp),
+        start in prop::collection::vec(0.0..1.0f64, 12),
+    ) {
         let params = Params { tol: 1e-12, max_iter: 200_000, ..Default::default() };
         let mut a = DVector::zeros(12);
         let mut b = DVector::from_vec(start);

@@ -29,7 +29,9 @@ proptest! {
         let jm = DMatrix::from_fn(12, ndof, |i, k| j[i * 6 + k]);
         let mut w = &jm * jm.transpose();
         for i in 0..12 { w[(i, i)] += 1e-12; } // keep W_nn > 0 even for a zero row of J
-        let fc = FrictionContact::new(Matrix::Dense(w), DVector::from_vec(q), DVector::from_element(4, mu), kind).unwrap();
+        let fc = FrictionContact::new(
+            Matrix::Dense(w), DVector::from_vec(q), DVector::from_element(4, mu), kind,
+        ).unwrap();
         let mut r = DVector::zeros(12);
         let params = Params { tol: 1e-8, max_iter: 200, ..Default::default() };
         let result = cone_newton(&fc, &mut r, &params, &ConeNewtonOptions::default(), &mut no_observer());

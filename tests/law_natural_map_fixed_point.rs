@@ -51,7 +51,8 @@ proptest! {
     ) {
         let lcp = Lcp::new(Matrix::Dense(a), DVector::from_vec(b)).unwrap();
         let mut x = DVector::zeros(5);
-        lemke(&lcp, &mut x, &Params { tol: 1e-12, ..Default::default() }, &LemkeOptions::default(), &mut no_observer()).unwrap();
+        let lemke_params = Params { tol: 1e-12, ..Default::default() };
+        lemke(&lcp, &mut x, &lemke_params, &LemkeOptions::default(), &mut no_observer()).unwrap();
         let tol = |r: f64| 1e-10 * (1.0 + lcp.b().amax()) * (1.0 + r);
         // at the solution: a fixed point for every r
         for &r in &rs {

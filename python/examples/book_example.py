@@ -4,6 +4,8 @@
 # rewrites it). Run: python python/examples/book_example.py
 
 # ANCHOR: example
+import textwrap
+
 import numpy as np
 import nonsmooth as ns
 
@@ -35,7 +37,8 @@ for k in range(problem.contacts):
 # An engine that stops after two Gauss-Seidel sweeps, judged against the reference:
 engine_r = ns.solve(problem, method="nsgs", tol=0.0, max_iter=2).r
 report = ns.check(problem, engine_r, tol=1e-8)
-print(report.grade)
+# The grade is a sentence: wrapped to fit a narrow terminal (and the book's column).
+print(textwrap.fill(report.grade, width=96, subsequent_indent="  ", break_on_hyphens=False))
 worst = report.contacts[np.argmax(report.contacts["distance"])]
 print("farthest:", worst["label"], f"{worst['distance']:.1e}", report.force_unit)
 # ANCHOR_END: example

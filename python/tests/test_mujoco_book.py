@@ -90,8 +90,9 @@ def _generic_scenes() -> list:
     ]
     rows = [f"generic mechanical problems (gmp, soft view, ccp): nonsmooth.check at tolerance "
             f"{T.CONSISTENT_TOL:g}",
-            f"  {'scene':28s} {'rows':>4s}  {'blocks':52s} {'verdict':12s} {'error':>8s}  "
-            f"{'distance':>8s}  {'unique':>6s}  reference from"]
+            f"  {'scene':28s} {'rows':>4s} {'blocks':46s} {'verdict':12s} {'error':>8s}  "
+            f"{'distance':>8s}"]
+    notes = []
     for name, make in scenes:
         m, d = make()
         ex = T.nmj.extract(m, d)
@@ -107,9 +108,15 @@ def _generic_scenes() -> list:
                                                  else f"contact{1 + len(b[1])}")
             count[key] = count.get(key, 0) + 1
         kinds = " ".join(f"{v} {k}" for k, v in count.items())
-        rows.append(f"  {name:28s} {len(ex.q):4d}  {kinds:52s} {rep.verdict:12s} "
-                    f"{_err(rep.error):>8s}  {_dist(ref.get('distance')):>8s}  {unique:>6s}  "
-                    f"{found}")
+        rows.append(f"  {name:28s} {len(ex.q):4d} {kinds:46s} {rep.verdict:12s} "
+                    f"{_err(rep.error):>8s}  {_dist(ref.get('distance')):>8s}")
+        notes.append(f"unique {unique}, reference from {found}")
+    # Whether the reference is unique and where it came from: one line when every row
+    # shares them (the table then fits the book's column), else one line per row.
+    if len(set(notes)) == 1:
+        rows.append(f"  every row: {notes[0]}")
+    else:
+        rows += [f"  {name}: {n}" for (name, _), n in zip(scenes, notes)]
     return rows
 
 
@@ -140,8 +147,7 @@ def _verdicts_and_distances() -> list:
     head = (f"nonsmooth.check at tolerance {T.CONSISTENT_TOL:g}, reference solve on "
             f"(soft view: forces in N)")
     rows = [head, f"  {'scene':26s} {'problem':10s} {'rows':>5s}  {'verdict':12s} "
-                  f"{'error':>8s}  {'distance':>8s}  {'relative':>8s}  {'unique':>6s}  "
-                  f"worst contact by distance"]
+                  f"{'error':>8s}  {'distance':>8s}  {'relative':>8s}  {'unique':>6s}"]
     for name, make in scenes:
         m, d = make()
         ex = T.nmj.extract(m, d)
@@ -154,7 +160,10 @@ def _verdicts_and_distances() -> list:
             worst = f"{ref['worst_contact']} ({ref.get('worst_label') or 'no label'})"
         rows.append(f"  {name:26s} {rep.type:10s} {len(ex.q):5d}  {rep.verdict:12s} "
                     f"{_err(rep.error):>8s}  {_dist(dist):>8s}  {_dist(ref.get('relative_distance')):>8s}  "
-                    f"{unique:>6s}  {worst}".rstrip())
+                    f"{unique:>6s}")
+        # The worst contact on a line of its own under its row (its label is long).
+        if worst:
+            rows.append(f"{'':30s}worst contact by distance: {worst}")
     return rows
 
 
