@@ -8,7 +8,8 @@
 //!      "**all** | safeguarded Newton" 3.4 18; "**all** | bisection" 49 134 -->
 //! ```
 //!
-//! Each group is an optional quoted key and numbers. [`claims_hold`] checks that every number
+//! Each group is an optional quoted key (compared with runs of whitespace squeezed to one
+//! space) and numbers. [`claims_hold`] checks that every number
 //! is written in the paragraph just above the comment and that a line of the generated file
 //! containing the key holds a number that rounds to it (a whole number up to twenty may be
 //! written as a word in the prose): `38` matches `37.7`, `0.126` matches
@@ -283,6 +284,11 @@ fn written_in(paragraph: &str, claimed: &str) -> bool {
     })
 }
 
+/// `text` with every run of whitespace made one space (keys survive re-spaced columns).
+fn squeeze(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Messages for the claims of one chapter whose numbers are not in the prose or the file;
 /// `read` returns a generated file's text (or `None` if it does not exist).
 fn claims_hold(text: &str, read: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
@@ -297,7 +303,8 @@ fn claims_hold(text: &str, read: &dyn Fn(&str) -> Option<String>) -> Vec<String>
             continue;
         };
         for (key, numbers) in &claim.groups {
-            let rows: Vec<&str> = data.lines().filter(|l| l.contains(key.as_str())).collect();
+            let key = squeeze(key);
+            let rows: Vec<&str> = data.lines().filter(|l| squeeze(l).contains(&key)).collect();
             if rows.is_empty() {
                 problems.push(format!(
                     "line {}: no line of {} contains {key:?}",
