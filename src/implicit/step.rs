@@ -14,6 +14,15 @@ use crate::world::{World, WorldContact};
 /// with their surface points as anchors fixed in the bodies (so that `C_n = gap` at the
 /// start and follows the bodies through the Newton iterates), and each particle within
 /// the margin of the ground.
+///
+/// A contact that starts the step overlapping (`gap < 0`) gets the thickness `gap`: it is
+/// closed at its start overlap, `C_n >= min(gap, 0)`, so the step stops further
+/// penetration but does not push the overlap out. Demanding `C_n >= 0` at the end of the
+/// step would remove an overlap `d` within one step, an outward velocity `d / h` kept as
+/// kinetic energy (a Baumgarte term with factor 1); with anchors fixed in the bodies the
+/// Newton iteration could also meet it by spinning a body until its anchor rose, and a
+/// falling pile gained energy without bound. Contacts are inelastic (Macklin et al. 2019
+/// §3.3): a step must not add energy.
 pub fn point_contacts(
     world: &World,
     model: &Model,
@@ -47,18 +56,20 @@ pub fn point_contacts(
             a,
             b: local(b, pb),
             normal: n,
-            thickness: 0.0,
+            thickness: c.gap.min(0.0),
             mu: k.mu(),
         });
     }
     if let Some(ground) = world.ground() {
         for (j, p) in model.particles.iter().enumerate() {
-            if p.position.z - p.radius - ground.height <= world.margin() {
+            let gap = p.position.z - p.radius - ground.height;
+            if gap <= world.margin() {
                 out.push(PointContact {
                     a: Anchor::World(Vector3::new(p.position.x, p.position.y, ground.height)),
                     b: Anchor::On(Node::Particle(j), Vector3::zeros()),
                     normal: Vector3::z(),
-                    thickness: p.radius,
+                    // As for bodies: an overlap at the start is kept, not pushed out.
+                    thickness: p.radius + gap.min(0.0),
                     mu: p.mu,
                 });
             }
