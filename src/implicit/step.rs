@@ -17,7 +17,8 @@ use crate::world::{World, WorldContact};
 ///
 /// A contact that starts the step overlapping (`gap < 0`) gets the thickness `gap`: it is
 /// closed at its start overlap, `C_n >= min(gap, 0)`, so the step stops further
-/// penetration but does not push the overlap out. Demanding `C_n >= 0` at the end of the
+/// penetration but does not push the overlap out ([`point_contacts_with`] lets it recover
+/// at a bounded speed). Demanding `C_n >= 0` at the end of the
 /// step would remove an overlap `d` within one step, an outward velocity `d / h` kept as
 /// kinetic energy (a Baumgarte term with factor 1); with anchors fixed in the bodies the
 /// Newton iteration could also meet it by spinning a body until its anchor rose, and a
@@ -27,6 +28,19 @@ pub fn point_contacts(
     world: &World,
     model: &Model,
     contacts: &[WorldContact],
+) -> Vec<PointContact> {
+    point_contacts_with(world, model, contacts, 0.0)
+}
+
+/// [`point_contacts`], with each overlap allowed to shrink by up to `recovery` m
+/// (`>= 0`) over the step: a contact that starts overlapping by `d` is closed at
+/// `C_n = min(0, recovery - d)`. [`step`] passes `h v_r`
+/// ([`ImplicitOptions::recovery_speed`]).
+pub fn point_contacts_with(
+    world: &World,
+    model: &Model,
+    contacts: &[WorldContact],
+    recovery: f64,
 ) -> Vec<PointContact> {
     let mut out = Vec::with_capacity(contacts.len());
     let local = |body: usize, p: Vector3<f64>| {
@@ -56,7 +70,7 @@ pub fn point_contacts(
             a,
             b: local(b, pb),
             normal: n,
-            thickness: c.gap.min(0.0),
+            thickness: (c.gap + recovery).min(0.0),
             mu: k.mu(),
         });
     }
@@ -69,7 +83,7 @@ pub fn point_contacts(
                     b: Anchor::On(Node::Particle(j), Vector3::zeros()),
                     normal: Vector3::z(),
                     // As for bodies: an overlap at the start is kept, not pushed out.
-                    thickness: p.radius + gap.min(0.0),
+                    thickness: p.radius + (gap + recovery).min(0.0),
                     mu: p.mu,
                 });
             }
@@ -105,7 +119,7 @@ pub fn step(
         .validate()
         .map_err(|e| ImplicitError::Model(e.to_string()))?;
     let dofs = Dofs::new(world, model, h);
-    let points = point_contacts(world, model, contacts);
+    let points = point_contacts_with(world, model, contacts, h * opts.recovery_speed);
     let (u, report) = newton::solve(&dofs, model, &points, opts)?;
     commit(world, model, &dofs, &u);
     Ok(report)
