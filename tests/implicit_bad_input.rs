@@ -150,6 +150,14 @@ fn bad_time_steps_and_options_are_refused() {
             tol: f64::NAN,
             ..Default::default()
         },
+        ImplicitOptions {
+            recovery_speed: -0.01,
+            ..Default::default()
+        },
+        ImplicitOptions {
+            recovery_speed: f64::INFINITY,
+            ..Default::default()
+        },
     ] {
         let mut m = model.clone();
         let err = step(&mut World::new(), &mut m, &[], 0.01, &opts).unwrap_err();

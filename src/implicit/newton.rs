@@ -53,6 +53,13 @@ pub struct ImplicitOptions {
     pub regularisation: f64,
     /// The diagonal geometric stiffness approximation (§8.3). Default on.
     pub geometric_stiffness: bool,
+    /// The fastest a contact that starts the step overlapping is pushed apart (m/s,
+    /// finite, `>= 0`): an overlap `d` is closed at `C_n = min(0, h v_r - d)`
+    /// ([`super::step::point_contacts_with`]). Removing the whole overlap within the step
+    /// (`v_r` unbounded: the paper's `C_n >= 0`) leaves the bodies with the outward
+    /// velocity `d / h`, energy the contact adds; 0 never removes an overlap. Not in the
+    /// paper. Default `0.01` m/s.
+    pub recovery_speed: f64,
 }
 
 impl Default for ImplicitOptions {
@@ -67,6 +74,7 @@ impl Default for ImplicitOptions {
             line_search: false,
             regularisation: 1e-9,
             geometric_stiffness: true,
+            recovery_speed: 0.01,
         }
     }
 }
@@ -76,7 +84,7 @@ impl ImplicitOptions {
     ///
     /// # Errors
     /// A message naming the option: no Newton or inner iteration, `α` outside `(0, 1]`,
-    /// a negative or non-finite tolerance or regularisation.
+    /// a negative or non-finite tolerance, regularisation or recovery speed.
     pub fn validate(&self) -> Result<(), String> {
         if self.newton_iterations == 0 {
             return Err("newton_iterations must be at least 1".into());
@@ -94,6 +102,12 @@ impl ImplicitOptions {
             return Err(format!(
                 "regularisation must be finite and >= 0, not {}",
                 self.regularisation
+            ));
+        }
+        if !(self.recovery_speed >= 0.0 && self.recovery_speed.is_finite()) {
+            return Err(format!(
+                "recovery_speed must be finite and >= 0, not {}",
+                self.recovery_speed
             ));
         }
         if !(self.inner.rel_tol >= 0.0 && self.inner.rel_tol.is_finite()) {
@@ -126,7 +140,10 @@ pub struct NewtonReport {
     /// The worst violation of a bilateral row at the end (m or rad, or the element
     /// rows' unit), compliance included: `max |C + α λ|`.
     pub bilateral_error: f64,
-    /// The worst penetration at the end, `max(0, -C_n)` over contacts and limits (m or rad).
+    /// The worst penetration at the end, `max(0, -C_n)` over contacts and limits (m or rad),
+    /// beyond the overlap a contact was allowed to keep
+    /// ([`super::step::point_contacts_with`]); collision detection at the new poses
+    /// measures the true overlap.
     pub penetration: f64,
     /// The worst friction-law residual at the end (m/s).
     pub friction_error: f64,

@@ -7,7 +7,8 @@
 //! * **bilateral** `C_b(q) + α λ_b = 0`: joints (ball: 3 rows, hinge: 5), distance
 //!   constraints, hinge drives and the rows of hyperelastic elements (compliance `α >= 0`);
 //! * **unilateral** `0 <= C(q) ⊥ λ >= 0`: contact normals `C_n = n^T (p_b - p_a) - d`
-//!   (normal fixed in the world over the step, §3.3) and hinge limits;
+//!   (normal fixed in the world over the step, §3.3), followed from the start of the step
+//!   to first order in `u` ([`contact_value`]), and hinge limits;
 //! * **friction**: two rows per contact, `D^T u`, the tangential relative velocity.
 //!
 //! For a point `p = x + R r` of a rigid body, `n^T ṗ = [n^T, (r × n)^T] [v; ω]`; for a
@@ -87,15 +88,22 @@ pub fn evaluate(
     for joint in &model.joints {
         joint_rows(dofs, joint, u, &mut rows);
     }
+    // Contact rows are linearised at the start of the step (`u = 0`): see
+    // [`contact_value`].
+    let start = if contacts.is_empty() {
+        DVector::zeros(0)
+    } else {
+        DVector::zeros(dofs.n)
+    };
     for (c, contact) in contacts.iter().enumerate() {
         let normal_row = rows.len();
-        let (mut row, _) = directional(dofs, &contact.a, &contact.b, &contact.normal, u);
-        row.value -= contact.thickness;
+        let (mut row, _) = directional(dofs, &contact.a, &contact.b, &contact.normal, &start);
+        row.value = contact_value(row.value, &row.jacobian, dofs.h, u) - contact.thickness;
         row.kind = RowKind::Unilateral { contact: Some(c) };
         rows.push(row);
         let (t1, t2) = tangent_basis(&contact.normal);
         for t in [t1, t2] {
-            let (mut row, _) = directional(dofs, &contact.a, &contact.b, &t, u);
+            let (mut row, _) = directional(dofs, &contact.a, &contact.b, &t, &start);
             row.value = row.jacobian.iter().map(|&(k, v)| v * u[k]).sum();
             row.kind = RowKind::Friction {
                 contact: c,
@@ -126,6 +134,23 @@ pub fn evaluate(
     }
     rows
 }
+
+// ANCHOR: contact_value
+/// The normal gap of a contact at velocity `u` (m): `C_n(q⁻) + h J_n(q⁻) u`, from its
+/// value `c0` and Jacobian `jacobian` at the start of the step (time step `h` in s).
+///
+/// The contact's normal, points and gap come from collision detection at the start of
+/// the step and describe the surfaces only near there. Evaluating the anchors exactly,
+/// `n^T (p_b(q(u)) - p_a(q(u)))` with the points fixed in the bodies, made the gap of a
+/// round body grow as `ρ (1 - cos hω)` when it spun: the Newton iteration met an
+/// overlapping contact by spinning the body (hundreds of rad/s in a falling pile) instead
+/// of stopping it, the true surfaces went on overlapping, and the pile gained energy
+/// without bound. To first order the two agree (the same `J_n`), and the normal is fixed
+/// over the step as in Macklin et al. 2019 §3.3.
+pub fn contact_value(c0: f64, jacobian: &[(usize, f64)], h: f64, u: &DVector<f64>) -> f64 {
+    c0 + h * jacobian.iter().map(|&(k, v)| v * u[k]).sum::<f64>()
+}
+// ANCHOR_END: contact_value
 
 /// `n^T (p_b - p_a)` and its Jacobian; also returns `p_b - p_a`.
 fn directional(

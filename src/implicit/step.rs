@@ -14,10 +14,33 @@ use crate::world::{World, WorldContact};
 /// with their surface points as anchors fixed in the bodies (so that `C_n = gap` at the
 /// start and follows the bodies through the Newton iterates), and each particle within
 /// the margin of the ground.
+///
+/// A contact that starts the step overlapping (`gap < 0`) gets the thickness `gap`: it is
+/// closed at its start overlap, `C_n >= min(gap, 0)`, so the step stops further
+/// penetration but does not push the overlap out ([`point_contacts_with`] lets it recover
+/// at a bounded speed). Demanding `C_n >= 0` at the end of the
+/// step would remove an overlap `d` within one step, an outward velocity `d / h` kept as
+/// kinetic energy (a Baumgarte term with factor 1); with anchors fixed in the bodies the
+/// Newton iteration could also meet it by spinning a body until its anchor rose, and a
+/// falling pile gained energy without bound. Contacts are inelastic (Macklin et al. 2019
+/// §3.3): a step must not add energy.
 pub fn point_contacts(
     world: &World,
     model: &Model,
     contacts: &[WorldContact],
+) -> Vec<PointContact> {
+    point_contacts_with(world, model, contacts, 0.0)
+}
+
+/// [`point_contacts`], with each overlap allowed to shrink by up to `recovery` m
+/// (`>= 0`) over the step: a contact that starts overlapping by `d` is closed at
+/// `C_n = min(0, recovery - d)`. [`step`] passes `h v_r`
+/// ([`ImplicitOptions::recovery_speed`]).
+pub fn point_contacts_with(
+    world: &World,
+    model: &Model,
+    contacts: &[WorldContact],
+    recovery: f64,
 ) -> Vec<PointContact> {
     let mut out = Vec::with_capacity(contacts.len());
     let local = |body: usize, p: Vector3<f64>| {
@@ -47,18 +70,20 @@ pub fn point_contacts(
             a,
             b: local(b, pb),
             normal: n,
-            thickness: 0.0,
+            thickness: (c.gap + recovery).min(0.0),
             mu: k.mu(),
         });
     }
     if let Some(ground) = world.ground() {
         for (j, p) in model.particles.iter().enumerate() {
-            if p.position.z - p.radius - ground.height <= world.margin() {
+            let gap = p.position.z - p.radius - ground.height;
+            if gap <= world.margin() {
                 out.push(PointContact {
                     a: Anchor::World(Vector3::new(p.position.x, p.position.y, ground.height)),
                     b: Anchor::On(Node::Particle(j), Vector3::zeros()),
                     normal: Vector3::z(),
-                    thickness: p.radius,
+                    // As for bodies: an overlap at the start is kept, not pushed out.
+                    thickness: p.radius + (gap + recovery).min(0.0),
                     mu: p.mu,
                 });
             }
@@ -94,7 +119,7 @@ pub fn step(
         .validate()
         .map_err(|e| ImplicitError::Model(e.to_string()))?;
     let dofs = Dofs::new(world, model, h);
-    let points = point_contacts(world, model, contacts);
+    let points = point_contacts_with(world, model, contacts, h * opts.recovery_speed);
     let (u, report) = newton::solve(&dofs, model, &points, opts)?;
     commit(world, model, &dofs, &u);
     Ok(report)
