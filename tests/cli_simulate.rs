@@ -459,6 +459,8 @@ fn the_implicit_newton_stepper_runs_its_scenes() {
         "--no-geometric-stiffness",
         "--regularisation",
         "1e-8",
+        "--recovery-speed",
+        "0.02",
         "--inner-iter",
         "5",
         "--inner-tol",
@@ -552,6 +554,21 @@ fn implicit_usage_errors() {
                 "-1",
             ],
             "regularisation",
+        ),
+        (
+            vec![
+                "simulate",
+                "chain",
+                "--stepper",
+                "implicit-newton",
+                "--recovery-speed",
+                "-0.5",
+            ],
+            "recovery_speed",
+        ),
+        (
+            vec!["simulate", "chain", "--recovery-speed", "0.1"],
+            "--recovery-speed apply with --stepper implicit-newton",
         ),
         (
             vec![

@@ -114,6 +114,15 @@ pub struct SimulateArgs {
         allow_hyphen_values = true
     )]
     regularisation: Option<f64>,
+    /// implicit-newton: the largest speed in m/s at which a contact that starts a step
+    /// overlapping is pushed out (default 0.01; 0 only stops it from deepening).
+    #[arg(
+        long,
+        value_name = "M_PER_S",
+        help_heading = "Implicit Newton (--stepper implicit-newton)",
+        allow_hyphen_values = true
+    )]
+    recovery_speed: Option<f64>,
     /// Velocity-based shock propagation (Erleben 2007 figure 14): a fraction a of each
     /// step for the whole system, the rest stack layer by stack layer with each layer's
     /// bottom fixed; the table gains a layers column.
@@ -300,7 +309,8 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
         || a.alpha.is_some()
         || a.line_search
         || a.no_geometric_stiffness
-        || a.regularisation.is_some();
+        || a.regularisation.is_some()
+        || a.recovery_speed.is_some();
     if stepper(a) == Stepper::ImplicitNewton {
         if a.dump_problems.is_some() {
             return Err(Failure::Usage(
@@ -333,8 +343,8 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     } else if implicit_flags {
         return Err(Failure::Usage(
             "--ncp, --no-preconditioner, --inner, --inner-iter, --inner-tol, --newton-iter, \
-             --newton-tol, --alpha, --line-search, --no-geometric-stiffness and \
-             --regularisation apply with --stepper implicit-newton"
+             --newton-tol, --alpha, --line-search, --no-geometric-stiffness, \
+             --regularisation and --recovery-speed apply with --stepper implicit-newton"
                 .into(),
         ));
     }
@@ -388,6 +398,9 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     im.geometric_stiffness = !a.no_geometric_stiffness;
     if let Some(e) = a.regularisation {
         im.regularisation = e;
+    }
+    if let Some(v) = a.recovery_speed {
+        im.recovery_speed = v;
     }
     if let Some(k) = a.correction_iter {
         s.correction_params.max_iter = k;
