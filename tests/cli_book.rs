@@ -223,12 +223,13 @@ fn run(s: &Step, shared: Option<&Path>) -> String {
         output = output.replace(actual.as_str(), shown);
     }
     let mut lines: Vec<String> = output.lines().map(mask_row).collect();
-    let mut shown = format!("$ nonsmooth {}", s.args.join(" "));
+    let mut words: Vec<String> = s.args.clone();
     if let Some(n) = s.head {
-        shown.push_str(&format!(" | head -n {n}"));
+        words.extend(["|", "head", "-n"].map(String::from));
+        words.push(n.to_string());
         lines.truncate(n);
     }
-    let mut text = shown + "\n";
+    let mut text = command_line(&words);
     for l in lines {
         text.push_str(&l);
         text.push('\n');
@@ -237,6 +238,29 @@ fn run(s: &Step, shared: Option<&Path>) -> String {
         text.push_str(&format!("$ echo $?\n{}\n", status.code().unwrap_or(-1)));
     }
     text
+}
+
+/// The widest command line shown on one line; a longer one is broken at argument boundaries,
+/// with ` \` at the end of each line but the last, as a shell reads it.
+const COMMAND_WIDTH: usize = 100;
+
+/// `$ nonsmooth ARGS`, and a line break; broken into lines of at most [`COMMAND_WIDTH`]
+/// characters (` \` continuations, the continuation lines indented by two spaces).
+fn command_line(words: &[String]) -> String {
+    let mut lines = vec!["$ nonsmooth".to_string()];
+    for w in words {
+        let last = lines.last_mut().unwrap();
+        if last.len() > "$ nonsmooth".len()
+            && last.chars().count() + 1 + w.chars().count() + 2 > COMMAND_WIDTH
+        {
+            last.push_str(" \\");
+            lines.push(format!("  {w}"));
+        } else {
+            last.push(' ');
+            last.push_str(w);
+        }
+    }
+    lines.join("\n") + "\n"
 }
 
 /// Runs a session and publishes (or checks) it.

@@ -2,6 +2,7 @@
 //! NaN tolerance or a size of 2^64 is a usage error (exit 2) before anything runs.
 
 use crate::problem::FrictionKind;
+use crate::solver::registry::{Choice, OptionError};
 
 /// The most contacts `generate` and `bench --scene` build (the generators' cap,
 /// [`crate::multibody::scenes::MAX_SCENE_CONTACTS`]).
@@ -12,6 +13,23 @@ pub const MAX_SWEEPS: usize = 10_000_000;
 
 /// The most timed runs `bench` repeats.
 pub const MAX_REPEAT: usize = 1000;
+
+/// A method name (`--method`). An unknown name gets the list of the methods on lines of
+/// their own, wrapped at 100 columns (on one line, the list is wider than a terminal).
+pub fn method(s: &str) -> Result<Choice, String> {
+    s.parse::<Choice>().map_err(|e| match e {
+        OptionError::UnknownMethod { name } => {
+            let list = crate::solver::registry::names().join(", ");
+            let mut m = format!("unknown method `{name}`; expected one of");
+            for line in super::table::wrap("  ", &list, 100, "  ") {
+                m.push('\n');
+                m.push_str(&line);
+            }
+            m
+        }
+        e => e.to_string(),
+    })
+}
 
 /// A stopping tolerance: a finite number `>= 0` (0 runs to the iteration cap).
 pub fn tolerance(s: &str) -> Result<f64, String> {

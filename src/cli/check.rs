@@ -9,7 +9,7 @@ use crate::problem::FrictionKind;
 use clap::{Args, ValueEnum};
 
 use super::args;
-use super::table::{Align, Table, emit, sci};
+use super::table::{Align, Table, emit, sci, wrap};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -175,7 +175,8 @@ fn contact_table(labels: bool, blocks: bool) -> Table {
     if labels {
         cols.push(("label", 5, Align::Left));
     }
-    Table::new(&cols)
+    let gaps = vec![1; cols.len()];
+    Table::new(&cols).gaps(&gaps)
 }
 
 fn contact_cells(c: &ContactRecord, labels: bool, blocks: bool) -> Vec<String> {
@@ -308,7 +309,7 @@ fn report_lines(report: &CheckReport, file: &str, source: &str) -> Vec<String> {
                 rf.attempts.join("; ")
             ));
         }
-        out.push(format!("  uniqueness  {}", rf.uniqueness));
+        out.extend(wrap("  uniqueness  ", &rf.uniqueness, WIDTH, INDENT));
         if let Some(d) = rf.distance {
             let mut line = format!("  distance    {}{unit}", sci(Some(d)));
             if let Some(rel) = rf.relative_distance {
@@ -329,9 +330,14 @@ fn report_lines(report: &CheckReport, file: &str, source: &str) -> Vec<String> {
         report.verdict,
         sci(Some(report.tol))
     ));
-    out.push(format!("  grade       {}", report.grade));
+    out.extend(wrap("  grade       ", &report.grade, WIDTH, INDENT));
     out
 }
+
+/// The width the long lines of the summary (uniqueness, grade) are wrapped at, and the
+/// indent of their continuation lines (under their value).
+const WIDTH: usize = 100;
+const INDENT: &str = "              ";
 
 /// The contacts to show, in the order asked.
 fn shown<'a>(report: &'a CheckReport, a: &CheckArgs) -> Vec<&'a ContactRecord> {

@@ -266,7 +266,7 @@ fn text(v: &Value) -> String {
                         fmt_num(&sp["condition_number"])
                     };
                     s.push_str(&format!(
-                        "             {what} {} .. {}, numerical rank {} of {}, condition {}\n",
+                        "             {what} {} .. {}\n             numerical rank {} of {}, condition {}\n",
                         min_text,
                         fmt_num(&sp[hi_key]),
                         sp["numerical_rank"],

@@ -7,8 +7,42 @@ use clap::Args;
 use serde_json::json;
 
 use super::Failure;
-use super::table::emit;
+use super::table::{emit, wrap};
 use crate::solver::registry::{AUTO, AUTO_UNMEASURED, METHODS};
+
+/// The width the descriptions are wrapped at (an option's default, a JSON value, stays on
+/// its line, so that it can be copied as it is).
+const WIDTH: usize = 100;
+
+/// `prefix` then the JSON text `value`, broken after commas into lines of at most [`WIDTH`]
+/// characters, the continuation lines indented under the value (white space between JSON
+/// tokens changes nothing: the lines, joined, are the same JSON value).
+fn json_lines(prefix: &str, value: &str) -> Vec<String> {
+    let indent = " ".repeat(prefix.chars().count() + 1);
+    let mut lines = vec![prefix.to_string()];
+    let mut piece = String::new();
+    let mut in_string = false;
+    let mut pieces = Vec::new();
+    for c in value.chars() {
+        piece.push(c);
+        match c {
+            '"' if !piece.ends_with("\\\"") => in_string = !in_string,
+            ',' if !in_string => pieces.push(std::mem::take(&mut piece)),
+            _ => {}
+        }
+    }
+    pieces.push(piece);
+    for p in pieces {
+        let last = lines.last_mut().expect("one line");
+        let fresh = last.as_str() == prefix;
+        if !fresh && last.chars().count() + p.chars().count() > WIDTH {
+            lines.push(format!("{indent}{p}"));
+        } else {
+            last.push_str(&p);
+        }
+    }
+    lines
+}
 
 #[derive(Debug, Args)]
 pub struct MethodsArgs {
@@ -31,7 +65,9 @@ pub fn run(a: MethodsArgs) -> Result<ExitCode, Failure> {
             continue;
         }
         emit(&mut out, &format!("{}  ({})", m.name, types.join(", ")))?;
-        emit(&mut out, &format!("    {}", m.summary))?;
+        for line in wrap("    ", m.summary, WIDTH, "    ") {
+            emit(&mut out, &line)?;
+        }
         if m.name == "auto" {
             let table: Vec<String> = AUTO
                 .iter()
@@ -42,11 +78,15 @@ pub fn run(a: MethodsArgs) -> Result<ExitCode, Failure> {
                         .map(|(t, n)| format!("{n} ({}, not yet measured)", t.name())),
                 )
                 .collect();
-            emit(&mut out, &format!("    runs {}", table.join(", ")))?;
+            for line in wrap("    runs ", &table.join(", "), WIDTH, "      ") {
+                emit(&mut out, &line)?;
+            }
         }
         if let serde_json::Value::Object(o) = m.default_options() {
             for (k, v) in o {
-                emit(&mut out, &format!("    --set {k}={v}"))?;
+                for line in json_lines(&format!("    --set {k}="), &v.to_string()) {
+                    emit(&mut out, &line)?;
+                }
             }
         }
     }

@@ -55,6 +55,7 @@ pub use isolated::{
     version,
     about,
     long_about = None,
+    max_term_width = 100,
     after_help = "Environment:\n  NONSMOOTH_FCLIB_READ_SECONDS  seconds allowed to read one FCLIB .hdf5 file \
                   (default 30; each is read in a child process)"
 )]
@@ -69,19 +70,24 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Describe problems: size, sparsity, symmetry, friction range, conditioning.
     Info(info::InfoArgs),
-    /// Judge an engine's answer against the problem it solved, overall and per contact, and
-    /// measure its distance to a reference solution; a folder or .jsonl file is a trajectory.
+    /// Judge an engine's answer: its error overall and per contact, its distance to a reference.
+    ///
+    /// The answer is judged against the problem it solved, and its distance measured to a
+    /// reference solution the program computes (unless --no-reference); a folder or a .jsonl
+    /// file is a trajectory, judged step by step.
     Check(check::CheckArgs),
     /// Write a generated scene (box stack, heavy-on-light, wall, pyramid) as a problem file.
     Generate(generate::GenerateArgs),
-    /// Rewrite a problem as the project's JSON, Siconos .dat, a NumPy folder or a NumPy .npz archive.
+    /// Rewrite a problem as JSON, Siconos .dat, a NumPy folder or a NumPy .npz archive.
     Convert(convert::ConvertArgs),
     /// Time a method per iteration or per whole solve, optionally beside Siconos.
     Bench(bench::BenchArgs),
     /// List the methods, the problem types each solves, and their options with defaults.
     Methods(methods::MethodsArgs),
-    /// Run a scene over time (time stepping, collision detection, error correction) with
-    /// any method as the contact solver; print a row per step or JSON Lines.
+    /// Run a scene over time, with any method as the contact solver.
+    ///
+    /// Time stepping, collision detection and error correction; prints a row per step, or
+    /// JSON Lines.
     Simulate(simulate::SimulateArgs),
     /// Reads one FCLIB file and prints it as JSON: the child process that keeps the HDF5 C
     /// library out of the program's own process (see `cli/isolated.rs`).

@@ -49,7 +49,7 @@ pub struct SimulateArgs {
     dt: f64,
     /// The contact solver: any method that solves a 3D friction problem (auto, nsgs,
     /// nsn, prox-gs, prox-jacobi, prox-nsn; `nonsmooth methods` lists them).
-    #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Choice>().map_err(|e| e.to_string()))]
+    #[arg(long, short, default_value = "auto", value_parser = args::method)]
     method: Choice,
     /// Set an option of the method: KEY=VALUE, repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]

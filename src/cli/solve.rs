@@ -9,7 +9,7 @@ use crate::merit::Measure;
 use crate::policy::warm_start;
 use crate::problem::FrictionKind;
 use crate::prox::RFactor;
-use crate::solver::registry::{Choice, OptionError, solve};
+use crate::solver::registry::{AUTO, AUTO_UNMEASURED, Choice, OptionError, solve};
 use crate::solver::{Params, no_observer};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -17,7 +17,7 @@ use nalgebra::DVector;
 use serde_json::json;
 
 use super::output::{Streamed, refuse_inputs};
-use super::table::{Align, Style, Table, emit, sci};
+use super::table::{Align, Style, Table, elide, emit, sci};
 use super::{args, expand, short_name};
 
 #[derive(Debug, Args)]
@@ -28,7 +28,7 @@ pub struct SolveArgs {
     /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs, nsn, fischer-newton, minmap-newton, nncg,
     /// prox-gs, prox-jacobi, prox-nsn, gmp-newton, gmp-pgs (`nonsmooth methods` lists them
     /// with their options).
-    #[arg(long, short, default_value = "auto", value_parser = |s: &str| s.parse::<Choice>().map_err(|e| e.to_string()))]
+    #[arg(long, short, default_value = "auto", value_parser = args::method)]
     method: Choice,
     /// Set an option of the method: KEY=VALUE, repeatable (`nonsmooth methods` lists each
     /// method's options and defaults). An option the method does not have is an error.
@@ -123,20 +123,43 @@ fn parse_measure(s: &str) -> Result<Measure, String> {
     }
 }
 
-fn table() -> Table {
+/// The widest file name the table shows whole; a longer one is cut in the middle (`…`), and
+/// stays whole in the JSON output (`file` and `path`).
+const FILE_WIDTH: usize = 28;
+
+/// The result table, its file column as wide as the longest name in the run (at most
+/// [`FILE_WIDTH`]) and its method column as wide as the longest method the run can show
+/// (any that `auto` picks when it is asked for).
+fn table(files: &[PathBuf], method: &str) -> Table {
+    let file = files
+        .iter()
+        .map(|p| short_name(p).chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(FILE_WIDTH);
+    let method = if method == "auto" {
+        AUTO.iter()
+            .chain(AUTO_UNMEASURED)
+            .map(|(_, n)| n.len())
+            .max()
+            .unwrap_or(0)
+    } else {
+        method.len()
+    };
     Table::new(&[
-        ("file", 34, Align::Left),
+        ("file", file, Align::Left),
         ("type", 9, Align::Left),
-        ("kind", 7, Align::Left),
-        ("n", 6, Align::Right),
+        ("kind", 9, Align::Left),
+        ("n", 5, Align::Right),
         ("contacts", 8, Align::Right),
-        ("method", 6, Align::Left),
+        ("method", method, Align::Left),
         ("status", 14, Align::Left),
-        ("iter", 7, Align::Right),
+        ("iter", 6, Align::Right),
         ("error", 9, Align::Right),
         ("error_q", 9, Align::Right),
-        ("seconds", 8, Align::Right),
+        ("seconds", 7, Align::Right),
     ])
+    .gaps(&[1; 11])
 }
 
 /// The fields of one result row.
@@ -201,6 +224,14 @@ impl Row {
         format!("| {} |", self.cells().join(" | "))
     }
 
+    /// The cells of the text table: [`Row::cells`], the file name cut to [`FILE_WIDTH`].
+    fn table_cells(&self) -> Vec<String> {
+        let mut cells = self.cells();
+        cells[0] = elide(&self.file, FILE_WIDTH);
+        cells
+    }
+
+    /// The cells of the table, the file name whole (the Markdown table has no widths).
     fn cells(&self) -> Vec<String> {
         vec![
             self.file.clone(),
@@ -284,7 +315,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
         );
         b
     };
-    let t = table();
+    let t = table(&files, method.name());
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match format {
@@ -450,7 +481,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
         let line = match format {
             Style::Json => row.json(&path.display().to_string()),
             Style::Markdown => row.markdown(),
-            Style::Table => t.row(&row.cells()),
+            Style::Table => t.row(&row.table_cells()),
         };
         bar.suspend(|| emit(&mut out, &line))?;
         bar.inc(1);

@@ -13,6 +13,8 @@ pub enum Align {
 #[derive(Debug, Clone)]
 pub struct Table {
     cols: Vec<(String, usize, Align)>,
+    /// Spaces before each column (the first is not used); 2 unless [`Table::gaps`] says.
+    gaps: Vec<usize>,
 }
 
 impl Table {
@@ -22,14 +24,22 @@ impl Table {
                 .iter()
                 .map(|(n, w, a)| (n.to_string(), (*w).max(n.len()), *a))
                 .collect(),
+            gaps: vec![2; cols.len()],
         }
+    }
+
+    /// Sets the spaces before each column (one per column; the first is not used).
+    pub fn gaps(mut self, gaps: &[usize]) -> Self {
+        debug_assert_eq!(gaps.len(), self.cols.len());
+        self.gaps = gaps.to_vec();
+        self
     }
 
     fn line(&self, cells: &[String]) -> String {
         let mut s = String::new();
         for (i, ((_, w, a), cell)) in self.cols.iter().zip(cells).enumerate() {
             if i > 0 {
-                s.push_str("  ");
+                s.push_str(&" ".repeat(self.gaps[i]));
             }
             match a {
                 Align::Left => s.push_str(&format!("{cell:<w$}")),
@@ -47,6 +57,42 @@ impl Table {
     pub fn row(&self, cells: &[String]) -> String {
         self.line(cells)
     }
+}
+
+/// `prefix` then `text`, broken at spaces into lines of at most `width` characters (a longer
+/// word stays whole, on its own line); every line but the first starts with `indent`.
+pub fn wrap(prefix: &str, text: &str, width: usize, indent: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = prefix.to_string();
+    let mut empty = true; // no word on the line yet
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !empty && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::replace(&mut line, indent.to_string()));
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    lines.push(line);
+    lines
+}
+
+/// `name` cut to at most `width` characters by replacing its middle with `…` (the start
+/// and the end, with the extension, stay), or unchanged when it fits.
+pub fn elide(name: &str, width: usize) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    if chars.len() <= width || width < 3 {
+        return name.to_string();
+    }
+    let tail = (width - 1) / 2;
+    let head = width - 1 - tail;
+    let mut s: String = chars[..head].iter().collect();
+    s.push('…');
+    s.extend(&chars[chars.len() - tail..]);
+    s
 }
 
 /// A number in the tables' exponent format (`1.234e-9`), or `-` when absent.
