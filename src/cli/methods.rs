@@ -22,11 +22,14 @@ fn json_lines(prefix: &str, value: &str) -> Vec<String> {
     let mut lines = vec![prefix.to_string()];
     let mut piece = String::new();
     let mut in_string = false;
+    let mut escaped = false; // the previous character, inside a string, was a backslash
     let mut pieces = Vec::new();
     for c in value.chars() {
         piece.push(c);
         match c {
-            '"' if !piece.ends_with("\\\"") => in_string = !in_string,
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
             ',' if !in_string => pieces.push(std::mem::take(&mut piece)),
             _ => {}
         }
@@ -91,4 +94,41 @@ pub fn run(a: MethodsArgs) -> Result<ExitCode, Failure> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{WIDTH, json_lines};
+
+    #[test]
+    fn json_lines_join_back_to_the_same_value_and_fit() {
+        let value = serde_json::json!({
+            "names": ["a, b", "c\\", "d\"e,f"],
+            "numbers": (0..40).collect::<Vec<_>>(),
+            "nested": {"x": 1.5e-8, "y": "z"}
+        });
+        let text = value.to_string();
+        let lines = json_lines("    --set k=", &text);
+        assert!(lines.len() > 1, "{lines:?}");
+        assert!(
+            lines.iter().all(|l| l.chars().count() <= WIDTH),
+            "{lines:?}"
+        );
+        let joined: String = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                if i == 0 {
+                    &l["    --set k=".len()..]
+                } else {
+                    l.trim_start()
+                }
+            })
+            .collect();
+        assert_eq!(joined, text);
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&joined).unwrap(),
+            value
+        );
+    }
 }

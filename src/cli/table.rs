@@ -125,3 +125,36 @@ pub enum Style {
     /// A Markdown table.
     Markdown,
 }
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::{elide, wrap};
+
+    #[test]
+    fn wrap_keeps_every_word_in_order_within_the_width() {
+        let text = "one two three four five six seven eight nine ten eleven twelve";
+        let lines = wrap("> ", text, 20, "  ");
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|l| l.chars().count() <= 20), "{lines:?}");
+        assert!(lines[0].starts_with("> ") && lines[1..].iter().all(|l| l.starts_with("  ")));
+        let words: Vec<&str> = lines
+            .iter()
+            .flat_map(|l| l[2..].split_whitespace())
+            .collect();
+        assert_eq!(words.join(" "), text);
+        // A word longer than the width stays whole, on its own line.
+        assert_eq!(
+            wrap("", "a bbbbbbbbbbbb c", 5, ""),
+            vec!["a", "bbbbbbbbbbbb", "c"]
+        );
+    }
+
+    #[test]
+    fn elide_cuts_the_middle_to_the_width() {
+        assert_eq!(elide("short.dat", 28), "short.dat");
+        let long = "Capsules-i122-1617-very-long-name.hdf5.dat";
+        let cut = elide(long, 28);
+        assert_eq!(cut.chars().count(), 28);
+        assert!(cut.starts_with("Capsules-i12") && cut.ends_with("hdf5.dat") && cut.contains('…'));
+    }
+}
