@@ -61,6 +61,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 #![warn(missing_docs)]
 
+pub mod certificate;
 pub mod check;
 #[doc(hidden)]
 pub mod cli;

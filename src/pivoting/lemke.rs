@@ -163,6 +163,11 @@ impl Method for Lemke {
     type Stats = LemkeStats;
 
     /// Checks the size (dense storage, `n <= MAX_DIM`) and the options.
+    /// Pivoting ends on its own in finitely many pivots: no stall rule.
+    fn stall_rule(_: &Self::Prepared) -> crate::solver::StallRule {
+        crate::solver::StallRule::NEVER
+    }
+
     fn prepare(lcp: &Lcp, options: &LemkeOptions) -> Result<LemkePrepared, SolveError> {
         let n = lcp.dim();
         // Refuse before allocating (a sparse file of a few bytes can declare n = 2^20).

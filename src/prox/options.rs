@@ -261,6 +261,11 @@ pub enum StopReason {
     MaxIterations,
     /// The observer asked to stop (status `Stopped`).
     Observer,
+    /// The stall rule fired: the error did not fall by 1 % over the window (status
+    /// `Stalled`, [`crate::solver::StallRule`]).
+    Stalled,
+    /// The time limit ran out (status `TimeLimit`).
+    TimeLimit,
 }
 
 /// What a PROX solve counted, in [`crate::solver::Solved::stats`] (and in the report of

@@ -65,6 +65,9 @@ pub struct ProxProblem<'a> {
     pub(crate) b: Held<'a, DVector<f64>>,
     pub(crate) laws: Vec<ContactLaw>,
     pub(crate) offsets: Vec<usize>,
+    /// The largest diagonal entry of `A`, computed on first use (the compliance scale of
+    /// [`crate::merit::ProblemScale`]).
+    pub(crate) diag_max: std::sync::OnceLock<f64>,
 }
 
 /// The law `kind` with each coefficient of `mu` (one 3-row contact each) and the row offsets
@@ -128,6 +131,7 @@ impl ProxProblem<'static> {
             b: b.into(),
             laws,
             offsets,
+            diag_max: std::sync::OnceLock::new(),
         })
     }
 
@@ -163,6 +167,7 @@ impl ProxProblem<'static> {
             b: b.into(),
             laws,
             offsets,
+            diag_max: std::sync::OnceLock::new(),
         })
     }
 
@@ -188,6 +193,7 @@ impl<'a> ProxProblem<'a> {
             b: Held::Borrowed(fc.q()),
             laws,
             offsets,
+            diag_max: std::sync::OnceLock::new(),
         }
     }
 
@@ -205,6 +211,7 @@ impl<'a> ProxProblem<'a> {
             b: Held::Borrowed(gfc.b()),
             laws,
             offsets,
+            diag_max: std::sync::OnceLock::new(),
         }
     }
 
@@ -217,6 +224,7 @@ impl<'a> ProxProblem<'a> {
             b: Held::Borrowed(lcp.b()),
             laws: vec![ContactLaw::Frictionless; n],
             offsets: (0..=n).collect(),
+            diag_max: std::sync::OnceLock::new(),
         }
     }
 
@@ -280,6 +288,7 @@ impl<'a> ProxProblem<'a> {
             b: Held::Borrowed(blcp.b()),
             laws,
             offsets,
+            diag_max: std::sync::OnceLock::new(),
         })
     }
 }
@@ -502,7 +511,65 @@ impl<'a> ProxProblem<'a> {
             )
         });
         let denom = if lcp { denom_q } else { denom };
-        Residual::friction(abs, normal, denom, denom_q)
+        let scaled = if lcp {
+            // the LCP and boxed errors are divided by the problem's `‖b‖` alone already
+            crate::merit::relative(abs, denom)
+        } else {
+            self.scaled_error(lam, v, free_norm)
+        };
+        Residual::friction(abs, normal, denom, denom_q, scaled)
+    }
+
+    /// The largest diagonal entry of `A` (0 when none is positive), computed once.
+    pub fn diag_max(&self) -> f64 {
+        *self.diag_max.get_or_init(|| match &self.form {
+            Form::Local(a) => a.diagonal().iter().fold(0.0f64, |m, d| m.max(*d)),
+            Form::Global { mass, h, .. } => {
+                // A_jj = h_j . (M^-1 h_j), column by column of H
+                let t = mass.factor().solve_columns(h).transpose();
+                let ht = h.to_csr().transpose();
+                (0..ht.nrows())
+                    .map(|j| {
+                        let (ra, rb) = (ht.row(j), t.row(j));
+                        let mut s = 0.0;
+                        for (k, v) in ra.col_indices().iter().zip(ra.values()) {
+                            if let Ok(p) = rb.col_indices().binary_search(k) {
+                                s += v * rb.values()[p];
+                            }
+                        }
+                        s
+                    })
+                    .fold(0.0f64, f64::max)
+            }
+        })
+    }
+
+    /// The natural map of the problem scaled to unit size
+    /// ([`crate::merit::scaled_natural_map`]), law by law, with `w` = [`Self::diag_max`]
+    /// and `V = ‖v(0)‖`.
+    fn scaled_error(&self, lam: &[f64], v: &[f64], free_norm: f64) -> f64 {
+        let scale = crate::merit::ProblemScale::new(free_norm, self.diag_max());
+        let w = scale.compliance;
+        let wl: Vec<f64> = lam.iter().map(|x| w * x).collect();
+        let (num, _) = norms_of_terms(self.laws.len(), |c, s, _| {
+            let (o, e) = (self.offsets[c], self.offsets[c + 1]);
+            let law = &self.laws[c];
+            s(&law.error_terms(&wl[o..e], &v[o..e]));
+            let nt = law.normal_terms(&lam[o..e], &v[o..e]);
+            s(&[nt[0], w * nt[1]]);
+        });
+        let vs = if free_norm > 0.0 {
+            free_norm
+        } else {
+            scaled_norm_seq(v).max(w * scaled_norm_seq(lam))
+        };
+        if vs > 0.0 && vs.is_finite() {
+            num / vs
+        } else if num == 0.0 {
+            0.0
+        } else {
+            f64::INFINITY
+        }
     }
 
     /// The error of `λ` (see [`ProxProblem::error_with_velocity`]).

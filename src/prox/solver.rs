@@ -353,8 +353,10 @@ impl<'a> Method for ProxMethod<'a> {
         stats.stop = Some(match (claimed, status, test) {
             (true, _, Some(test)) => test,
             (_, Status::Converged, _) => StopReason::Converged,
-            // PROX's sweeps never claim a stall: only the cap ends it without its tests
-            (_, Status::MaxIterations | Status::Stalled, _) => StopReason::MaxIterations,
+            (_, Status::MaxIterations, _) => StopReason::MaxIterations,
+            // PROX's sweeps never claim a stall: the loop's stall rule does
+            (_, Status::Stalled, _) => StopReason::Stalled,
+            (_, Status::TimeLimit, _) => StopReason::TimeLimit,
             (_, Status::Stopped, _) => StopReason::Observer,
         });
     }

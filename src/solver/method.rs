@@ -8,7 +8,7 @@ use nalgebra::DVector;
 use crate::merit::Residual;
 use crate::problem::{Dim, check_len};
 
-use super::{Driver, Iterate, Next, Params, SolveError, Solved, Status};
+use super::{Driver, Iterate, Next, Params, SolveError, Solved, StallRule, Status};
 
 /// What one iteration did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +106,15 @@ pub trait Method {
         true
     }
 
+    /// When this method has stalled ([`StallRule`]): by default the splitting rule
+    /// ([`StallRule::SPLITTING`]); Newton methods answer [`StallRule::NEWTON`], methods that
+    /// end on their own in finitely many steps (Lemke's pivoting) [`StallRule::NEVER`].
+    /// [`Params::stall`] overrides it.
+    fn stall_rule(prepared: &Self::Prepared) -> StallRule {
+        let _ = prepared;
+        StallRule::SPLITTING
+    }
+
     /// Called once when the loop ends the solve with a report ([`Solved`], also inside
     /// [`SolveError::NoConvergence`]), with the reported status and `claimed = true` when the
     /// method's own [`Step::Finished`] ended it (`false`: the warm start, the tolerance, the
@@ -160,7 +169,7 @@ pub fn solve_started<M: Method>(
 ) -> Result<Solved<M::Stats>, SolveError<M::Stats>> {
     check_len("x", problem.dim(), x.len()).map_err(SolveError::Problem)?;
     let mut stats = M::Stats::default();
-    let mut driver = Driver::new(params);
+    let mut driver = Driver::new(params, M::stall_rule(prepared));
     let e0 = M::error(prepared, problem, x);
     if let Next::Finish(status) = driver.start_with(x, e0, M::stops_at_tolerance(prepared)) {
         M::ended(prepared, &mut stats, status, false);
@@ -178,6 +187,11 @@ pub fn solve_started<M: Method>(
                 return Err(e.lift());
             }
             Ok(Step::Rejected) => {
+                if let Some(status) = driver.after_rejected(k, x) {
+                    let e = driver.last_error().unwrap_or_else(|| M::error(prepared, problem, x));
+                    M::ended(prepared, &mut stats, status, false);
+                    return driver.finish_with(status, k, e, stats);
+                }
                 if k >= params.max_iter {
                     let e = M::error(prepared, problem, x);
                     M::ended(prepared, &mut stats, Status::MaxIterations, false);

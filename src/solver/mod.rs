@@ -62,8 +62,72 @@ pub struct Params {
     pub check_every: usize,
     /// Record the error at every check in [`SolveInfo::history`]. Default `false`.
     pub record_history: bool,
+    /// Wall-clock budget in seconds: the solve ends with [`Status::TimeLimit`] and its best
+    /// iterate once this much time has passed (checked after every iteration). Default
+    /// `None` (no limit). Must be positive.
+    pub time_limit: Option<f64>,
+    /// The stall rule ([`StallRule`]): `None` (the default) uses the method's own
+    /// ([`Method::stall_rule`]); `Some(StallRule::NEVER)` turns stall detection off.
+    pub stall: Option<StallRule>,
     #[doc(hidden)]
     pub non_exhaustive: NonExhaustive,
+}
+
+// ANCHOR: stall_rule
+/// When a solve has stalled: its best error (the largest of the stopping test's numbers,
+/// [`Residual::worst`]) has not fallen by the fraction `fraction` over the last `window`
+/// iterations. The solve then ends with [`Status::Stalled`] and its best iterate.
+///
+/// A method that shrinks its error by a factor `ρ` per iteration shrinks it by `ρ^window`
+/// over a window; the rule fires when `ρ^window > 1 - fraction`, that is when reaching the
+/// tolerance from an error `e` would take more than
+/// `window · ln(e / tol) / (-ln(1 - fraction))` iterations. Each family states its rule
+/// ([`Method::stall_rule`]) so that this bound lies well beyond its default iteration cap:
+/// a method the rule stops would not have converged within the cap either.
+///
+/// The same window also detects divergence: when the rule fires and the iterate's norm has
+/// grown more than [`StallRule::GROWTH`] times beyond that of the best iterate, the iterate
+/// grows without bound while its error stays, and the solve ends with
+/// [`SolveError::Diverged`] (the registry then looks for a certificate that the problem has
+/// no solution, [`crate::certificate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StallRule {
+    /// Iterations (sweeps, Newton steps, outer iterations) without enough progress; 0
+    /// never stalls.
+    pub window: usize,
+    /// The fraction by which the best error must fall within the window, in `(0, 1)`.
+    pub fraction: f64,
+}
+// ANCHOR_END: stall_rule
+
+impl StallRule {
+    /// No stall detection.
+    pub const NEVER: StallRule = StallRule {
+        window: 0,
+        fraction: 0.0,
+    };
+    /// Newton methods: the best error has not halved in 20 Newton steps. A Newton method
+    /// near a solution at least halves it every step; one that needs 20 steps per halving
+    /// would need more than 500 steps from `1e-1` to `1e-8`, beyond its default cap.
+    pub const NEWTON: StallRule = StallRule {
+        window: 20,
+        fraction: 0.5,
+    };
+    /// Splitting methods (Gauss-Seidel, Jacobi, SOR, PROX): the best error has not fallen
+    /// by 1 % in 2 000 sweeps: a rate above `0.99^(1/2000) = 0.999995` per sweep, which
+    /// needs more than 3.6 million sweeps per factor 1e8, beyond the default cap of 100 000.
+    pub const SPLITTING: StallRule = StallRule {
+        window: 2000,
+        fraction: 0.01,
+    };
+    /// An iterate whose norm grew more than this many times beyond the best iterate's,
+    /// while the error did not fall, is diverging.
+    pub const GROWTH: f64 = 1e6;
+
+    /// `true` if this rule can fire.
+    pub fn active(&self) -> bool {
+        self.window > 0 && self.fraction > 0.0
+    }
 }
 
 impl Default for Params {
@@ -74,6 +138,8 @@ impl Default for Params {
             measure: Measure::Relative,
             check_every: 1,
             record_history: false,
+            time_limit: None,
+            stall: None,
             non_exhaustive: NonExhaustive::default(),
         }
     }
@@ -93,18 +159,24 @@ pub enum Status {
     /// tries decreases its merit (a Newton method whose Newton and gradient line searches
     /// both failed, [`crate::newton::Direction::None`]). Like [`Status::MaxIterations`],
     /// reported as [`SolveError::NoConvergence`], at the iteration where it happened.
+    /// Also the status of the stall rule ([`StallRule`]): the best error did not fall by
+    /// the rule's fraction over its window; the best iterate is returned.
     Stalled,
+    /// The wall-clock budget ([`Params::time_limit`]) ran out first; the best iterate is
+    /// returned. Reported as [`SolveError::NoConvergence`].
+    TimeLimit,
 }
 
 impl Status {
     /// The name used in tables and JSON (`"converged"`, `"max-iterations"`, `"stopped"`,
-    /// `"stalled"`).
+    /// `"stalled"`, `"time-limit"`).
     pub fn name(self) -> &'static str {
         match self {
             Status::Converged => "converged",
             Status::MaxIterations => "max-iterations",
             Status::Stopped => "stopped",
             Status::Stalled => "stalled",
+            Status::TimeLimit => "time-limit",
         }
     }
 }
@@ -181,8 +253,9 @@ pub enum SolveError<S = ()> {
     /// ([`Solved::status`] says which: [`Status::MaxIterations`] or [`Status::Stalled`]).
     /// The info carries the measured residual of the returned iterate.
     NoConvergence(Box<Solved<S>>),
-    /// An iterate became non-finite or the error grew without bound; `x` was restored to
-    /// the last finite iterate.
+    /// An iterate became non-finite (`x` was restored to the last finite iterate), or it
+    /// grew without bound while its error did not fall ([`StallRule`]; `x` holds the
+    /// growing iterate, the evidence a certificate of infeasibility is looked for along).
     Diverged {
         /// Iteration at which it happened.
         iteration: usize,
@@ -200,6 +273,9 @@ pub enum SolveError<S = ()> {
         /// Which system.
         what: String,
     },
+    /// The problem has no solution, and the certificate proves it
+    /// ([`crate::certificate::Certificate`]); `x` holds the method's last iterate.
+    Infeasible(Box<crate::certificate::Certificate>),
 }
 
 impl SolveError<()> {
@@ -214,6 +290,7 @@ impl SolveError<()> {
             SolveError::Diverged { iteration, error } => SolveError::Diverged { iteration, error },
             SolveError::RayTermination { pivots } => SolveError::RayTermination { pivots },
             SolveError::Singular { what } => SolveError::Singular { what },
+            SolveError::Infeasible(c) => SolveError::Infeasible(c),
         }
     }
 }
@@ -234,6 +311,7 @@ impl<S> SolveError<S> {
             SolveError::Diverged { iteration, error } => SolveError::Diverged { iteration, error },
             SolveError::RayTermination { pivots } => SolveError::RayTermination { pivots },
             SolveError::Singular { what } => SolveError::Singular { what },
+            SolveError::Infeasible(c) => SolveError::Infeasible(c),
         }
     }
 
@@ -253,6 +331,7 @@ impl<S> SolveError<S> {
             SolveError::Diverged { .. } => "diverged",
             SolveError::RayTermination { .. } => "ray-termination",
             SolveError::Singular { .. } => "singular",
+            SolveError::Infeasible(_) => "infeasible",
         }
     }
 }
@@ -263,14 +342,19 @@ impl<S> fmt::Display for SolveError<S> {
             SolveError::Problem(e) => write!(f, "{e}"),
             SolveError::NoConvergence(info) if info.status == Status::Stalled => write!(
                 f,
-                "stalled after {} iterations: no direction decreased the merit \
-                 (error {:.3e}, ‖q‖-scaled {:.3e})",
-                info.iterations, info.error.rel, info.error.rel_q
+                "stalled after {} iterations: the error stopped decreasing \
+                 (error {:.3e}, problem-scaled {:.3e})",
+                info.iterations, info.error.rel, info.error.scaled
+            ),
+            SolveError::NoConvergence(info) if info.status == Status::TimeLimit => write!(
+                f,
+                "time limit reached after {} iterations (error {:.3e}, problem-scaled {:.3e})",
+                info.iterations, info.error.rel, info.error.scaled
             ),
             SolveError::NoConvergence(info) => write!(
                 f,
-                "no convergence after {} iterations (error {:.3e}, ‖q‖-scaled {:.3e})",
-                info.iterations, info.error.rel, info.error.rel_q
+                "no convergence after {} iterations (error {:.3e}, problem-scaled {:.3e})",
+                info.iterations, info.error.rel, info.error.scaled
             ),
             SolveError::Diverged { iteration, error } => write!(
                 f,
@@ -284,6 +368,7 @@ impl<S> fmt::Display for SolveError<S> {
                 )
             }
             SolveError::Singular { what } => write!(f, "singular system: {what}"),
+            SolveError::Infeasible(c) => write!(f, "the problem has no solution: {c}"),
         }
     }
 }
@@ -297,8 +382,9 @@ impl<S> From<ProblemError> for SolveError<S> {
 }
 
 /// The loop policy shared by the iterative solvers: when to measure, when to stop, what
-/// to record, and the finiteness guard. A solver calls [`Driver::after_iteration`] after
-/// each step with a closure that measures the error.
+/// to record, the finiteness guard, the stall rule, the time limit, and the best iterate.
+/// A solver calls [`Driver::after_iteration_with`] after each step with a closure that
+/// measures the error.
 pub(crate) struct Driver<'p> {
     params: &'p Params,
     start: Instant,
@@ -306,6 +392,17 @@ pub(crate) struct Driver<'p> {
     last: Option<Residual>,
     /// The last iterate whose error was finite, restored on divergence.
     backup: DVector<f64>,
+    /// The stall rule in force.
+    stall: StallRule,
+    /// The best measured iterate: its stopping number ([`Residual::worst`]), its error and
+    /// a copy of it (kept only when a stall rule or a time limit may return it).
+    best: Option<(f64, Residual, DVector<f64>)>,
+    /// The stall window's anchor: the iteration and stopping number of the last iterate that
+    /// improved on the anchor before it by the rule's fraction.
+    anchor: (usize, f64),
+    /// The norm of the first nonzero measured iterate: with the best iterate's, the base
+    /// against which growth is measured.
+    first_norm: f64,
 }
 
 /// What the loop should do next.
@@ -315,14 +412,22 @@ pub(crate) enum Next {
 }
 
 impl<'p> Driver<'p> {
-    pub(crate) fn new(params: &'p Params) -> Self {
+    pub(crate) fn new(params: &'p Params, stall: StallRule) -> Self {
         Driver {
             params,
             start: Instant::now(),
             history: Vec::new(),
             last: None,
             backup: DVector::zeros(0),
+            stall: params.stall.unwrap_or(stall),
+            best: None,
+            anchor: (0, f64::INFINITY),
+            first_norm: 0.0,
         }
+    }
+
+    fn keeps_best(&self) -> bool {
+        self.stall.active() || self.params.time_limit.is_some()
     }
 
     /// Records the starting point and its error (so that a warm start that already solves
@@ -332,6 +437,7 @@ impl<'p> Driver<'p> {
     pub(crate) fn start_with(&mut self, x: &DVector<f64>, error: Residual, may_stop: bool) -> Next {
         self.backup = x.clone();
         self.record(0, error);
+        self.track(0, x, error);
         if may_stop && error.meets(self.params.tol, self.params.measure) {
             Next::Finish(Status::Converged)
         } else {
@@ -348,6 +454,67 @@ impl<'p> Driver<'p> {
                 seconds: self.start.elapsed().as_secs_f64(),
             });
         }
+    }
+
+    /// Updates the best iterate and the stall window's anchor with a measured iterate.
+    fn track(&mut self, iteration: usize, x: &DVector<f64>, error: Residual) {
+        let v = error.worst(self.params.measure);
+        if !v.is_finite() {
+            return;
+        }
+        if self.first_norm == 0.0 {
+            self.first_norm = crate::merit::scaled_norm(x.as_slice());
+        }
+        if self.keeps_best() && self.best.as_ref().is_none_or(|(b, _, _)| v < *b) {
+            match &mut self.best {
+                Some((b, e, bx)) if bx.len() == x.len() => {
+                    *b = v;
+                    *e = error;
+                    bx.copy_from(x);
+                }
+                _ => self.best = Some((v, error, x.clone())),
+            }
+        }
+        if v < self.anchor.1 * (1.0 - self.stall.fraction) || self.anchor.1.is_infinite() {
+            self.anchor = (iteration, v);
+        }
+    }
+
+    /// The end the stall rule or the time limit calls for after iteration `iteration`, if
+    /// any: `Some(Ok(status))` to finish (the best iterate put into `x`), `Some(Err(..))`
+    /// for an iterate that grows without bound.
+    fn budget(&mut self, iteration: usize, x: &mut DVector<f64>) -> Option<Result<Status, SolveError>> {
+        let stalled = self.stall.active() && iteration >= self.anchor.0 + self.stall.window;
+        let timed_out = self
+            .params
+            .time_limit
+            .is_some_and(|t| self.start.elapsed().as_secs_f64() >= t);
+        if !stalled && !timed_out {
+            return None;
+        }
+        if stalled {
+            if let Some((_, e, bx)) = &self.best {
+                let grown = crate::merit::scaled_norm(x.as_slice());
+                let base = crate::merit::scaled_norm(bx.as_slice()).max(self.first_norm);
+                if base > 0.0 && grown > StallRule::GROWTH * base {
+                    return Some(Err(SolveError::Diverged {
+                        iteration,
+                        error: *e,
+                    }));
+                }
+            }
+        }
+        if let Some((_, e, bx)) = &self.best {
+            if bx.len() == x.len() {
+                x.copy_from(bx);
+                self.last = Some(*e);
+            }
+        }
+        Some(Ok(if timed_out {
+            Status::TimeLimit
+        } else {
+            Status::Stalled
+        }))
     }
 
     /// `iteration` is the number of iterations done. `measure` computes the error of the
@@ -384,6 +551,7 @@ impl<'p> Driver<'p> {
             }
             self.backup.copy_from(x);
             self.record(iteration, e);
+            self.track(iteration, x, e);
             error = Some(e);
         }
         if let ControlFlow::Break(()) = observer(&Iterate {
@@ -401,7 +569,33 @@ impl<'p> Driver<'p> {
         if last_iteration {
             return Ok(Next::Finish(Status::MaxIterations));
         }
+        if may_stop {
+            match self.budget(iteration, x) {
+                Some(Ok(status)) => return Ok(Next::Finish(status)),
+                Some(Err(e)) => return Err(e),
+                None => {}
+            }
+        }
         Ok(Next::Continue)
+    }
+
+    /// After a rejected iteration (not measured): the time limit still applies.
+    pub(crate) fn after_rejected(&mut self, iteration: usize, x: &mut DVector<f64>) -> Option<Status> {
+        if self
+            .params
+            .time_limit
+            .is_some_and(|t| self.start.elapsed().as_secs_f64() >= t)
+        {
+            if let Some((_, e, bx)) = &self.best {
+                if bx.len() == x.len() {
+                    x.copy_from(bx);
+                    self.last = Some(*e);
+                }
+            }
+            let _ = iteration;
+            return Some(Status::TimeLimit);
+        }
+        None
     }
 
     /// Builds the result with the method's statistics. `final_error` is the error of the
@@ -422,7 +616,7 @@ impl<'p> Driver<'p> {
             stats,
         };
         match status {
-            Status::MaxIterations | Status::Stalled => {
+            Status::MaxIterations | Status::Stalled | Status::TimeLimit => {
                 Err(SolveError::NoConvergence(Box::new(info)))
             }
             _ => Ok(info),

@@ -141,7 +141,13 @@ impl BlockRows {
             &mut heap[..]
         };
         self.velocity_into(problem.q().as_slice(), r, u);
-        friction_residual(r, u, problem.mu().as_slice(), kind, norm_q)
+        friction_residual(
+            r,
+            u,
+            problem.mu().as_slice(),
+            kind,
+            crate::merit::ProblemScale::new(norm_q, problem.compliance_scale()),
+        )
     }
 
     /// `acc += Σ_{d≠c} W_cd r_d` over block row `c`, the diagonal block left out.

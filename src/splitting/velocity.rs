@@ -43,6 +43,8 @@ pub struct VgsPrepared {
     tt: CsrMatrix<f64>,
     diag: Vec<LocalBlock>,
     norm_q_local: f64,
+    /// The largest diagonal entry of `W = H^T M^-1 H` (from the diagonal blocks).
+    diag_max: f64,
     kind: FrictionKind,
 }
 
@@ -97,11 +99,15 @@ impl VgsPrepared {
         }
         let free = problem.mass_factor().solve(problem.q());
         let q_local = problem.h().tr_mul_vec(&free) + problem.b();
+        let diag_max = diag.iter().fold(0.0f64, |m, b| {
+            m.max(b.w[(0, 0)]).max(b.w[(1, 1)]).max(b.w[(2, 2)])
+        });
         Ok(VgsPrepared {
             jac,
             tt,
             diag,
             norm_q_local: scaled_norm(q_local.as_slice()),
+            diag_max,
             kind,
         })
     }
@@ -309,7 +315,7 @@ impl VgsPrepared {
             u.as_slice(),
             problem.mu().as_slice(),
             self.kind,
-            self.norm_q_local,
+            crate::merit::ProblemScale::new(self.norm_q_local, self.diag_max),
         )
     }
 }

@@ -509,6 +509,27 @@ pub fn measure(problem: &AnyProblem, x: &DVector<f64>) -> Result<Residual, Solve
     })
 }
 
+/// A failed solve of a problem that has no solution, reported as such: when the method
+/// did not converge (whatever it reported: the cap, a stall, divergence, a ray, a singular
+/// system, a diagonal it cannot divide by), a certificate is looked for from its last
+/// iterate `x` ([`crate::certificate::find`]); if one is proved, the result is
+/// [`SolveError::Infeasible`]. A solve that converged is never questioned: its answer met
+/// the problem-scaled measure, which no answer of a problem without solution can.
+fn with_certificate(
+    problem: &AnyProblem,
+    x: &DVector<f64>,
+    result: Result<Solved<Stats>, SolveError<Stats>>,
+) -> Result<Solved<Stats>, SolveError<Stats>> {
+    match result {
+        Ok(info) => Ok(info),
+        Err(SolveError::Infeasible(c)) => Err(SolveError::Infeasible(c)),
+        Err(e) => match crate::certificate::find(problem, x) {
+            Some(c) => Err(SolveError::Infeasible(Box::new(c))),
+            None => Err(e),
+        },
+    }
+}
+
 /// Solves `problem` with `choice` from the warm start `x` (zeros for a cold start; its
 /// length is [`AnyProblem::dim`]); [`Outcome::x`] holds the answer, or the last finite
 /// iterate.
@@ -555,14 +576,15 @@ pub fn solve(
         // choice was made (`Choice::set`): nothing is parsed per solve.
         let settings = &choice.options;
         let run = choice.spec.run;
-        solve_scaled(
+        let result = solve_scaled(
             problem,
             &mut x,
             params,
             observer,
             &measure,
             &mut |p, x, params, obs| run(p, x, params, settings, obs),
-        )
+        );
+        with_certificate(problem, &x, result)
     };
     Outcome {
         method: choice,
