@@ -204,12 +204,11 @@ pub struct Residual {
     /// The same, absolute (for [`Measure::Absolute`]).
     #[serde(skip)]
     normal_abs: f64,
-    /// The error measured in the problem's own scale, which no answer can shrink by being
-    /// large: for a friction problem the natural map of the problem scaled to unit size
-    /// ([`scaled_natural_map`]: `W` divided by its largest diagonal entry `w`, `q` by `‖q‖`,
-    /// so that `r` is compared in units of `‖q‖ / w`), with the normal condition; for an
-    /// LCP or a boxed LCP, whose error is already divided by `‖b‖` alone, the same number
-    /// as `rel`. [`Residual::meets`] requires it `<= tol` beside `rel`: `rel` divides by
+    /// The error measured against the problem's own scale, which no answer can shrink by
+    /// being large: for a friction problem [`scaled_natural_map`] (the natural map with the
+    /// impulses in velocity units and the normal condition, over a denominator in which
+    /// the answer counts only by what `W` sees of it); for an LCP or a boxed LCP, whose
+    /// error is already divided by `‖b‖` alone, the same number as `rel`. [`Residual::meets`] requires it `<= tol` beside `rel`: `rel` divides by
     /// `max(‖q‖, ‖r‖, ‖u‖)`, so an answer that grows without bound along a direction `W`
     /// does not see makes `rel` as small as one likes (the book's chapter "Reading real
     /// problems and judging an answer", section "A verdict that scale cannot fool").
@@ -532,19 +531,21 @@ pub fn friction_error_with_velocity(
     friction_residual(
         r.as_slice(),
         u.as_slice(),
+        fc.q().as_slice(),
         fc.mu().as_slice(),
         kind,
         ProblemScale::new(norm(fc.q()), fc.compliance_scale()),
     )
 }
 
-/// The friction [`Residual`] of `(r, u)` in a problem of scales `scale`: the natural map
-/// divided by `max(‖q‖, ‖r‖, ‖u‖)` and by `‖q‖` (by the former when `q = 0`), the normal
-/// condition, and the natural map of the problem scaled to unit size
+/// The friction [`Residual`] of `(r, u)` (`u = W r + q`) in a problem of scales `scale`:
+/// the natural map divided by `max(‖q‖, ‖r‖, ‖u‖)` and by `‖q‖` (by the former when
+/// `q = 0`), the normal condition, and the error against the problem's own scale
 /// ([`scaled_natural_map`]).
 pub fn friction_residual(
     r: &[f64],
     u: &[f64],
+    q: &[f64],
     mu: &[f64],
     kind: FrictionKind,
     scale: ProblemScale,
@@ -553,7 +554,7 @@ pub fn friction_residual(
     let norm_q = scale.velocity;
     let denom = norm_q.max(scaled_norm(r)).max(scaled_norm(u));
     let denom_q = if norm_q == 0.0 { denom } else { norm_q };
-    let scaled = scaled_natural_map(r, u, mu, kind, scale);
+    let scaled = scaled_natural_map(r, u, q, mu, kind, scale);
     Residual::friction(abs, normal, denom, denom_q, scaled)
 }
 
@@ -592,24 +593,33 @@ impl ProblemScale {
 }
 
 // ANCHOR: scaled_natural_map
-/// The natural-map error of `(r, u)` in the problem scaled to unit size, with the normal
-/// condition: with `w` and `V = ‖q‖` the problem's scales ([`ProblemScale`]),
+/// The natural-map error of `(r, u)` measured against the problem's own scale, so that no
+/// answer can make it small by being large: with `w` the compliance scale and
+/// `V = ‖q‖` ([`ProblemScale`]),
 ///
 /// ```text
-/// scaled = sqrt( Σ_c ‖w r_c - P_K(w r_c - û_c)‖² + max(0, -u_n,c)² + (w max(0, -r_n,c))² ) / V
+/// num    = sqrt( Σ_c ‖w r_c - P_K(w r_c - û_c)‖² + max(0, -u_n,c)² + (w max(0, -r_n,c))² )
+/// scaled = num / max(‖q‖, ‖u‖, w min(‖r‖, rᵀ W r / ‖q‖))
 /// ```
 ///
-/// (`û = u + mu ‖u_t‖ e_n` for Coulomb, `u` for CCP). This is the natural map of the problem
-/// `(W / w, q / V)` at the answer `w r / V`, a problem whose matrix and vector have size one:
-/// impulses and velocities are compared in the problem's own units, and the denominator
-/// depends on the problem alone. Scaling the whole problem (`W`, `q`, or both) leaves it
-/// unchanged; scaling an answer that is not a solution by `s → ∞` does not make it small.
-/// When `q = 0`, `V = max(‖u‖, w ‖r‖)` (the answer's own scale: the only solution
-/// direction is then `r` with `W r` in the dual cone, and the ratio is unchanged by
-/// scaling `r`).
+/// (`û = u + mu ‖u_t‖ e_n` for Coulomb, `u` for CCP; `rᵀ W r = r · (u - q)`, its magnitude).
+///
+/// * The numerator is the natural map with the impulses in velocity units (`w r`) and the
+///   normal condition on its own; it is zero exactly at a solution.
+/// * The denominator is Siconos's `max(‖q‖, ‖r‖, ‖u‖)` with `‖r‖` replaced by the part of
+///   the answer the problem can see: `rᵀ W r / ‖q‖` does not grow along a direction `n`
+///   with `W n = 0`, so adding `s n` to an answer (`s → ∞`) cannot shrink the error, while
+///   at a true solution `rᵀ W r = r · u - r · q <= ‖r‖ ‖q‖` is of the size of `‖r‖ ‖q‖`
+///   (friction dissipates, `r · u <= 0`). Taking the smaller of the two keeps an answer
+///   that grows along a direction `W` does see as large as Siconos keeps it.
+///
+/// Unchanged when the problem and the answer are scaled together (`q → q / f`, `r → r / f`)
+/// and when the impulse unit changes (`W → c W`, `r → r / c`): a verdict by this number does
+/// not depend on units. At a solution it is within a small factor of Siconos's `rel`.
 pub fn scaled_natural_map(
     r: &[f64],
     u: &[f64],
+    q: &[f64],
     mu: &[f64],
     kind: FrictionKind,
     scale: ProblemScale,
@@ -625,14 +635,27 @@ pub fn scaled_natural_map(
         ));
         s(&[(-u[k]).max(0.0), w * (-r[k]).max(0.0)]);
     });
-    let v = if scale.velocity > 0.0 {
-        scale.velocity
-    } else {
-        scaled_norm(u).max(w * scaled_norm(r))
-    };
-    relative(num, v)
+    relative(num, scaled_denominator(r, u, q, scale))
 }
 // ANCHOR_END: scaled_natural_map
+
+/// The denominator of [`scaled_natural_map`]: `max(‖q‖, ‖u‖, w min(‖r‖, |r · (u - q)| / ‖q‖))`
+/// (`w ‖r‖` when `q = 0`).
+pub fn scaled_denominator(r: &[f64], u: &[f64], q: &[f64], scale: ProblemScale) -> f64 {
+    let nr = scaled_norm(r);
+    let seen = if scale.velocity > 0.0 {
+        let mut rwr = 0.0;
+        for i in 0..r.len() {
+            rwr += r[i] * (u[i] - q[i]);
+        }
+        let v = rwr.abs() / scale.velocity;
+        if v.is_finite() { nr.min(v) } else { nr }
+    } else {
+        nr
+    };
+    scale.velocity.max(scaled_norm(u)).max(scale.compliance * seen)
+}
+
 
 /// The Coulomb (De Saxce) natural-map error, exactly as Siconos 4.4's
 /// `fc3d_compute_error` computes it, whatever kind `fc` declares.

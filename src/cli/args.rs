@@ -106,6 +106,32 @@ pub fn iterations(s: &str) -> Result<usize, String> {
     count(s, MAX_STEP_ITERATIONS, "iterations")
 }
 
+/// The most iterations a whole solve may be capped at.
+pub const MAX_SOLVE_ITERATIONS: usize = 1_000_000_000;
+
+/// An iteration cap of a whole solve (`--max-iter`), in `1..=MAX_SOLVE_ITERATIONS`: 0 and
+/// negative numbers are refused (a solve of no iteration would report its warm start).
+pub fn max_iter(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    if t.starts_with('-') || t == "0" || t.parse::<usize>() == Ok(0) {
+        return Err(format!(
+            "`{s}` is not an iteration cap: expected a whole number from 1 to {MAX_SOLVE_ITERATIONS}"
+        ));
+    }
+    count(s, MAX_SOLVE_ITERATIONS, "iterations")
+}
+
+/// A wall-clock budget in seconds (`--time-limit`): a finite number `> 0`.
+pub fn time_limit(s: &str) -> Result<f64, String> {
+    let t = number(s)?;
+    if !(t > 0.0) || !t.is_finite() {
+        return Err(format!(
+            "`{s}` is not a time limit: expected a finite number of seconds > 0"
+        ));
+    }
+    Ok(t)
+}
+
 /// A friction law: `coulomb` or `ccp`.
 pub fn kind(s: &str) -> Result<FrictionKind, String> {
     s.parse()

@@ -53,10 +53,16 @@ pub struct SolveArgs {
     /// a finite number >= 0.
     #[arg(long, default_value = "1e-8", allow_hyphen_values = true, value_parser = args::tolerance)]
     tol: f64,
-    /// Iteration cap (sweeps, or pivots for Lemke). Default 100000, and 1000000 for
-    /// prox-gs and prox-jacobi.
-    #[arg(long, allow_hyphen_values = true)]
+    /// Iteration cap (sweeps, Newton steps, outer iterations, or pivots for Lemke), a whole
+    /// number >= 1. Default: the method's own (`nonsmooth methods` lists it). Every method
+    /// also stops earlier, with status stalled, when its error has not fallen by a stated
+    /// fraction over a stated window (the book's chapter on judging an answer).
+    #[arg(long, allow_hyphen_values = true, value_parser = args::max_iter)]
     max_iter: Option<usize>,
+    /// Wall-clock budget per problem, in seconds: a solve still running then ends with
+    /// status time-limit and its best iterate.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = args::time_limit)]
+    time_limit: Option<f64>,
     /// Friction law to solve: coulomb or ccp (default: the file's own). Friction problems
     /// only: an LCP or boxed LCP is then refused (status invalid).
     #[arg(long, value_parser = args::kind)]
@@ -289,6 +295,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
         max_iter: a.max_iter.unwrap_or(method.default_max_iter()),
         measure: a.measure,
         record_history: a.history.is_some(),
+        time_limit: a.time_limit,
         ..Default::default()
     };
     // The history goes to a temporary file beside its target, renamed over it at the end:

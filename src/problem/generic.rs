@@ -361,9 +361,8 @@ impl GenericMechanical {
         Residual::friction(abs, normal, denom, denom_q, self.scaled_error(r, u, norm_q))
     }
 
-    /// The natural map of the problem scaled to unit size, with the normal condition: as
-    /// [`crate::merit::scaled_natural_map`] for a friction problem, block by block, with
-    /// `w` the largest diagonal entry of `W` and `V = ‖q‖`.
+    /// The error against the problem's own scale: as [`crate::merit::scaled_natural_map`]
+    /// for a friction problem, block by block, with `w` the largest diagonal entry of `W`.
     fn scaled_error(&self, r: &[f64], u: &[f64], norm_q: f64) -> f64 {
         let scale = crate::merit::ProblemScale::new(norm_q, self.diag_max);
         let w = scale.compliance;
@@ -375,18 +374,8 @@ impl GenericMechanical {
                 s(&[(-u[k]).max(0.0), w * (-r[k]).max(0.0)]);
             }
         });
-        let v = if norm_q > 0.0 {
-            norm_q
-        } else {
-            scaled_norm(u).max(w * scaled_norm(r))
-        };
-        if v > 0.0 && v.is_finite() {
-            num / v
-        } else if num == 0.0 {
-            0.0
-        } else {
-            f64::INFINITY
-        }
+        let d = crate::merit::scaled_denominator(r, u, self.q.as_slice(), scale);
+        crate::merit::relative(num, d)
     }
 
     /// The error of `r` (see [`GenericMechanical::error_with_velocity`]).

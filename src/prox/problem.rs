@@ -68,6 +68,8 @@ pub struct ProxProblem<'a> {
     /// The largest diagonal entry of `A`, computed on first use (the compliance scale of
     /// [`crate::merit::ProblemScale`]).
     pub(crate) diag_max: std::sync::OnceLock<f64>,
+    /// The free velocity `v(0)`, computed on first use.
+    pub(crate) free: std::sync::OnceLock<DVector<f64>>,
 }
 
 /// The law `kind` with each coefficient of `mu` (one 3-row contact each) and the row offsets
@@ -132,6 +134,7 @@ impl ProxProblem<'static> {
             laws,
             offsets,
             diag_max: std::sync::OnceLock::new(),
+            free: std::sync::OnceLock::new(),
         })
     }
 
@@ -168,6 +171,7 @@ impl ProxProblem<'static> {
             laws,
             offsets,
             diag_max: std::sync::OnceLock::new(),
+            free: std::sync::OnceLock::new(),
         })
     }
 
@@ -194,6 +198,7 @@ impl<'a> ProxProblem<'a> {
             laws,
             offsets,
             diag_max: std::sync::OnceLock::new(),
+            free: std::sync::OnceLock::new(),
         }
     }
 
@@ -212,6 +217,7 @@ impl<'a> ProxProblem<'a> {
             laws,
             offsets,
             diag_max: std::sync::OnceLock::new(),
+            free: std::sync::OnceLock::new(),
         }
     }
 
@@ -225,6 +231,7 @@ impl<'a> ProxProblem<'a> {
             laws: vec![ContactLaw::Frictionless; n],
             offsets: (0..=n).collect(),
             diag_max: std::sync::OnceLock::new(),
+            free: std::sync::OnceLock::new(),
         }
     }
 
@@ -289,6 +296,7 @@ impl<'a> ProxProblem<'a> {
             laws,
             offsets,
             diag_max: std::sync::OnceLock::new(),
+            free: std::sync::OnceLock::new(),
         })
     }
 }
@@ -420,6 +428,8 @@ impl<'a> ProxProblem<'a> {
         for c in 0..self.contacts() {
             self.b.to_mut()[self.offsets[c]] += restitution[c] * normal_velocity_before[c].min(0.0);
         }
+        // b changed: the cached free velocity is stale
+        self.free = std::sync::OnceLock::new();
         Ok(self)
     }
 
@@ -544,9 +554,13 @@ impl<'a> ProxProblem<'a> {
         })
     }
 
-    /// The natural map of the problem scaled to unit size
-    /// ([`crate::merit::scaled_natural_map`]), law by law, with `w` = [`Self::diag_max`]
-    /// and `V = ‖v(0)‖`.
+    /// The free velocity `v(0)`, computed once.
+    fn free_cached(&self) -> &DVector<f64> {
+        self.free.get_or_init(|| self.free_velocity())
+    }
+
+    /// The error against the problem's own scale ([`crate::merit::scaled_natural_map`]),
+    /// law by law, with `w` = [`Self::diag_max`].
     fn scaled_error(&self, lam: &[f64], v: &[f64], free_norm: f64) -> f64 {
         let scale = crate::merit::ProblemScale::new(free_norm, self.diag_max());
         let w = scale.compliance;
@@ -558,18 +572,8 @@ impl<'a> ProxProblem<'a> {
             let nt = law.normal_terms(&lam[o..e], &v[o..e]);
             s(&[nt[0], w * nt[1]]);
         });
-        let vs = if free_norm > 0.0 {
-            free_norm
-        } else {
-            scaled_norm_seq(v).max(w * scaled_norm_seq(lam))
-        };
-        if vs > 0.0 && vs.is_finite() {
-            num / vs
-        } else if num == 0.0 {
-            0.0
-        } else {
-            f64::INFINITY
-        }
+        let d = crate::merit::scaled_denominator(lam, v, self.free_cached().as_slice(), scale);
+        crate::merit::relative(num, d)
     }
 
     /// The error of `λ` (see [`ProxProblem::error_with_velocity`]).

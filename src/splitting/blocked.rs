@@ -144,6 +144,7 @@ impl BlockRows {
         friction_residual(
             r,
             u,
+            problem.q().as_slice(),
             problem.mu().as_slice(),
             kind,
             crate::merit::ProblemScale::new(norm_q, problem.compliance_scale()),

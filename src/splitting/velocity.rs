@@ -43,6 +43,8 @@ pub struct VgsPrepared {
     tt: CsrMatrix<f64>,
     diag: Vec<LocalBlock>,
     norm_q_local: f64,
+    /// The local problem's `q` (`3 nc`), for the problem-scaled error.
+    q_local: DVector<f64>,
     /// The largest diagonal entry of `W = H^T M^-1 H` (from the diagonal blocks).
     diag_max: f64,
     kind: FrictionKind,
@@ -107,6 +109,7 @@ impl VgsPrepared {
             tt,
             diag,
             norm_q_local: scaled_norm(q_local.as_slice()),
+            q_local,
             diag_max,
             kind,
         })
@@ -313,6 +316,7 @@ impl VgsPrepared {
         friction_residual(
             r.as_slice(),
             u.as_slice(),
+            self.q_local.as_slice(),
             problem.mu().as_slice(),
             self.kind,
             crate::merit::ProblemScale::new(self.norm_q_local, self.diag_max),

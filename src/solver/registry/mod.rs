@@ -184,6 +184,13 @@ impl MethodSpec {
 /// not given, for every method but PROX.
 pub const DEFAULT_MAX_ITER: usize = 100_000;
 
+/// The command line's iteration cap for Newton methods and the proximal-point method when
+/// `--max-iter` is not given: Newton steps (outer iterations for `ppa`), in the hundreds as
+/// Siconos's Newton solvers use. A Newton method that has not converged in 500 steps has
+/// stalled long before: the stall rule ([`crate::solver::StallRule::NEWTON`]) usually ends
+/// it first.
+pub const NEWTON_DEFAULT_MAX_ITER: usize = 500;
+
 /// The command line's sweep cap for prox-gs and prox-jacobi when `--max-iter` is not
 /// given: PROX Gauss-Seidel with its recommended options needs about 261 000 sweeps on the
 /// shared `BoxesStack1` file (`book/src/generated/prox_shared.txt`), more than
@@ -303,7 +310,7 @@ pub static METHODS: &[MethodSpec] = &[
         aliases: &["fn"],
         summary: "Fischer-Burmeister Newton, B-subdifferential, Armijo line search (Silcowitz, Niebe, Erleben 2009 eq. 27-39)",
         applies_to: &[L, B],
-        default_max_iter: DEFAULT_MAX_ITER,
+        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
         defaults: defaults::<FischerNewtonOptions>,
         read: typed::<FischerNewtonOptions>,
         run: |p, x, params, o, obs| {
@@ -322,7 +329,7 @@ pub static METHODS: &[MethodSpec] = &[
         aliases: &["min-map-newton", "mmn"],
         summary: "minimum-map Newton, active set, projected line search (Niebe and Erleben 2015)",
         applies_to: &[L, B],
-        default_max_iter: DEFAULT_MAX_ITER,
+        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
         defaults: defaults::<MinMapNewtonOptions>,
         read: typed::<MinMapNewtonOptions>,
         run: |p, x, params, o, obs| {
@@ -374,7 +381,7 @@ pub static METHODS: &[MethodSpec] = &[
         summary: "semismooth Newton on the friction cone: Alart-Curnier (Coulomb), natural \
                   map (CCP); a global problem is reduced to its local form first",
         applies_to: &[F, G],
-        default_max_iter: DEFAULT_MAX_ITER,
+        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
         defaults: defaults::<ConeNewtonOptions>,
         read: typed::<ConeNewtonOptions>,
         run: |p, x, params, o, obs| {
@@ -386,7 +393,7 @@ pub static METHODS: &[MethodSpec] = &[
         aliases: &[],
         summary: "PROX Gauss-Seidel to 1e-2, then the semismooth Newton method on the cone",
         applies_to: &[F, G],
-        default_max_iter: DEFAULT_MAX_ITER,
+        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
         defaults: defaults::<ProxNsnOptions>,
         read: typed::<ProxNsnOptions>,
         run: run_prox_nsn,
@@ -398,7 +405,7 @@ pub static METHODS: &[MethodSpec] = &[
                   most 20 sweeps); if they did not finish, the semismooth Newton method on \
                   the cone from the given start (newton_from=sweeps: from their iterate)",
         applies_to: &[F, G],
-        default_max_iter: DEFAULT_MAX_ITER,
+        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
         defaults: defaults::<crate::policy::gs_then_newton::GsNsnOptions>,
         read: typed::<crate::policy::gs_then_newton::GsNsnOptions>,
         run: run_gs_nsn,
@@ -410,7 +417,7 @@ pub static METHODS: &[MethodSpec] = &[
                   Newton (nsn), rho = 5 mean(diag W) error (Siconos PROX; Acary, Bremond, \
                   Huber 2018); a global problem is reduced to its local form first",
         applies_to: &[F, G],
-        default_max_iter: DEFAULT_MAX_ITER,
+        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
         defaults: defaults::<ProximalPointOptions>,
         read: typed::<ProximalPointOptions>,
         run: run_ppa,
@@ -421,7 +428,7 @@ pub static METHODS: &[MethodSpec] = &[
         summary: "semismooth Newton on the scaled natural map of the generic mechanical \
                   problem, Armijo line search, gradient fallback (Acary, Bremond, Huber 2018)",
         applies_to: &[M],
-        default_max_iter: DEFAULT_MAX_ITER,
+        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
         defaults: defaults::<GmpNewtonOptions>,
         read: typed::<GmpNewtonOptions>,
         run: |p, x, params, o, obs| {
