@@ -143,6 +143,8 @@ fn stop_name(s: Option<StopReason>) -> &'static str {
         Some(StopReason::StepRelative) => "step-rel",
         Some(StopReason::MaxIterations) => "max-iter",
         Some(StopReason::Observer) => "observer",
+        Some(StopReason::Stalled) => "stalled",
+        Some(StopReason::TimeLimit) => "time-limit",
         None => "none",
     }
 }

@@ -30,7 +30,7 @@
 //! ‖(-Wᵀ d) - P_{K*}(-Wᵀ d)‖`. The argument above still holds for every answer with
 //! `‖r‖ < |q · d| / ρ` (the term `(Wᵀ d) · r` is at most `ρ ‖r‖`): [`Certificate::radius`].
 //! A certificate is accepted when that radius is at least [`ACCEPT_RADIUS`] times the
-//! problem's force scale `‖q‖ / w` ([`crate::merit::ProblemScale`]): no solution exists
+//! problem's force scale `‖q‖ / w` (`w` the largest diagonal entry of `W`): no solution exists
 //! within a billion times the impulses the problem's own numbers produce. With an exact
 //! null direction (`W = 0`, or rows that cancel exactly) the radius is infinite.
 //!
@@ -85,9 +85,15 @@ impl fmt::Display for Certificate {
         let list: Vec<String> = self.support.iter().take(8).map(|c| c.to_string()).collect();
         let more = if self.support.len() > 8 { ", ..." } else { "" };
         let why = match self.law {
-            "lcp" => "y >= 0 with A^T y <= 0 and b.y < 0: some row of Ax + b is negative for every x >= 0",
-            "ccp" => "d in the friction cone with -W^T d in the dual cone and q.d < 0: no velocity in the dual cone",
-            _ => "a normal direction d >= 0 with -W^T d in the dual cone and q.d < 0: some contact penetrates whatever the impulses",
+            "lcp" => {
+                "y >= 0 with A^T y <= 0 and b.y < 0: some row of Ax + b is negative for every x >= 0"
+            }
+            "ccp" => {
+                "d in the friction cone with -W^T d in the dual cone and q.d < 0: no velocity in the dual cone"
+            }
+            _ => {
+                "a normal direction d >= 0 with -W^T d in the dual cone and q.d < 0: some contact penetrates whatever the impulses"
+            }
         };
         let radius = if self.radius.is_infinite() {
             "for every answer".to_string()
@@ -104,14 +110,18 @@ impl fmt::Display for Certificate {
     }
 }
 
-/// The force scale `‖q‖ / w` of a friction problem (1 when `q = 0`).
+/// How negative `q · d` (with `‖d‖ = 1`) must be to be more than rounding: `64 n eps ‖q‖`.
+fn rounding(q: &DVector<f64>) -> f64 {
+    64.0 * q.len() as f64 * f64::EPSILON * scaled_norm(q.as_slice())
+}
+
+/// The force scale `‖q‖ / w` of a friction problem, `w` the largest diagonal entry of `W`
+/// (1 when none is positive; the scale is 1 when `q = 0`).
 fn force_scale(fc: &FrictionContact) -> f64 {
-    let s = fc.scale();
-    if s.velocity > 0.0 {
-        s.velocity / s.compliance
-    } else {
-        1.0
-    }
+    let w = fc.w().diagonal().iter().fold(0.0f64, |m, d| m.max(*d));
+    let w = if w > 0.0 && w.is_finite() { w } else { 1.0 };
+    let v = scaled_norm(fc.q().as_slice());
+    if v > 0.0 { v / w } else { 1.0 }
 }
 
 /// Checks the direction `d` (`3 nc` entries) as a certificate for `fc` under `kind`: for
@@ -143,7 +153,7 @@ pub fn verify_friction(
         }
     }
     let qd = fc.q().dot(&d);
-    if !(qd < 0.0) {
+    if !(qd < -rounding(fc.q())) {
         return None;
     }
     let g = fc.w().tr_mul_vec(&d);
@@ -183,13 +193,12 @@ pub fn verify_friction(
 /// [`ACCEPT_RADIUS`] times the problem's scale `‖b‖ / max_i A_ii` is feasible.
 pub fn verify_lcp(lcp: &Lcp, y: &DVector<f64>) -> Option<Certificate> {
     let norm = scaled_norm(y.as_slice());
-    if !(norm > 0.0 && norm.is_finite()) || y.len() != lcp.b().len() || y.iter().any(|v| *v < 0.0)
-    {
+    if !(norm > 0.0 && norm.is_finite()) || y.len() != lcp.b().len() || y.iter().any(|v| *v < 0.0) {
         return None;
     }
     let y = y / norm;
     let by = lcp.b().dot(&y);
-    if !(by < 0.0) {
+    if !(by < -rounding(lcp.b())) {
         return None;
     }
     let g = lcp.a().tr_mul_vec(&y);
@@ -202,7 +211,11 @@ pub fn verify_lcp(lcp: &Lcp, y: &DVector<f64>) -> Option<Certificate> {
     };
     let diag = lcp.a().diagonal().iter().fold(0.0f64, |m, d| m.max(*d));
     let nb = scaled_norm(lcp.b().as_slice());
-    let scale = if diag > 0.0 && nb > 0.0 { nb / diag } else { 1.0 };
+    let scale = if diag > 0.0 && nb > 0.0 {
+        nb / diag
+    } else {
+        1.0
+    };
     if !(radius >= ACCEPT_RADIUS * scale) {
         return None;
     }
@@ -217,21 +230,57 @@ pub fn verify_lcp(lcp: &Lcp, y: &DVector<f64>) -> Option<Certificate> {
     })
 }
 
-/// The projection of `v` on the null space of the symmetric part of `a` (eigenvalues at
-/// most `1e-12` times the largest in magnitude, or all of them when `a = 0`).
-fn null_space_projection(a: &DMatrix<f64>, v: &DVector<f64>) -> Option<DVector<f64>> {
+/// An orthonormal basis (columns) of the null space of the symmetric part of `a`
+/// (eigenvalues at most `1e-12` times the largest in magnitude; all of them when `a = 0`);
+/// `None` when it is `{0}`.
+fn null_space(a: &DMatrix<f64>) -> Option<DMatrix<f64>> {
     let sym = (a + a.transpose()) * 0.5;
     let eig = nalgebra::SymmetricEigen::try_new(sym, 1e-14, 10_000)?;
     let top = eig.eigenvalues.iter().fold(0.0f64, |m, l| m.max(l.abs()));
-    let mut out = DVector::zeros(v.len());
-    for (k, l) in eig.eigenvalues.iter().enumerate() {
-        if l.abs() <= 1e-12 * top || top == 0.0 {
-            let e = eig.eigenvectors.column(k);
-            out += e * e.dot(v);
-        }
-    }
-    Some(out)
+    let cols: Vec<_> = eig
+        .eigenvalues
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.abs() <= 1e-12 * top || top == 0.0)
+        .map(|(k, _)| eig.eigenvectors.column(k).into_owned())
+        .collect();
+    (!cols.is_empty()).then(|| DMatrix::from_columns(&cols))
 }
+
+/// `N Nᵀ v`: the projection on the span of the orthonormal columns of `n`.
+fn project_on(n: &DMatrix<f64>, v: &DVector<f64>) -> DVector<f64> {
+    n * (n.transpose() * v)
+}
+
+/// Alternating projections between the null space spanned by `n` and the cone (`cone`),
+/// from `start`, renormalised every step and pulled along `-q` so that they do not settle
+/// at zero: a point of both (up to rounding) when they meet in more than the origin along
+/// a direction `q` pushes into. [`ALTERNATIONS`] rounds; every iterate is a candidate.
+fn alternate(
+    n: &DMatrix<f64>,
+    q: &DVector<f64>,
+    start: &DVector<f64>,
+    cone: impl Fn(&DVector<f64>) -> DVector<f64>,
+    accept: impl Fn(&DVector<f64>) -> Option<Certificate>,
+) -> Option<Certificate> {
+    let nq = scaled_norm(q.as_slice()).max(f64::MIN_POSITIVE);
+    let mut d = start.clone();
+    for _ in 0..ALTERNATIONS {
+        let c = cone(&project_on(n, &d));
+        if let Some(cert) = accept(&c) {
+            return Some(cert);
+        }
+        let norm = scaled_norm(c.as_slice());
+        if !(norm > 0.0 && norm.is_finite()) {
+            return None;
+        }
+        d = &c / norm - q * (0.1 / nq);
+    }
+    None
+}
+
+/// Rounds of [`alternate`].
+const ALTERNATIONS: usize = 5000;
 
 /// `d` put into the set a certificate of `kind` must lie in: the normal entries' positive
 /// parts (Coulomb), or the projection on `K` (CCP).
@@ -277,11 +326,18 @@ fn find_lcp(lcp: &Lcp, hint: &DVector<f64>) -> Option<Certificate> {
         }
     }
     let n = lcp.b().len();
-    if n <= NULL_SPACE_LIMIT {
-        let p = null_space_projection(&lcp.a().to_dense(), &(-lcp.b()))?;
-        return verify_lcp(lcp, &p.map(|v| v.max(0.0)));
+    if n > NULL_SPACE_LIMIT {
+        return None;
     }
-    None
+    let null = null_space(&lcp.a().to_dense())?;
+    let b = lcp.b();
+    alternate(
+        &null,
+        b,
+        &(-b),
+        |d| d.map(|v| v.max(0.0)),
+        |d| verify_lcp(lcp, d),
+    )
 }
 
 fn find_friction(fc: &FrictionContact, hint: &DVector<f64>) -> Option<Certificate> {
@@ -294,20 +350,47 @@ fn find_friction(fc: &FrictionContact, hint: &DVector<f64>) -> Option<Certificat
     let nc = fc.contacts();
     match kind {
         FrictionKind::Coulomb if nc <= NULL_SPACE_LIMIT => {
-            // the normal rows: W_nn, q_n
+            // the normal rows: y >= 0 in the null space of W_nn with q_n . y < 0
             let w = fc.w();
             let wnn = DMatrix::from_fn(nc, nc, |i, j| w.get(3 * i, 3 * j));
-            let qn = DVector::from_fn(nc, |i, _| -fc.q()[3 * i]);
-            let y = null_space_projection(&wnn, &qn)?;
-            let mut d = DVector::zeros(fc.dim());
-            for c in 0..nc {
-                d[3 * c] = y[c].max(0.0);
-            }
-            verify_friction(fc, &d, kind)
+            let qn = DVector::from_fn(nc, |i, _| fc.q()[3 * i]);
+            let null = null_space(&wnn)?;
+            let lift = |y: &DVector<f64>| {
+                let mut d = DVector::zeros(fc.dim());
+                for c in 0..nc {
+                    d[3 * c] = y[c];
+                }
+                d
+            };
+            let start = if hint.len() == fc.dim() {
+                DVector::from_fn(nc, |i, _| hint[3 * i].max(0.0)) - &qn
+            } else {
+                -&qn
+            };
+            alternate(
+                &null,
+                &qn,
+                &start,
+                |y| y.map(|v| v.max(0.0)),
+                |y| verify_friction(fc, &lift(y), kind),
+            )
         }
         FrictionKind::Ccp if fc.dim() <= NULL_SPACE_LIMIT => {
-            let p = null_space_projection(&fc.w().to_dense(), &(-fc.q()))?;
-            verify_friction(fc, &into_cone(fc, &p, kind), kind)
+            let null = null_space(&fc.w().to_dense())?;
+            let q = fc.q();
+            let start = if hint.len() == fc.dim() {
+                into_cone(fc, hint, kind) / scaled_norm(hint.as_slice()).max(f64::MIN_POSITIVE)
+                    - q / scaled_norm(q.as_slice()).max(f64::MIN_POSITIVE)
+            } else {
+                -q
+            };
+            alternate(
+                &null,
+                q,
+                &start,
+                |d| into_cone(fc, d, kind),
+                |d| verify_friction(fc, d, kind),
+            )
         }
         _ => None,
     }

@@ -319,6 +319,9 @@ pub struct CheckReport {
     pub error_abs: f64,
     /// The normal condition on its own (penetration and pulling), relative.
     pub error_normal: f64,
+    /// The error against the problem's own scale ([`Residual::scaled`]), which the verdict
+    /// requires too: an answer cannot shrink it by being large.
+    pub error_scaled: f64,
     /// `"velocity"`, `"acceleration"` or `"unknown"` ([`Level::of`]).
     pub level: Level,
     /// The unit of `r` (`"N s"`, `"N"`), when the level is known.
@@ -562,6 +565,7 @@ pub fn check(
         error_q: err.rel_q,
         error_abs: err.abs,
         error_normal: err.normal,
+        error_scaled: err.scaled,
         level,
         force_unit: level.force_unit().map(String::from),
         penetration_name: level.penetration_name().to_string(),
@@ -593,6 +597,22 @@ fn grade(
         .unwrap_or_default();
     let head = if verdict == "consistent" {
         format!("consistent: error {} within {}", short(err.rel), short(tol))
+    } else if err.rel <= tol && err.scaled > tol {
+        format!(
+            "inconsistent: error {} within {} only because the answer is large; measured \
+             against the problem's own scale it is {}",
+            short(err.rel),
+            short(tol),
+            short(err.scaled)
+        )
+    } else if err.rel <= tol {
+        format!(
+            "inconsistent: error {} within {}, but the normal condition is not (penetration \
+             or pulling {})",
+            short(err.rel),
+            short(tol),
+            short(err.normal)
+        )
     } else {
         format!(
             "inconsistent: not converged (error {} above {})",

@@ -205,10 +205,10 @@ pub struct Residual {
     #[serde(skip)]
     normal_abs: f64,
     /// The error measured against the problem's own scale, which no answer can shrink by
-    /// being large: for a friction problem [`scaled_natural_map`] (the natural map with the
-    /// impulses in velocity units and the normal condition, over a denominator in which
-    /// the answer counts only by what `W` sees of it); for an LCP or a boxed LCP, whose
-    /// error is already divided by `‖b‖` alone, the same number as `rel`. [`Residual::meets`] requires it `<= tol` beside `rel`: `rel` divides by
+    /// being large: for a friction problem [`scaled_natural_map`] (the natural map and the
+    /// normal condition over Siconos's denominator with `‖r‖` replaced by the part of `r`
+    /// that `W` sees); for an LCP or a boxed LCP, whose error is already divided by `‖b‖`
+    /// alone, the same number as `rel`. [`Residual::meets`] requires it `<= tol` beside `rel`: `rel` divides by
     /// `max(‖q‖, ‖r‖, ‖u‖)`, so an answer that grows without bound along a direction `W`
     /// does not see makes `rel` as small as one likes (the book's chapter "Reading real
     /// problems and judging an answer", section "A verdict that scale cannot fool").
@@ -393,11 +393,16 @@ pub(crate) fn box_denominator(
 /// The LCP error Siconos reports (`lcp_compute_error`): `‖x - max(0, x - w)‖₂ / ‖b‖`,
 /// `w = A x + b`. Note `x - max(0, x - w) = min(x, w)`: the natural map and the minimum
 /// map coincide for the LCP. When `b = 0` exactly the denominator is `max(‖x‖, ‖w‖)`
-/// (module docs).
+/// (module docs). Its [`Residual::scaled`] is the same number, or the rounding of `A x`
+/// relative to `‖b‖` when that is larger ([`Lcp::rounding`]).
 pub fn lcp_error(lcp: &Lcp, x: &DVector<f64>) -> Residual {
     let abs = norm(&lcp_reformulation::<MinMap>(lcp, x));
     let d = box_denominator(lcp.b(), x, || lcp.w(x), None);
-    Residual::new(abs, d, d)
+    let mut e = Residual::new(abs, d, d);
+    // an error below the rounding of `A x` is no evidence: the problem-scaled error is at
+    // least the rounding (relative), so that a runaway `x` cannot read as a solution
+    e.scaled = e.scaled.max(relative(lcp.rounding(x), d));
+    e
 }
 
 /// The minimum-map merit `1/2 ‖min(x, A x + b)‖²`.
@@ -534,128 +539,97 @@ pub fn friction_error_with_velocity(
         fc.q().as_slice(),
         fc.mu().as_slice(),
         kind,
-        ProblemScale::new(norm(fc.q()), fc.compliance_scale()),
+        norm(fc.q()),
+        fc.w_max(),
     )
 }
 
-/// The friction [`Residual`] of `(r, u)` (`u = W r + q`) in a problem of scales `scale`:
-/// the natural map divided by `max(‖q‖, ‖r‖, ‖u‖)` and by `‖q‖` (by the former when
-/// `q = 0`), the normal condition, and the error against the problem's own scale
-/// ([`scaled_natural_map`]).
+/// The friction [`Residual`] of `(r, u)` (`u = W r + q`, `‖q‖ = norm_q`,
+/// `w_max = max |W_ij|`): the natural map
+/// divided by `max(‖q‖, ‖r‖, ‖u‖)` and by `‖q‖` (by the former when `q = 0`), the normal
+/// condition, and the error against the problem's own scale ([`scaled_natural_map`]).
 pub fn friction_residual(
     r: &[f64],
     u: &[f64],
     q: &[f64],
     mu: &[f64],
     kind: FrictionKind,
-    scale: ProblemScale,
+    norm_q: f64,
+    w_max: f64,
 ) -> Residual {
     let (abs, normal) = natural_map_and_normal(r, u, mu, kind);
-    let norm_q = scale.velocity;
     let denom = norm_q.max(scaled_norm(r)).max(scaled_norm(u));
     let denom_q = if norm_q == 0.0 { denom } else { norm_q };
-    let scaled = scaled_natural_map(r, u, q, mu, kind, scale);
+    let scaled = scaled_natural_map(abs, normal, r, u, q, w_max);
     Residual::friction(abs, normal, denom, denom_q, scaled)
 }
 
-// ANCHOR: problem_scale
-/// The two scales a friction problem carries in its own numbers, whatever the answer:
-/// a velocity `‖q‖` (the free contact velocity, m/s at the velocity level) and a
-/// compliance `w`, the largest diagonal entry of the Delassus operator `W` (velocity per
-/// impulse, 1/kg). Their ratio `‖q‖ / w` is the impulse that brings the most compliant
-/// contact to the problem's velocity: the problem's force scale.
-///
-/// `w` is positive: a `W` with no positive diagonal entry (`W = 0`, or `-0.0`) has no
-/// compliance scale, and `w = 1` is used (impulses compared with velocities in the units
-/// given, as Siconos's `max(‖q‖, ‖r‖, ‖u‖)` does).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ProblemScale {
-    /// `‖q‖`.
-    pub velocity: f64,
-    /// `w > 0`.
-    pub compliance: f64,
-}
-// ANCHOR_END: problem_scale
-
-impl ProblemScale {
-    /// The scales of a problem with `‖q‖ = velocity` and largest diagonal entry of `W`
-    /// `diag_max` (replaced by 1 when it is not positive and finite).
-    pub fn new(velocity: f64, diag_max: f64) -> ProblemScale {
-        ProblemScale {
-            velocity,
-            compliance: if diag_max > 0.0 && diag_max.is_finite() {
-                diag_max
-            } else {
-                1.0
-            },
-        }
-    }
-}
-
 // ANCHOR: scaled_natural_map
-/// The natural-map error of `(r, u)` measured against the problem's own scale, so that no
-/// answer can make it small by being large: with `w` the compliance scale and
-/// `V = ‖q‖` ([`ProblemScale`]),
+/// The natural-map error of `(r, u)` against the problem's own scale, so that no answer can
+/// make it small by being large: with `abs` and `normal_abs` the absolute natural-map error
+/// and normal condition ([`natural_map_and_normal`]),
 ///
 /// ```text
-/// num    = sqrt( Σ_c ‖w r_c - P_K(w r_c - û_c)‖² + max(0, -u_n,c)² + (w max(0, -r_n,c))² )
-/// scaled = num / max(‖q‖, ‖u‖, w min(‖r‖, rᵀ W r / ‖q‖))
+/// scaled = max(abs, normal_abs) / max(‖q‖, ‖u‖, min(‖r‖, |rᵀ W r| / ‖q‖))
 /// ```
 ///
-/// (`û = u + mu ‖u_t‖ e_n` for Coulomb, `u` for CCP; `rᵀ W r = r · (u - q)`, its magnitude).
+/// (`rᵀ W r = r · (u - q)`; `‖u‖` alone when `q = 0`, [`scaled_denominator`]). This is
+/// Siconos's
+/// `max(‖q‖, ‖r‖, ‖u‖)` normalisation with `‖r‖` replaced by the part of the answer the
+/// problem can see:
 ///
-/// * The numerator is the natural map with the impulses in velocity units (`w r`) and the
-///   normal condition on its own; it is zero exactly at a solution.
-/// * The denominator is Siconos's `max(‖q‖, ‖r‖, ‖u‖)` with `‖r‖` replaced by the part of
-///   the answer the problem can see: `rᵀ W r / ‖q‖` does not grow along a direction `n`
-///   with `W n = 0`, so adding `s n` to an answer (`s → ∞`) cannot shrink the error, while
-///   at a true solution `rᵀ W r = r · u - r · q <= ‖r‖ ‖q‖` is of the size of `‖r‖ ‖q‖`
-///   (friction dissipates, `r · u <= 0`). Taking the smaller of the two keeps an answer
-///   that grows along a direction `W` does see as large as Siconos keeps it.
+/// * along a direction `n` with `W n = 0` the quadratic form `rᵀ W r` does not change, so
+///   adding `s n` to an answer (`s → ∞`) leaves the denominator bounded while the residual
+///   stays away from zero: the error no longer falls;
+/// * along a direction `W` does see, `rᵀ W r` grows like `s²` and the minimum is `‖r‖`:
+///   the number is Siconos's, which tends to a positive constant there;
+/// * at a true solution friction dissipates (`r · u <= 0`), so
+///   `rᵀ W r <= -r · q <= ‖r‖ ‖q‖`, and when the answer carries no large component `W`
+///   does not see, the two terms are of one size: the number is Siconos's `rel` (or its
+///   normal condition), to within a small factor.
 ///
-/// Unchanged when the problem and the answer are scaled together (`q → q / f`, `r → r / f`)
-/// and when the impulse unit changes (`W → c W`, `r → r / c`): a verdict by this number does
-/// not depend on units. At a solution it is within a small factor of Siconos's `rel`.
+/// An error below the rounding of `u = W r + q` is no evidence: with `w_max = max |W_ij|`,
+/// the number is at least `eps w_max ‖r‖ / max(‖q‖, ‖u‖)`, so that an answer so large that
+/// its velocity is rounding (`‖r‖ ~ 1e16`) cannot read as a solution.
+///
+/// Unchanged when the problem and the answer are scaled together (`q → q / f`, `r → r / f`).
 pub fn scaled_natural_map(
+    abs: f64,
+    normal_abs: f64,
     r: &[f64],
     u: &[f64],
     q: &[f64],
-    mu: &[f64],
-    kind: FrictionKind,
-    scale: ProblemScale,
+    w_max: f64,
 ) -> f64 {
-    let w = scale.compliance;
-    let (num, _) = norms_of_terms(mu.len(), |c, s, _| {
-        let k = 3 * c;
-        s(&natural_map_contact(
-            [w * r[k], w * r[k + 1], w * r[k + 2]],
-            [u[k], u[k + 1], u[k + 2]],
-            mu[c],
-            kind,
-        ));
-        s(&[(-u[k]).max(0.0), w * (-r[k]).max(0.0)]);
-    });
-    relative(num, scaled_denominator(r, u, q, scale))
+    let d = scaled_denominator(r, u, q);
+    // below the rounding of `W r` an error is no evidence (a runaway `r` makes `u` and
+    // `rᵀ W r` rounding): the error is at least that rounding, relative to the velocities
+    let rounding = f64::EPSILON * w_max * scaled_norm(r);
+    let velocities = scaled_norm(q).max(scaled_norm(u));
+    relative(abs.max(normal_abs), d).max(relative(rounding, velocities))
 }
 // ANCHOR_END: scaled_natural_map
 
-/// The denominator of [`scaled_natural_map`]: `max(‖q‖, ‖u‖, w min(‖r‖, |r · (u - q)| / ‖q‖))`
-/// (`w ‖r‖` when `q = 0`).
-pub fn scaled_denominator(r: &[f64], u: &[f64], q: &[f64], scale: ProblemScale) -> f64 {
+/// The denominator of [`scaled_natural_map`]:
+/// `max(‖q‖, ‖u‖, min(‖r‖, |r · (u - q)| / ‖q‖))`, and `‖u‖` when `q = 0`: a problem with
+/// no free velocity has no scale of its own for the impulses (`r = 0` solves it, and every
+/// solution direction is one along which `u` does not grow), so an answer is judged by the
+/// velocities it produces.
+pub fn scaled_denominator(r: &[f64], u: &[f64], q: &[f64]) -> f64 {
+    let nq = scaled_norm(q);
+    let nu = scaled_norm(u);
+    if nq == 0.0 {
+        return nu;
+    }
     let nr = scaled_norm(r);
-    let seen = if scale.velocity > 0.0 {
-        let mut rwr = 0.0;
-        for i in 0..r.len() {
-            rwr += r[i] * (u[i] - q[i]);
-        }
-        let v = rwr.abs() / scale.velocity;
-        if v.is_finite() { nr.min(v) } else { nr }
-    } else {
-        nr
-    };
-    scale.velocity.max(scaled_norm(u)).max(scale.compliance * seen)
+    let mut rwr = 0.0;
+    for i in 0..r.len() {
+        rwr += r[i] * (u[i] - q[i]);
+    }
+    let v = rwr.abs() / nq;
+    let seen = if v.is_finite() { nr.min(v) } else { nr };
+    nq.max(nu).max(seen)
 }
-
 
 /// The Coulomb (De Saxce) natural-map error, exactly as Siconos 4.4's
 /// `fc3d_compute_error` computes it, whatever kind `fc` declares.
@@ -799,7 +773,7 @@ mod tests {
         assert_eq!((e.rel, e.rel_q), (1.0, 1.0));
         assert_eq!(Residual::new(0.0, 0.0, 0.0).rel, 0.0);
         assert_eq!(Residual::new(1.0, 0.0, 0.0).rel, f64::INFINITY);
-        let e = Residual::friction(0.0, 0.5, 2.0, 1.0);
+        let e = Residual::friction(0.0, 0.5, 2.0, 1.0, 0.0);
         assert_eq!((e.rel, e.normal), (0.0, 0.25));
         assert!(!e.meets(1e-8, Measure::Relative) && !e.meets(1e-8, Measure::Absolute));
         assert!(e.meets(0.3, Measure::Relative) && !e.meets(0.3, Measure::Absolute));

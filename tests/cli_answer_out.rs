@@ -173,7 +173,13 @@ fn a_written_answer_is_a_warm_start() {
         warm["iterations"], 0,
         "a converged start costs no iteration"
     );
-    assert_eq!(warm["error"], cold["error"]);
+    // the same answer measured again (auto's stages measure `u` block by block, in
+    // another summation order than the warm start's check): equal to rounding
+    let (we, ce) = (
+        warm["error"].as_f64().unwrap(),
+        cold["error"].as_f64().unwrap(),
+    );
+    assert!((we - ce).abs() <= 1e-6 * ce, "{we} vs {ce}");
     // a start of the wrong length is refused, not truncated
     let short = dir.join("short.txt");
     std::fs::write(&short, "1\n2\n3\n").unwrap();

@@ -108,9 +108,12 @@ fn a_stall_is_reported_as_stalled_where_it_happens() {
     let Some(dir) = common::shared_file("siconos/lcp") else {
         return;
     };
+    // the method's own stall (no direction decreases the merit), not the loop's stall rule,
+    // which would end the plateau before it
     let params = Params {
         tol: 1e-10,
         max_iter: 1000,
+        stall: Some(nonsmooth::solver::StallRule::NEVER),
         ..Default::default()
     };
     for file in ["lcp_CPS_4.dat", "lcp_CPS_2.dat"] {

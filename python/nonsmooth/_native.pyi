@@ -200,6 +200,9 @@ class Result:
     @property
     def error_normal(self) -> float: ...
     @property
+    def error_scaled(self) -> float:
+        """The error against the problem's own scale (the verdict requires it too)."""
+    @property
     def time_s(self) -> float: ...
     @property
     def stats(self) -> Any: ...
@@ -235,6 +238,7 @@ class CheckReport:
     error_q: float
     error_abs: float
     error_normal: float
+    error_scaled: float
     level: Literal["velocity", "acceleration", "unknown"]
     force_unit: Optional[str]
     penetration_name: str
@@ -257,6 +261,7 @@ def solve(
     warm_start: Optional[ArrayLike] = None,
     history: bool = False,
     measure: Literal["rel", "rel-q", "abs"] = "rel",
+    time_limit: Optional[float] = None,
     **options: Any,
 ) -> Result: ...
 def check(

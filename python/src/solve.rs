@@ -24,7 +24,9 @@ use crate::problem::{PyProblem, velocity_of};
 ///    of the friction law over 1 + ||q||... as the crate measures it; `nonsmooth solve`'s
 ///    `error` column); error_q: the ||q||-scaled normalisation of Siconos <= 4.3 and the
 ///    2018 benchmark (`error_q` column); error_abs: unnormalised; error_normal: the normal
-///    condition (penetration and pulling), Siconos 4.4 normalisation.
+///    condition (penetration and pulling), Siconos 4.4 normalisation; error_scaled: the
+///    error against the problem's own scale, which a large answer cannot shrink (the
+///    verdict requires it too; the book's chapter on judging an answer).
 #[pyclass(name = "Result", module = "nonsmooth._native", frozen)]
 pub struct PyResult_ {
     /// The answer, shape (dim,).
@@ -36,7 +38,7 @@ pub struct PyResult_ {
     /// A global problem's generalised velocity, shape (ndof,), or None.
     #[pyo3(get)]
     v: Option<Py<PyArray1<f64>>>,
-    /// "converged", "max-iterations", "stopped" or "stalled".
+    /// "converged", "max-iterations", "stopped", "stalled" or "time-limit".
     #[pyo3(get)]
     status: &'static str,
     /// status == "converged".
@@ -57,6 +59,10 @@ pub struct PyResult_ {
     /// The normal condition of a friction answer (Siconos 4.4 normalisation); 0 for LCPs.
     #[pyo3(get)]
     error_normal: f64,
+    /// The error against the problem's own scale (dimensionless; `converged` requires it at
+    /// most tol too).
+    #[pyo3(get)]
+    error_scaled: f64,
     /// Wall time of the solve, seconds.
     #[pyo3(get)]
     time_s: f64,
@@ -70,7 +76,7 @@ pub struct PyResult_ {
     history: Py<PyAny>,
     /// The method run ("auto" resolved).
     #[pyo3(get)]
-    method: &'static str,
+    method: String,
     /// All its options, defaults with the ones given over them.
     #[pyo3(get)]
     options: Py<PyAny>,
@@ -112,31 +118,37 @@ fn measure_of(s: &str) -> PyResult<Measure> {
 /// method: "auto" (the measured best per problem type) or any name of `methods()`.
 /// tol: stop when the error (`measure`: "rel" Siconos 4.4, "rel-q", "abs") is at most
 ///    this; >= 0.
-/// max_iter: iteration cap (None: the command line's default for the method).
+/// max_iter: iteration cap, a whole number >= 1 (None: the command line's default for the
+///    method); every method also stops earlier, status "stalled", when its error stops
+///    falling.
+/// time_limit: wall-clock budget in seconds, > 0 (None: no limit); a solve still running
+///    then ends with status "time-limit" and its best iterate.
 /// warm_start: the starting point, shape (dim,) (None: zeros).
 /// history: record the error at every iteration (Result.history).
 /// **options: the method's options by name (`methods()` lists them with defaults),
 ///    for example `solve(p, "prox-gs", r_factor="global=5", window=1)`.
 ///
-/// Returns a Result also when the iteration cap was reached (status "max-iterations") or the
-/// method stalled (status "stalled").
+/// Returns a Result also when the iteration cap was reached (status "max-iterations"), the
+/// method stalled (status "stalled") or the time ran out (status "time-limit").
 /// Raises OptionError for an unknown method or option, ProblemError when the problem is
 /// refused (a method that does not apply, a wrong warm-start length, a zero diagonal a
 /// method divides by), SolveError when the method fails without an answer (diverged,
-/// ray termination, singular system; `.status` and `.r` on the exception). The GIL is
+/// ray termination, singular system, or status "infeasible": the problem has no solution,
+/// proved by the certificate in `.certificate`, a dict; `.status` and `.r` on the exception). The GIL is
 /// released during the solve.
 #[pyfunction]
-#[pyo3(signature = (problem, method = "auto", tol = 1e-8, max_iter = None, warm_start = None, history = false, measure = "rel", **options))]
+#[pyo3(signature = (problem, method = "auto", tol = 1e-8, max_iter = None, warm_start = None, history = false, measure = "rel", time_limit = None, **options))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
     problem: &Bound<'_, PyProblem>,
     method: &str,
     tol: f64,
-    max_iter: Option<usize>,
+    max_iter: Option<i128>,
     warm_start: Option<&Bound<'_, PyAny>>,
     history: bool,
     measure: &str,
+    time_limit: Option<f64>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyResult_> {
     let p = problem.get();
@@ -153,6 +165,22 @@ pub fn solve(
             "tol must be a finite number >= 0, not {tol}"
         )));
     }
+    let max_iter = match max_iter {
+        None => None,
+        Some(m) if m >= 1 && m <= 1_000_000_000 => Some(m as usize),
+        Some(m) => {
+            return Err(errors::OptionError::new_err(format!(
+                "max_iter must be a whole number from 1 to 1000000000, not {m}"
+            )));
+        }
+    };
+    if let Some(t) = time_limit {
+        if !(t > 0.0) || !t.is_finite() {
+            return Err(errors::OptionError::new_err(format!(
+                "time_limit must be a finite number of seconds > 0, not {t}"
+            )));
+        }
+    }
     let dim = p.inner.dim();
     let x0 = match warm_start.filter(|w| !w.is_none()) {
         None => DVector::zeros(dim),
@@ -167,6 +195,7 @@ pub fn solve(
         max_iter: max_iter.unwrap_or(choice.default_max_iter()),
         measure: measure_of(measure)?,
         record_history: history,
+        time_limit,
         ..Default::default()
     };
     let inner = &p.inner;
@@ -191,6 +220,12 @@ pub fn solve(
             value.setattr("status", e.status_name())?;
             value.setattr("r", to_array(py, outcome.x.as_slice()))?;
             value.setattr("method", outcome.method.name())?;
+            if let CrateSolveError::Infeasible(c) = e {
+                let json = serde_json::to_value(&**c).unwrap_or(serde_json::Value::Null);
+                value.setattr("certificate", json_to_py(py, &json)?)?;
+            } else {
+                value.setattr("certificate", py.None())?;
+            }
             return Err(err);
         }
     };
@@ -231,10 +266,11 @@ pub fn solve(
         error_q: info.error.rel_q,
         error_abs: info.error.abs,
         error_normal: info.error.normal,
+        error_scaled: info.error.scaled,
         time_s: info.seconds,
         stats: json_to_py(py, &info.stats)?.unbind(),
         history: hist,
-        method: outcome.method.name(),
+        method: outcome.method_label(),
         options: json_to_py(py, &outcome.method.options())?.unbind(),
         kind: outcome.kind.map(|k| k.name()),
         message,

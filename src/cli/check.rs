@@ -259,6 +259,10 @@ fn report_lines(report: &CheckReport, file: &str, source: &str) -> Vec<String> {
             "  normal      {} (penetration and pulling, on their own)",
             sci(Some(report.error_normal))
         ));
+        out.push(format!(
+            "  scaled      {} (against the problem's own scale; a large answer cannot shrink it)",
+            sci(Some(report.error_scaled))
+        ));
     }
     if let Some(o) = &report.other_law {
         out.push(format!(

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::Failure;
 use super::table::{emit, wrap};
-use crate::solver::registry::{AUTO, AUTO_UNMEASURED, METHODS};
+use crate::solver::registry::METHODS;
 
 /// The width the descriptions are wrapped at (an option's default, a JSON value, stays on
 /// its line, so that it can be copied as it is).
@@ -62,28 +62,13 @@ pub fn run(a: MethodsArgs) -> Result<ExitCode, Failure> {
         if a.json {
             let line = json!({"name": m.name, "aliases": m.aliases, "summary": m.summary,
                 "applies_to": types, "default_max_iter": m.default_max_iter,
-                "options": m.default_options(),
-                "runs": (m.name == "auto").then(|| AUTO.iter().chain(AUTO_UNMEASURED).map(|(t, n)| (t.name(), *n)).collect::<std::collections::BTreeMap<_, _>>())});
+                "options": m.default_options()});
             emit(&mut out, &line.to_string())?;
             continue;
         }
         emit(&mut out, &format!("{}  ({})", m.name, types.join(", ")))?;
         for line in wrap("    ", m.summary, WIDTH, "    ") {
             emit(&mut out, &line)?;
-        }
-        if m.name == "auto" {
-            let table: Vec<String> = AUTO
-                .iter()
-                .map(|(t, n)| format!("{n} ({})", t.name()))
-                .chain(
-                    AUTO_UNMEASURED
-                        .iter()
-                        .map(|(t, n)| format!("{n} ({}, not yet measured)", t.name())),
-                )
-                .collect();
-            for line in wrap("    runs ", &table.join(", "), WIDTH, "      ") {
-                emit(&mut out, &line)?;
-            }
         }
         if let serde_json::Value::Object(o) = m.default_options() {
             for (k, v) in o {

@@ -9,7 +9,7 @@ use crate::merit::Measure;
 use crate::policy::warm_start;
 use crate::problem::FrictionKind;
 use crate::prox::RFactor;
-use crate::solver::registry::{AUTO, AUTO_UNMEASURED, Choice, OptionError, solve};
+use crate::solver::registry::{Choice, OptionError, solve};
 use crate::solver::{Params, no_observer};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -144,11 +144,8 @@ fn table(files: &[PathBuf], method: &str) -> Table {
         .unwrap_or(0)
         .min(FILE_WIDTH);
     let method = if method == "auto" {
-        AUTO.iter()
-            .chain(AUTO_UNMEASURED)
-            .map(|(_, n)| n.len())
-            .max()
-            .unwrap_or(0)
+        // `auto:` and the last method of its route
+        "auto:fischer-newton".len()
     } else {
         method.len()
     };
@@ -182,6 +179,7 @@ struct Row {
     error_q: Option<f64>,
     error_abs: Option<f64>,
     error_normal: Option<f64>,
+    error_scaled: Option<f64>,
     seconds: Option<f64>,
     message: Option<String>,
     options: serde_json::Value,
@@ -206,6 +204,7 @@ impl Row {
             error_q: None,
             error_abs: None,
             error_normal: None,
+            error_scaled: None,
             seconds: None,
             message: Some(message),
             options: serde_json::Value::Null,
@@ -219,7 +218,7 @@ impl Row {
             "n": self.n, "contacts": self.contacts, "method": self.method,
             "status": self.status, "iterations": self.iterations,
             "error": self.error, "error_q": self.error_q, "error_abs": self.error_abs,
-            "error_normal": self.error_normal,
+            "error_normal": self.error_normal, "error_scaled": self.error_scaled,
             "seconds": self.seconds, "message": self.message,
             "options": self.options, "stats": self.stats,
         })
@@ -431,7 +430,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                     if let Some(out) = &a.out {
                         let mut ans = crate::io::answer::Answer::new(&lp.problem, &outcome.x)
                             .map_err(|e| Failure::Input(e.to_string()))?;
-                        ans.method = outcome.method.name().into();
+                        ans.method = outcome.method_label();
                         ans.options = outcome.method.options();
                         ans.status = outcome.status().into();
                         ans.iterations = info.map(|i| i.iterations);
@@ -470,13 +469,14 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                         kind: kind_name(&lp, outcome.kind),
                         n: lp.problem.dim(),
                         contacts: lp.problem.contacts(),
-                        method: outcome.method.name().into(),
+                        method: outcome.method_label(),
                         status: outcome.status().into(),
                         iterations: info.map(|i| i.iterations),
                         error: info.map(|i| i.error.rel),
                         error_q: info.map(|i| i.error.rel_q),
                         error_abs: info.map(|i| i.error.abs),
                         error_normal: info.map(|i| i.error.normal),
+                        error_scaled: info.map(|i| i.error.scaled),
                         seconds: info.map(|i| i.seconds),
                         message,
                         options: outcome.method.options(),

@@ -83,8 +83,8 @@ pub struct FrictionContact {
     q: DVector<f64>,
     mu: DVector<f64>,
     kind: FrictionKind,
-    /// The largest diagonal entry of `W` (see [`FrictionContact::compliance_scale`]).
-    diag_max: f64,
+    /// `max |W_ij|` ([`FrictionContact::w_max`]).
+    w_max: f64,
 }
 
 impl FrictionContact {
@@ -113,29 +113,20 @@ impl FrictionContact {
                 mu: mu[contact],
             });
         }
-        let diag_max = w.diagonal().iter().fold(0.0f64, |m, d| m.max(*d));
+        let w_max = w.max_abs();
         Ok(FrictionContact {
             w,
             q,
             mu,
             kind,
-            diag_max,
+            w_max,
         })
     }
 
-    /// The problem's own scales, `‖q‖` and the compliance `w` (the largest diagonal entry of
-    /// `W`, 1 when none is positive): what [`crate::merit::scaled_natural_map`] divides by.
-    pub fn scale(&self) -> crate::merit::ProblemScale {
-        crate::merit::ProblemScale::new(
-            crate::merit::scaled_norm(self.q.as_slice()),
-            self.diag_max,
-        )
-    }
-
-    /// The largest diagonal entry of `W` (velocity per impulse), or 0 when none is
-    /// positive. See [`crate::merit::ProblemScale`].
-    pub fn compliance_scale(&self) -> f64 {
-        self.diag_max
+    /// `max |W_ij|`: the scale of the rounding in `W r`
+    /// ([`crate::merit::scaled_natural_map`]).
+    pub fn w_max(&self) -> f64 {
+        self.w_max
     }
 
     /// Number of contacts `nc`.

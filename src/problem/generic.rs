@@ -228,8 +228,8 @@ pub struct GenericMechanical {
     blocks: Vec<Block>,
     offsets: Vec<usize>,
     kind: FrictionKind,
-    /// The largest diagonal entry of `W` (0 when none is positive).
-    diag_max: f64,
+    /// `max |W_ij|`, the scale of the rounding in `W r`.
+    w_max: f64,
 }
 
 impl GenericMechanical {
@@ -274,14 +274,14 @@ impl GenericMechanical {
         check_len("the blocks' rows", w.nrows(), *offsets.last().unwrap_or(&0))?;
         check_finite_mat("W", &w)?;
         check_finite_vec("q", q.as_slice())?;
-        let diag_max = w.diagonal().iter().fold(0.0f64, |m, d| m.max(*d));
+        let w_max = w.max_abs();
         Ok(GenericMechanical {
             w,
             q,
             blocks,
             offsets,
             kind,
-            diag_max,
+            w_max,
         })
     }
 
@@ -358,24 +358,13 @@ impl GenericMechanical {
         let norm_q = scaled_norm(self.q.as_slice());
         let denom = norm_q.max(scaled_norm(r)).max(scaled_norm(u));
         let denom_q = if norm_q == 0.0 { denom } else { norm_q };
-        Residual::friction(abs, normal, denom, denom_q, self.scaled_error(r, u, norm_q))
-    }
-
-    /// The error against the problem's own scale: as [`crate::merit::scaled_natural_map`]
-    /// for a friction problem, block by block, with `w` the largest diagonal entry of `W`.
-    fn scaled_error(&self, r: &[f64], u: &[f64], norm_q: f64) -> f64 {
-        let scale = crate::merit::ProblemScale::new(norm_q, self.diag_max);
-        let w = scale.compliance;
-        let wr: Vec<f64> = r.iter().map(|x| w * x).collect();
-        let (num, _) = norms_of_terms(self.blocks.len(), |b, s, _| {
-            s(&self.block_terms(b, &wr, u));
-            let k = self.offsets[b];
-            if matches!(self.blocks[b], Block::Unilateral | Block::Contact { .. }) {
-                s(&[(-u[k]).max(0.0), w * (-r[k]).max(0.0)]);
-            }
-        });
-        let d = crate::merit::scaled_denominator(r, u, self.q.as_slice(), scale);
-        crate::merit::relative(num, d)
+        Residual::friction(
+            abs,
+            normal,
+            denom,
+            denom_q,
+            crate::merit::scaled_natural_map(abs, normal, r, u, self.q.as_slice(), self.w_max),
+        )
     }
 
     /// The error of `r` (see [`GenericMechanical::error_with_velocity`]).

@@ -65,11 +65,10 @@ pub struct ProxProblem<'a> {
     pub(crate) b: Held<'a, DVector<f64>>,
     pub(crate) laws: Vec<ContactLaw>,
     pub(crate) offsets: Vec<usize>,
-    /// The largest diagonal entry of `A`, computed on first use (the compliance scale of
-    /// [`crate::merit::ProblemScale`]).
-    pub(crate) diag_max: std::sync::OnceLock<f64>,
     /// The free velocity `v(0)`, computed on first use.
     pub(crate) free: std::sync::OnceLock<DVector<f64>>,
+    /// `max |A_ij|` of the local form, computed on first use.
+    pub(crate) w_max: std::sync::OnceLock<f64>,
 }
 
 /// The law `kind` with each coefficient of `mu` (one 3-row contact each) and the row offsets
@@ -133,8 +132,8 @@ impl ProxProblem<'static> {
             b: b.into(),
             laws,
             offsets,
-            diag_max: std::sync::OnceLock::new(),
             free: std::sync::OnceLock::new(),
+            w_max: std::sync::OnceLock::new(),
         })
     }
 
@@ -170,8 +169,8 @@ impl ProxProblem<'static> {
             b: b.into(),
             laws,
             offsets,
-            diag_max: std::sync::OnceLock::new(),
             free: std::sync::OnceLock::new(),
+            w_max: std::sync::OnceLock::new(),
         })
     }
 
@@ -197,8 +196,8 @@ impl<'a> ProxProblem<'a> {
             b: Held::Borrowed(fc.q()),
             laws,
             offsets,
-            diag_max: std::sync::OnceLock::new(),
             free: std::sync::OnceLock::new(),
+            w_max: std::sync::OnceLock::new(),
         }
     }
 
@@ -216,8 +215,8 @@ impl<'a> ProxProblem<'a> {
             b: Held::Borrowed(gfc.b()),
             laws,
             offsets,
-            diag_max: std::sync::OnceLock::new(),
             free: std::sync::OnceLock::new(),
+            w_max: std::sync::OnceLock::new(),
         }
     }
 
@@ -230,8 +229,8 @@ impl<'a> ProxProblem<'a> {
             b: Held::Borrowed(lcp.b()),
             laws: vec![ContactLaw::Frictionless; n],
             offsets: (0..=n).collect(),
-            diag_max: std::sync::OnceLock::new(),
             free: std::sync::OnceLock::new(),
+            w_max: std::sync::OnceLock::new(),
         }
     }
 
@@ -295,8 +294,8 @@ impl<'a> ProxProblem<'a> {
             b: Held::Borrowed(blcp.b()),
             laws,
             offsets,
-            diag_max: std::sync::OnceLock::new(),
             free: std::sync::OnceLock::new(),
+            w_max: std::sync::OnceLock::new(),
         })
     }
 }
@@ -525,55 +524,26 @@ impl<'a> ProxProblem<'a> {
             // the LCP and boxed errors are divided by the problem's `‖b‖` alone already
             crate::merit::relative(abs, denom)
         } else {
-            self.scaled_error(lam, v, free_norm)
+            let w_max = match &self.form {
+                Form::Local(a) => *self.w_max.get_or_init(|| a.max_abs()),
+                // the global form has no `A` to measure; no rounding floor
+                Form::Global { .. } => 0.0,
+            };
+            crate::merit::scaled_natural_map(
+                abs,
+                normal,
+                lam,
+                v,
+                self.free_cached().as_slice(),
+                w_max,
+            )
         };
         Residual::friction(abs, normal, denom, denom_q, scaled)
-    }
-
-    /// The largest diagonal entry of `A` (0 when none is positive), computed once.
-    pub fn diag_max(&self) -> f64 {
-        *self.diag_max.get_or_init(|| match &self.form {
-            Form::Local(a) => a.diagonal().iter().fold(0.0f64, |m, d| m.max(*d)),
-            Form::Global { mass, h, .. } => {
-                // A_jj = h_j . (M^-1 h_j), column by column of H
-                let t = mass.factor().solve_columns(h).transpose();
-                let ht = h.to_csr().transpose();
-                (0..ht.nrows())
-                    .map(|j| {
-                        let (ra, rb) = (ht.row(j), t.row(j));
-                        let mut s = 0.0;
-                        for (k, v) in ra.col_indices().iter().zip(ra.values()) {
-                            if let Ok(p) = rb.col_indices().binary_search(k) {
-                                s += v * rb.values()[p];
-                            }
-                        }
-                        s
-                    })
-                    .fold(0.0f64, f64::max)
-            }
-        })
     }
 
     /// The free velocity `v(0)`, computed once.
     fn free_cached(&self) -> &DVector<f64> {
         self.free.get_or_init(|| self.free_velocity())
-    }
-
-    /// The error against the problem's own scale ([`crate::merit::scaled_natural_map`]),
-    /// law by law, with `w` = [`Self::diag_max`].
-    fn scaled_error(&self, lam: &[f64], v: &[f64], free_norm: f64) -> f64 {
-        let scale = crate::merit::ProblemScale::new(free_norm, self.diag_max());
-        let w = scale.compliance;
-        let wl: Vec<f64> = lam.iter().map(|x| w * x).collect();
-        let (num, _) = norms_of_terms(self.laws.len(), |c, s, _| {
-            let (o, e) = (self.offsets[c], self.offsets[c + 1]);
-            let law = &self.laws[c];
-            s(&law.error_terms(&wl[o..e], &v[o..e]));
-            let nt = law.normal_terms(&lam[o..e], &v[o..e]);
-            s(&[nt[0], w * nt[1]]);
-        });
-        let d = crate::merit::scaled_denominator(lam, v, self.free_cached().as_slice(), scale);
-        crate::merit::relative(num, d)
     }
 
     /// The error of `λ` (see [`ProxProblem::error_with_velocity`]).

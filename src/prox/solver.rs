@@ -262,6 +262,11 @@ impl<'a> Method for ProxMethod<'a> {
     type Prepared = ProxPrepared;
     type Stats = ProxStats;
 
+    /// PROX rests on plateaus while its r-factors adapt ([`crate::solver::StallRule::PROX`]).
+    fn stall_rule(_: &Self::Prepared) -> crate::solver::StallRule {
+        crate::solver::StallRule::PROX
+    }
+
     fn prepare(problem: &ProxProblem, options: &ProxOptions) -> Result<ProxPrepared, SolveError> {
         Ok(ProxPrepared::new(problem, options)?)
     }

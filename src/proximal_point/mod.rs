@@ -322,9 +322,9 @@ impl Method for ProximalPoint {
 
     /// Checks the options; `W` with its diagonal stored, the inner Newton preparation on
     /// its pattern.
-    /// A Newton method: the best error has not halved in 20 steps ([`StallRule::NEWTON`]).
+    /// Outer iterations converge linearly ([`StallRule::PROXIMAL_POINT`]).
     fn stall_rule(_: &Self::Prepared) -> crate::solver::StallRule {
-        crate::solver::StallRule::NEWTON
+        crate::solver::StallRule::PROXIMAL_POINT
     }
 
     fn prepare(

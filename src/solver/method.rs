@@ -188,7 +188,9 @@ pub fn solve_started<M: Method>(
             }
             Ok(Step::Rejected) => {
                 if let Some(status) = driver.after_rejected(k, x) {
-                    let e = driver.last_error().unwrap_or_else(|| M::error(prepared, problem, x));
+                    let e = driver
+                        .last_error()
+                        .unwrap_or_else(|| M::error(prepared, problem, x));
                     M::ended(prepared, &mut stats, status, false);
                     return driver.finish_with(status, k, e, stats);
                 }

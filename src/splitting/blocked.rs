@@ -147,7 +147,8 @@ impl BlockRows {
             problem.q().as_slice(),
             problem.mu().as_slice(),
             kind,
-            crate::merit::ProblemScale::new(norm_q, problem.compliance_scale()),
+            norm_q,
+            problem.w_max(),
         )
     }
 

@@ -45,8 +45,9 @@ pub struct VgsPrepared {
     norm_q_local: f64,
     /// The local problem's `q` (`3 nc`), for the problem-scaled error.
     q_local: DVector<f64>,
-    /// The largest diagonal entry of `W = H^T M^-1 H` (from the diagonal blocks).
-    diag_max: f64,
+    /// The largest diagonal entry of `W = H^T M^-1 H` (its largest entry: `W` is positive
+    /// semidefinite), the scale of the rounding in `W r`.
+    w_max: f64,
     kind: FrictionKind,
 }
 
@@ -99,18 +100,18 @@ impl VgsPrepared {
             }
             diag.push(LocalBlock::new(w));
         }
-        let free = problem.mass_factor().solve(problem.q());
-        let q_local = problem.h().tr_mul_vec(&free) + problem.b();
-        let diag_max = diag.iter().fold(0.0f64, |m, b| {
+        let w_max = diag.iter().fold(0.0f64, |m, b| {
             m.max(b.w[(0, 0)]).max(b.w[(1, 1)]).max(b.w[(2, 2)])
         });
+        let free = problem.mass_factor().solve(problem.q());
+        let q_local = problem.h().tr_mul_vec(&free) + problem.b();
         Ok(VgsPrepared {
             jac,
             tt,
             diag,
             norm_q_local: scaled_norm(q_local.as_slice()),
             q_local,
-            diag_max,
+            w_max,
             kind,
         })
     }
@@ -319,7 +320,8 @@ impl VgsPrepared {
             self.q_local.as_slice(),
             problem.mu().as_slice(),
             self.kind,
-            crate::merit::ProblemScale::new(self.norm_q_local, self.diag_max),
+            self.norm_q_local,
+            self.w_max,
         )
     }
 }

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use serde_json::{Map, Value};
 
 use super::options::Typed;
-use super::{AUTO, AUTO_UNMEASURED, MethodSpec, ProblemType, find, names};
+use super::{MethodSpec, find, names};
 use crate::problem::AnyProblem;
 
 /// Why a method or one of its options was refused.
@@ -215,19 +215,11 @@ impl Choice {
         self.set_text(k.trim(), v.trim())
     }
 
-    /// The method `auto` stands for on `problem` (any other method: itself): [`AUTO`], then
-    /// [`AUTO_UNMEASURED`](super::AUTO_UNMEASURED).
+    /// The method that runs on `problem`: the choice itself (`auto` is a strategy of its
+    /// own, [`super::auto`], whose statistics name the methods it ran).
     pub fn resolve(&self, problem: &AnyProblem) -> Choice {
-        if self.spec.name != "auto" {
-            return self.clone();
-        }
-        let t = ProblemType::of(problem);
-        let name = AUTO
-            .iter()
-            .chain(AUTO_UNMEASURED)
-            .find(|(k, _)| *k == t)
-            .map_or("nsgs", |(_, m)| *m);
-        Choice::new(name).expect("registered")
+        let _ = problem;
+        self.clone()
     }
 
     /// The iteration cap when none is given ([`MethodSpec::default_max_iter`]).

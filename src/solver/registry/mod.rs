@@ -27,6 +27,7 @@
 //! assert!(e.to_string().contains("omega"));
 //! ```
 
+pub mod auto;
 mod choice;
 mod options;
 mod run;
@@ -42,9 +43,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use self::options::{GS, JACOBI, Typed, defaults, no_options, prox_defaults, prox_typed, typed};
-use self::run::{
-    run, run_auto, run_either, run_gs_nsn, run_lemke, run_ppa, run_prox, run_prox_nsn,
-};
+use self::run::{run, run_either, run_gs_nsn, run_lemke, run_ppa, run_prox, run_prox_nsn};
 use super::scaling::solve_scaled;
 use super::{Iterate, Params, SolveError, Solved};
 use crate::generic::{GmpNewton, GmpNewtonOptions, GmpPgs, GmpPgsOptions};
@@ -199,37 +198,20 @@ pub const PROX_DEFAULT_MAX_ITER: usize = 1_000_000;
 
 use ProblemType::{BoxedLcp as B, Fc3d as F, Gfc3d as G, Gmp as M, Lcp as L};
 
-// ANCHOR: auto
-/// What `auto` runs on each problem type: of the candidates measured by
-/// `examples/auto_choice.rs` on every shared problem and on generated scenes (whole solve
-/// from zero to 1e-8, `book/src/generated/auto_summary.txt`), the one that reaches the
-/// tolerance on the most problems, then in the least time (geometric mean over the problems
-/// every candidate solved). `tests/auto_choice.rs` checks that this table is the one the
-/// committed summary picks.
-pub const AUTO: &[(ProblemType, &str)] = &[
-    (ProblemType::Lcp, "fischer-newton"),
-    (ProblemType::BoxedLcp, "nncg"),
-    (ProblemType::Fc3d, "nsn"),
-    (ProblemType::Gfc3d, "prox-nsn"),
-];
-// ANCHOR_END: auto
-
-/// What `auto` runs on the problem types [`AUTO`] has not measured yet: the generic
-/// mechanical problem has one Newton method, `gmp-newton` (its Gauss-Seidel, `gmp-pgs`,
-/// converges linearly), and no shared problem set to measure candidates on.
-pub const AUTO_UNMEASURED: &[(ProblemType, &str)] = &[(ProblemType::Gmp, "gmp-newton")];
-
 /// Every method of the crate.
 pub static METHODS: &[MethodSpec] = &[
     MethodSpec {
         name: "auto",
         aliases: &[],
-        summary: "the measured best method per problem type (the AUTO table)",
+        summary: "a strategy: methods in turn, each until it stalls, chosen by what is \
+                  measured on the problem (LCP: Lemke up to 200 unknowns, Fischer-Newton, \
+                  Lemke up to 3000; friction: an NSGS probe, then NSGS, semismooth Newton, \
+                  the proximal-point method; see `solver::registry::auto`)",
         applies_to: &[L, B, F, G, M],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: || Value::Object(Map::new()),
         read: no_options,
-        run: run_auto,
+        run: |p, x, params, _, obs| auto::run_auto(p, x, params, obs),
     },
     MethodSpec {
         name: "lemke",
@@ -487,6 +469,18 @@ impl Outcome {
         match &self.result {
             Ok(info) => info.status.name(),
             Err(e) => e.status_name(),
+        }
+    }
+
+    /// The method's name for tables: its name, and for `auto` the method its strategy
+    /// ended with (`auto:ppa`; the whole route is in the statistics, `route`).
+    pub fn method_label(&self) -> String {
+        let name = self.method.name();
+        match self.info().and_then(|i| auto::route(&i.stats)) {
+            Some(route) if name == "auto" => {
+                format!("auto:{}", route.rsplit('>').next().unwrap_or(route))
+            }
+            _ => name.to_string(),
         }
     }
 

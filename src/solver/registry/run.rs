@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::options::{IntoOptions, Typed};
-use super::{Choice, MethodOptions, Observer, Stats};
+use super::{MethodOptions, Observer, Stats};
 use crate::newton::cone_newton_prox_start;
 use crate::pivoting::{LemkeOptions, lemke};
 use crate::problem::{
@@ -20,7 +20,7 @@ use crate::proximal_point::proximal_point;
 use crate::solver::{Method, Params, SolveError, Solved, solve};
 
 /// What every run returns: the solve with its statistics as JSON.
-pub(super) type Ran = Result<Solved<Stats>, SolveError<Stats>>;
+pub(crate) type Ran = Result<Solved<Stats>, SolveError<Stats>>;
 
 /// A problem type a [`Method`] works on, as it is taken out of an [`AnyProblem`].
 pub(super) trait Posed: Sized {
@@ -141,18 +141,6 @@ where
     attempt::<A>(p, x, params, &o, obs)
         .or_else(|| attempt::<B>(p, x, params, &o, obs))
         .unwrap_or_else(|| unsupported(name, p))
-}
-
-/// `auto`: the method [`super::AUTO`] names for the problem's type, with its defaults.
-pub(super) fn run_auto(
-    p: &AnyProblem,
-    x: &mut DVector<f64>,
-    params: &Params,
-    _: &Typed,
-    obs: &mut Observer<'_>,
-) -> Ran {
-    let c = Choice::new("auto").expect("registered").resolve(p);
-    (c.spec.run)(p, x, params, &c.options, obs)
 }
 
 /// Lemke's method: [`lemke`] rather than the bare loop, because it pivots from its own
