@@ -30,7 +30,8 @@
 //! ‖(-Wᵀ d) - P_{K*}(-Wᵀ d)‖`. The argument above still holds for every answer with
 //! `‖r‖ < |q · d| / ρ` (the term `(Wᵀ d) · r` is at most `ρ ‖r‖`): [`Certificate::radius`].
 //! A certificate is accepted when that radius is at least [`ACCEPT_RADIUS`] times the
-//! problem's force scale `‖q‖ / w` (`w` the largest diagonal entry of `W`): no solution exists
+//! problem's force scale `‖q‖ / w` (`w` the smallest positive diagonal entry of `W`, the
+//! stiffest contact, which needs the largest impulse to stop): no solution exists
 //! within a billion times the impulses the problem's own numbers produce. With an exact
 //! null direction (`W = 0`, or rows that cancel exactly) the radius is infinite.
 //!
@@ -56,7 +57,7 @@ pub const ACCEPT_RADIUS: f64 = 1e9;
 
 /// Problems up to this many unknowns (normal rows, for Coulomb) also get the null-space
 /// candidate, which needs a dense symmetric eigendecomposition.
-pub const NULL_SPACE_LIMIT: usize = 1500;
+pub const NULL_SPACE_LIMIT: usize = 600;
 
 /// Proof that a problem has no solution (see the [module docs](self)).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -115,12 +116,17 @@ fn rounding(q: &DVector<f64>) -> f64 {
     64.0 * q.len() as f64 * f64::EPSILON * scaled_norm(q.as_slice())
 }
 
-/// The force scale `‖q‖ / w` of a friction problem, `w` the largest diagonal entry of `W`
-/// (1 when none is positive; the scale is 1 when `q = 0`).
-fn force_scale(fc: &FrictionContact) -> f64 {
-    let w = fc.w().diagonal().iter().fold(0.0f64, |m, d| m.max(*d));
-    let w = if w > 0.0 && w.is_finite() { w } else { 1.0 };
-    let v = scaled_norm(fc.q().as_slice());
+/// The force scale `‖q‖ / w` of a problem with free velocity `q` and matrix `a`, `w` the
+/// smallest positive diagonal entry (the stiffest contact, which needs the largest impulse
+/// to stop; 1 when none is positive; the scale is 1 when `q = 0`).
+fn force_scale(a: &crate::matrix::Matrix, q: &DVector<f64>) -> f64 {
+    let w = a
+        .diagonal()
+        .iter()
+        .filter(|d| **d > 0.0)
+        .fold(f64::INFINITY, |m, d| m.min(*d));
+    let w = if w.is_finite() { w } else { 1.0 };
+    let v = scaled_norm(q.as_slice());
     if v > 0.0 { v / w } else { 1.0 }
 }
 
@@ -169,7 +175,7 @@ pub fn verify_friction(
     } else {
         -qd / residual
     };
-    if !(radius >= ACCEPT_RADIUS * force_scale(fc)) {
+    if !(radius >= ACCEPT_RADIUS * force_scale(fc.w(), fc.q())) {
         return None;
     }
     let support = (0..fc.contacts())
@@ -190,7 +196,7 @@ pub fn verify_friction(
 
 /// Checks `y` as an LCP certificate: `y >= 0`, `b · y < 0`, and `Aᵀ y <= 0` up to a
 /// residual `‖max(0, Aᵀ y)‖` small enough that no `x >= 0` with `‖x‖` below
-/// [`ACCEPT_RADIUS`] times the problem's scale `‖b‖ / max_i A_ii` is feasible.
+/// [`ACCEPT_RADIUS`] times the problem's scale `‖b‖ / min_i A_ii` is feasible.
 pub fn verify_lcp(lcp: &Lcp, y: &DVector<f64>) -> Option<Certificate> {
     let norm = scaled_norm(y.as_slice());
     if !(norm > 0.0 && norm.is_finite()) || y.len() != lcp.b().len() || y.iter().any(|v| *v < 0.0) {
@@ -280,7 +286,7 @@ fn alternate(
 }
 
 /// Rounds of [`alternate`].
-const ALTERNATIONS: usize = 5000;
+const ALTERNATIONS: usize = 1000;
 
 /// `d` put into the set a certificate of `kind` must lie in: the normal entries' positive
 /// parts (Coulomb), or the projection on `K` (CCP).
@@ -299,6 +305,22 @@ fn into_cone(fc: &FrictionContact, d: &DVector<f64>, kind: FrictionKind) -> DVec
         }
     }
     out
+}
+
+/// An answer more than this many times the problem's force scale is checked for a
+/// certificate even when its solve converged: at that size `W r` carries a rounding of
+/// about `1e-4 ‖q‖`, and a small error is no evidence.
+pub const IMPLAUSIBLE: f64 = 1e12;
+
+/// `true` when `x` is more than [`IMPLAUSIBLE`] times the force scale of `problem` (LCPs and
+/// local friction problems; `false` for the others).
+pub fn implausible(problem: &AnyProblem, x: &DVector<f64>) -> bool {
+    let scale = match problem {
+        AnyProblem::Lcp(l) => force_scale(l.a(), l.b()),
+        AnyProblem::Friction(f) => force_scale(f.w(), f.q()),
+        _ => return false,
+    };
+    scaled_norm(x.as_slice()) > IMPLAUSIBLE * scale
 }
 
 /// Looks for a certificate that `problem` has no solution, from the answer `hint` a method

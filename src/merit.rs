@@ -393,16 +393,11 @@ pub(crate) fn box_denominator(
 /// The LCP error Siconos reports (`lcp_compute_error`): `‖x - max(0, x - w)‖₂ / ‖b‖`,
 /// `w = A x + b`. Note `x - max(0, x - w) = min(x, w)`: the natural map and the minimum
 /// map coincide for the LCP. When `b = 0` exactly the denominator is `max(‖x‖, ‖w‖)`
-/// (module docs). Its [`Residual::scaled`] is the same number, or the rounding of `A x`
-/// relative to `‖b‖` when that is larger ([`Lcp::rounding`]).
+/// (module docs). Its [`Residual::scaled`] is the same number.
 pub fn lcp_error(lcp: &Lcp, x: &DVector<f64>) -> Residual {
     let abs = norm(&lcp_reformulation::<MinMap>(lcp, x));
     let d = box_denominator(lcp.b(), x, || lcp.w(x), None);
-    let mut e = Residual::new(abs, d, d);
-    // an error below the rounding of `A x` is no evidence: the problem-scaled error is at
-    // least the rounding (relative), so that a runaway `x` cannot read as a solution
-    e.scaled = e.scaled.max(relative(lcp.rounding(x), d));
-    e
+    Residual::new(abs, d, d)
 }
 
 /// The minimum-map merit `1/2 ‖min(x, A x + b)‖²`.
@@ -540,12 +535,10 @@ pub fn friction_error_with_velocity(
         fc.mu().as_slice(),
         kind,
         norm(fc.q()),
-        fc.w_max(),
     )
 }
 
-/// The friction [`Residual`] of `(r, u)` (`u = W r + q`, `‖q‖ = norm_q`,
-/// `w_max = max |W_ij|`): the natural map
+/// The friction [`Residual`] of `(r, u)` (`u = W r + q`, `‖q‖ = norm_q`): the natural map
 /// divided by `max(‖q‖, ‖r‖, ‖u‖)` and by `‖q‖` (by the former when `q = 0`), the normal
 /// condition, and the error against the problem's own scale ([`scaled_natural_map`]).
 pub fn friction_residual(
@@ -555,12 +548,11 @@ pub fn friction_residual(
     mu: &[f64],
     kind: FrictionKind,
     norm_q: f64,
-    w_max: f64,
 ) -> Residual {
     let (abs, normal) = natural_map_and_normal(r, u, mu, kind);
     let denom = norm_q.max(scaled_norm(r)).max(scaled_norm(u));
     let denom_q = if norm_q == 0.0 { denom } else { norm_q };
-    let scaled = scaled_natural_map(abs, normal, r, u, q, w_max);
+    let scaled = scaled_natural_map(abs, normal, r, u, q);
     Residual::friction(abs, normal, denom, denom_q, scaled)
 }
 
@@ -588,25 +580,13 @@ pub fn friction_residual(
 ///   does not see, the two terms are of one size: the number is Siconos's `rel` (or its
 ///   normal condition), to within a small factor.
 ///
-/// An error below the rounding of `u = W r + q` is no evidence: with `w_max = max |W_ij|`,
-/// the number is at least `eps w_max ‖r‖ / max(‖q‖, ‖u‖)`, so that an answer so large that
-/// its velocity is rounding (`‖r‖ ~ 1e16`) cannot read as a solution.
+/// An answer so large that `W r` is rounding (`‖r‖ ~ 1e16`) makes every number here
+/// rounding too; the solvers' loop does not accept such an iterate
+/// ([`crate::solver::StallRule::GROWTH`]).
 ///
 /// Unchanged when the problem and the answer are scaled together (`q → q / f`, `r → r / f`).
-pub fn scaled_natural_map(
-    abs: f64,
-    normal_abs: f64,
-    r: &[f64],
-    u: &[f64],
-    q: &[f64],
-    w_max: f64,
-) -> f64 {
-    let d = scaled_denominator(r, u, q);
-    // below the rounding of `W r` an error is no evidence (a runaway `r` makes `u` and
-    // `rᵀ W r` rounding): the error is at least that rounding, relative to the velocities
-    let rounding = f64::EPSILON * w_max * scaled_norm(r);
-    let velocities = scaled_norm(q).max(scaled_norm(u));
-    relative(abs.max(normal_abs), d).max(relative(rounding, velocities))
+pub fn scaled_natural_map(abs: f64, normal_abs: f64, r: &[f64], u: &[f64], q: &[f64]) -> f64 {
+    relative(abs.max(normal_abs), scaled_denominator(r, u, q))
 }
 // ANCHOR_END: scaled_natural_map
 

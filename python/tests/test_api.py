@@ -272,13 +272,36 @@ def test_exception_hierarchy():
     assert issubclass(ns.SolveError, RuntimeError)
 
 
-def test_lemke_ray_termination_raises_solve_error():
-    # w = -x - 1 >= 0 is infeasible for x >= 0: Lemke ends on a ray
+def test_an_infeasible_problem_raises_solve_error_with_its_certificate():
+    # w = -x - 1 >= 0 is infeasible for x >= 0: Lemke ends on a ray, and y = 1 proves it
     lcp = ns.Problem.lcp(np.array([[-1.0]]), np.array([-1.0]))
-    with pytest.raises(ns.SolveError, match="secondary ray") as e:
+    with pytest.raises(ns.SolveError, match="no solution") as e:
         ns.solve(lcp, "lemke")
-    assert e.value.status == "ray-termination"
+    assert e.value.status == "infeasible"
     assert e.value.r.shape == (1,)
+    assert e.value.certificate["law"] == "lcp" and e.value.certificate["q_dot_d"] < 0
+    # the friction example: W = 0, q pushes the contact in
+    p = ns.Problem.local(np.zeros((3, 3)), np.array([-1.0, 0.0, 0.0]), 0.5)
+    for method in ["auto", "ppa", "nsgs"]:
+        with pytest.raises(ns.SolveError) as e:
+            ns.solve(p, method)
+        assert e.value.status == "infeasible", method
+        assert e.value.certificate["support"] == [0]
+
+
+def test_max_iter_and_time_limit_are_checked():
+    p, _, _ = generated(nc=4, seed=3)
+    for bad in [0, -1, 10**12]:
+        with pytest.raises(ns.OptionError, match="max_iter must be a whole number"):
+            ns.solve(p, "nsgs", max_iter=bad)
+    for bad in [0.0, -1.0, float("nan"), float("inf")]:
+        with pytest.raises(ns.OptionError, match="time_limit must be"):
+            ns.solve(p, "nsgs", time_limit=bad)
+    # a time limit ends a solve that cannot finish, with its best iterate
+    big, _, _ = generated(nc=300, seed=3)
+    res = ns.solve(big, "nsgs", tol=0.0, max_iter=10**9, time_limit=0.05)
+    assert res.status == "time-limit" and np.isfinite(res.r).all()
+    assert res.error_scaled >= res.error * (1 - 1e-12)
 
 
 def test_solve_releases_the_gil():

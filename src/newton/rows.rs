@@ -23,8 +23,6 @@ pub struct Rows<'a> {
     b: &'a DVector<f64>,
     bounds: Option<&'a [RowBound]>,
     friction: bool,
-    /// `max |A_ij|` when known (an LCP), for the rounding floor of the error; 0 otherwise.
-    a_max: f64,
 }
 
 impl<'a> Rows<'a> {
@@ -35,7 +33,6 @@ impl<'a> Rows<'a> {
             b: lcp.b(),
             bounds: None,
             friction: true,
-            a_max: lcp.a_max(),
         }
     }
 
@@ -46,7 +43,6 @@ impl<'a> Rows<'a> {
             b: blcp.b(),
             bounds: Some(blcp.row_bounds()),
             friction: true,
-            a_max: 0.0,
         }
     }
 
@@ -150,14 +146,7 @@ impl<'a> Rows<'a> {
     pub fn error_with(&self, x: &DVector<f64>, w: &DVector<f64>) -> Residual {
         let abs = crate::merit::scaled_norm(self.minmap(x, w).as_slice());
         let d = crate::merit::box_denominator(self.b, x, || w.clone(), self.bounds);
-        let mut e = Residual::new(abs, d, d);
-        // as `merit::lcp_error`: an error below the rounding of `A x` is no evidence
-        let rounding = f64::EPSILON
-            * self.a_max
-            * crate::merit::scaled_norm(x.as_slice())
-            * (x.len() as f64).sqrt();
-        e.scaled = e.scaled.max(crate::merit::relative(rounding, d));
-        e
+        Residual::new(abs, d, d)
     }
 
     /// Projects `x` onto the boxes, in place: rows with fixed bounds first, then friction

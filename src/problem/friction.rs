@@ -83,8 +83,6 @@ pub struct FrictionContact {
     q: DVector<f64>,
     mu: DVector<f64>,
     kind: FrictionKind,
-    /// `max |W_ij|` ([`FrictionContact::w_max`]).
-    w_max: f64,
 }
 
 impl FrictionContact {
@@ -113,20 +111,7 @@ impl FrictionContact {
                 mu: mu[contact],
             });
         }
-        let w_max = w.max_abs();
-        Ok(FrictionContact {
-            w,
-            q,
-            mu,
-            kind,
-            w_max,
-        })
-    }
-
-    /// `max |W_ij|`: the scale of the rounding in `W r`
-    /// ([`crate::merit::scaled_natural_map`]).
-    pub fn w_max(&self) -> f64 {
-        self.w_max
+        Ok(FrictionContact { w, q, mu, kind })
     }
 
     /// Number of contacts `nc`.

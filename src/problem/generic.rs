@@ -228,8 +228,6 @@ pub struct GenericMechanical {
     blocks: Vec<Block>,
     offsets: Vec<usize>,
     kind: FrictionKind,
-    /// `max |W_ij|`, the scale of the rounding in `W r`.
-    w_max: f64,
 }
 
 impl GenericMechanical {
@@ -274,14 +272,12 @@ impl GenericMechanical {
         check_len("the blocks' rows", w.nrows(), *offsets.last().unwrap_or(&0))?;
         check_finite_mat("W", &w)?;
         check_finite_vec("q", q.as_slice())?;
-        let w_max = w.max_abs();
         Ok(GenericMechanical {
             w,
             q,
             blocks,
             offsets,
             kind,
-            w_max,
         })
     }
 
@@ -363,7 +359,7 @@ impl GenericMechanical {
             normal,
             denom,
             denom_q,
-            crate::merit::scaled_natural_map(abs, normal, r, u, self.q.as_slice(), self.w_max),
+            crate::merit::scaled_natural_map(abs, normal, r, u, self.q.as_slice()),
         )
     }
 

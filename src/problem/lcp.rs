@@ -37,8 +37,6 @@ use crate::matrix::Matrix;
 pub struct Lcp {
     a: Matrix,
     b: DVector<f64>,
-    /// `max |A_ij|`, for the rounding floor of the error ([`Lcp::rounding`]).
-    a_max: f64,
 }
 
 impl Lcp {
@@ -48,24 +46,7 @@ impl Lcp {
         check_len("b", a.nrows(), b.len())?;
         check_finite_mat("A", &a)?;
         check_finite_vec("b", b.as_slice())?;
-        let a_max = a.max_abs();
-        Ok(Lcp { a, b, a_max })
-    }
-
-    /// The rounding in computing `w = A x + b` at `x`: about `eps max|A_ij| ‖x‖ sqrt(n)`.
-    /// An error below it cannot be told apart from zero: an answer so large that its `w`
-    /// is rounding (`‖x‖ ~ 1e16` on an LCP without solution) must not read as a solution
-    /// ([`crate::merit::lcp_error`] keeps it in [`crate::merit::Residual::scaled`]).
-    pub fn rounding(&self, x: &DVector<f64>) -> f64 {
-        f64::EPSILON
-            * self.a_max
-            * crate::merit::scaled_norm(x.as_slice())
-            * (self.dim() as f64).sqrt()
-    }
-
-    /// `max |A_ij|`.
-    pub fn a_max(&self) -> f64 {
-        self.a_max
+        Ok(Lcp { a, b })
     }
 
     /// Number of unknowns `n`.

@@ -67,8 +67,6 @@ pub struct ProxProblem<'a> {
     pub(crate) offsets: Vec<usize>,
     /// The free velocity `v(0)`, computed on first use.
     pub(crate) free: std::sync::OnceLock<DVector<f64>>,
-    /// `max |A_ij|` of the local form, computed on first use.
-    pub(crate) w_max: std::sync::OnceLock<f64>,
 }
 
 /// The law `kind` with each coefficient of `mu` (one 3-row contact each) and the row offsets
@@ -133,7 +131,6 @@ impl ProxProblem<'static> {
             laws,
             offsets,
             free: std::sync::OnceLock::new(),
-            w_max: std::sync::OnceLock::new(),
         })
     }
 
@@ -170,7 +167,6 @@ impl ProxProblem<'static> {
             laws,
             offsets,
             free: std::sync::OnceLock::new(),
-            w_max: std::sync::OnceLock::new(),
         })
     }
 
@@ -197,7 +193,6 @@ impl<'a> ProxProblem<'a> {
             laws,
             offsets,
             free: std::sync::OnceLock::new(),
-            w_max: std::sync::OnceLock::new(),
         }
     }
 
@@ -216,7 +211,6 @@ impl<'a> ProxProblem<'a> {
             laws,
             offsets,
             free: std::sync::OnceLock::new(),
-            w_max: std::sync::OnceLock::new(),
         }
     }
 
@@ -230,7 +224,6 @@ impl<'a> ProxProblem<'a> {
             laws: vec![ContactLaw::Frictionless; n],
             offsets: (0..=n).collect(),
             free: std::sync::OnceLock::new(),
-            w_max: std::sync::OnceLock::new(),
         }
     }
 
@@ -295,7 +288,6 @@ impl<'a> ProxProblem<'a> {
             laws,
             offsets,
             free: std::sync::OnceLock::new(),
-            w_max: std::sync::OnceLock::new(),
         })
     }
 }
@@ -524,19 +516,7 @@ impl<'a> ProxProblem<'a> {
             // the LCP and boxed errors are divided by the problem's `‖b‖` alone already
             crate::merit::relative(abs, denom)
         } else {
-            let w_max = match &self.form {
-                Form::Local(a) => *self.w_max.get_or_init(|| a.max_abs()),
-                // the global form has no `A` to measure; no rounding floor
-                Form::Global { .. } => 0.0,
-            };
-            crate::merit::scaled_natural_map(
-                abs,
-                normal,
-                lam,
-                v,
-                self.free_cached().as_slice(),
-                w_max,
-            )
+            crate::merit::scaled_natural_map(abs, normal, lam, v, self.free_cached().as_slice())
         };
         Residual::friction(abs, normal, denom, denom_q, scaled)
     }

@@ -69,6 +69,10 @@ pub struct Params {
     /// The stall rule ([`StallRule`]): `None` (the default) uses the method's own
     /// ([`Method::stall_rule`]); `Some(StallRule::NEVER)` turns stall detection off.
     pub stall: Option<StallRule>,
+    /// Look for a certificate of infeasibility when a solve through the registry fails
+    /// ([`crate::certificate`]). Default `true`; the time steppers turn it off (a step goes
+    /// on with its last iterate either way, and the search costs a dense eigendecomposition).
+    pub certify: bool,
     #[doc(hidden)]
     pub non_exhaustive: NonExhaustive,
 }
@@ -141,6 +145,10 @@ impl StallRule {
     /// An iterate whose norm grew more than this many times beyond the best iterate's,
     /// while the error did not fall, is diverging.
     pub const GROWTH: f64 = 1e6;
+    /// An iterate whose norm grew more than this many times beyond the first nonzero one is
+    /// never accepted as converged (its error is rounding); the solve reports
+    /// [`SolveError::Diverged`].
+    pub const RUNAWAY: f64 = 1e10;
 
     /// `true` if this rule can fire.
     pub fn active(&self) -> bool {
@@ -158,6 +166,7 @@ impl Default for Params {
             record_history: false,
             time_limit: None,
             stall: None,
+            certify: true,
             non_exhaustive: NonExhaustive::default(),
         }
     }
@@ -585,6 +594,12 @@ impl<'p> Driver<'p> {
         }
         if let Some(e) = error {
             if (may_stop || last_iteration) && e.meets(self.params.tol, self.params.measure) {
+                if self.runaway(x) {
+                    return Err(SolveError::Diverged {
+                        iteration,
+                        error: e,
+                    });
+                }
                 return Ok(Next::Finish(Status::Converged));
             }
         }
@@ -599,6 +614,14 @@ impl<'p> Driver<'p> {
             }
         }
         Ok(Next::Continue)
+    }
+
+    /// `true` for an iterate grown [`StallRule::RUNAWAY`] times beyond the first nonzero
+    /// one: at such sizes `W x` is rounding, every error measure with it, and a small error
+    /// is no evidence (an LCP without solution "solved" at `‖x‖ = 1e16`).
+    fn runaway(&self, x: &DVector<f64>) -> bool {
+        self.first_norm > 0.0
+            && crate::merit::scaled_norm(x.as_slice()) > StallRule::RUNAWAY * self.first_norm
     }
 
     /// After a rejected iteration (not measured): the time limit still applies.

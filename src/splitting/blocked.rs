@@ -148,7 +148,6 @@ impl BlockRows {
             problem.mu().as_slice(),
             kind,
             norm_q,
-            problem.w_max(),
         )
     }
 

@@ -45,9 +45,7 @@ pub struct VgsPrepared {
     norm_q_local: f64,
     /// The local problem's `q` (`3 nc`), for the problem-scaled error.
     q_local: DVector<f64>,
-    /// The largest diagonal entry of `W = H^T M^-1 H` (its largest entry: `W` is positive
-    /// semidefinite), the scale of the rounding in `W r`.
-    w_max: f64,
+
     kind: FrictionKind,
 }
 
@@ -100,9 +98,6 @@ impl VgsPrepared {
             }
             diag.push(LocalBlock::new(w));
         }
-        let w_max = diag.iter().fold(0.0f64, |m, b| {
-            m.max(b.w[(0, 0)]).max(b.w[(1, 1)]).max(b.w[(2, 2)])
-        });
         let free = problem.mass_factor().solve(problem.q());
         let q_local = problem.h().tr_mul_vec(&free) + problem.b();
         Ok(VgsPrepared {
@@ -111,7 +106,6 @@ impl VgsPrepared {
             diag,
             norm_q_local: scaled_norm(q_local.as_slice()),
             q_local,
-            w_max,
             kind,
         })
     }
@@ -321,7 +315,6 @@ impl VgsPrepared {
             problem.mu().as_slice(),
             self.kind,
             self.norm_q_local,
-            self.w_max,
         )
     }
 }

@@ -69,6 +69,11 @@ pub(crate) fn registry_solve(
     params: &Params,
     stage: Stage,
 ) -> Result<(DVector<f64>, SolveSummary), SimulationError> {
+    // a step goes on with its last iterate whatever happens: no certificate search
+    let params = &Params {
+        certify: false,
+        ..params.clone()
+    };
     let out = solve(problem, choice, start, params, &mut |_| {
         std::ops::ControlFlow::Continue(())
     });

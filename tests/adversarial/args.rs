@@ -111,10 +111,10 @@ pub fn all() -> Vec<ArgCase> {
         ),
         a(
             "solve-max-iter-zero",
-            "zero iterations: the start is measured, nothing converges",
+            "zero iterations: a usage error (a cap must allow one iteration)",
             "solve {lcp} --method pgs --max-iter 0",
-            1,
-            &[],
+            2,
+            &["iteration cap"],
         ),
         a(
             "solve-method-unknown",

@@ -514,14 +514,22 @@ pub fn measure(problem: &AnyProblem, x: &DVector<f64>) -> Result<Residual, Solve
 /// did not converge (whatever it reported: the cap, a stall, divergence, a ray, a singular
 /// system, a diagonal it cannot divide by), a certificate is looked for from its last
 /// iterate `x` ([`crate::certificate::find`]); if one is proved, the result is
-/// [`SolveError::Infeasible`]. A solve that converged is never questioned: its answer met
-/// the problem-scaled measure, which no answer of a problem without solution can.
+/// [`SolveError::Infeasible`]. A solve that converged is questioned only when its answer is
+/// of implausible size ([`crate::certificate::implausible`]), where `W r` is rounding and
+/// a small error no evidence.
 fn with_certificate(
     problem: &AnyProblem,
     x: &DVector<f64>,
     result: Result<Solved<Stats>, SolveError<Stats>>,
 ) -> Result<Solved<Stats>, SolveError<Stats>> {
     match result {
+        // a converged answer of implausible size (where `W r` is rounding) is checked too
+        Ok(info) if crate::certificate::implausible(problem, x) => {
+            match crate::certificate::find(problem, x) {
+                Some(c) => Err(SolveError::Infeasible(Box::new(c))),
+                None => Ok(info),
+            }
+        }
         Ok(info) => Ok(info),
         Err(SolveError::Infeasible(c)) => Err(SolveError::Infeasible(c)),
         Err(e) => match crate::certificate::find(problem, x) {
@@ -585,7 +593,11 @@ pub fn solve(
             &measure,
             &mut |p, x, params, obs| run(p, x, params, settings, obs),
         );
-        with_certificate(problem, &x, result)
+        if params.certify {
+            with_certificate(problem, &x, result)
+        } else {
+            result
+        }
     };
     Outcome {
         method: choice,
