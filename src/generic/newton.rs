@@ -209,7 +209,7 @@ impl Method for GmpNewton {
     type Prepared = GmpNewtonPrepared;
     type Stats = GmpNewtonStats;
 
-    /// A Newton method: the best error has not halved in 150 steps ([`StallRule::NEWTON`]).
+    /// A Newton method: the best error has not halved in 150 steps ([`crate::solver::StallRule::NEWTON`]).
     fn stall_rule(_: &Self::Prepared) -> crate::solver::StallRule {
         crate::solver::StallRule::NEWTON
     }

@@ -868,7 +868,7 @@ impl Method for ConeNewton {
 
     /// Checks the options; the block pattern of `W` and the symbolic LU of the Newton
     /// matrix.
-    /// A Newton method: the best error has not halved in 150 steps ([`StallRule::NEWTON`]).
+    /// A Newton method: the best error has not halved in 150 steps ([`crate::solver::StallRule::NEWTON`]).
     fn stall_rule(_: &Self::Prepared) -> crate::solver::StallRule {
         crate::solver::StallRule::NEWTON
     }

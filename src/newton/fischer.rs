@@ -478,7 +478,7 @@ impl<P: NewtonProblem> Method for FischerNewton<P> {
 
     /// Checks the options; for [`InnerSolver::Lu`], the symbolic analysis of the pattern of
     /// `H` (that of `A`, the diagonal and the friction dependencies).
-    /// A Newton method: the best error has not halved in 150 steps ([`StallRule::NEWTON`]).
+    /// A Newton method: the best error has not halved in 150 steps ([`crate::solver::StallRule::NEWTON`]).
     fn stall_rule(_: &Self::Prepared) -> crate::solver::StallRule {
         crate::solver::StallRule::NEWTON
     }

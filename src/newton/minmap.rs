@@ -318,7 +318,7 @@ impl<P: NewtonProblem> Method for MinMapNewton<P> {
     type Stats = NewtonReport;
 
     /// Checks the options.
-    /// A Newton method: the best error has not halved in 150 steps ([`StallRule::NEWTON`]).
+    /// A Newton method: the best error has not halved in 150 steps ([`crate::solver::StallRule::NEWTON`]).
     fn stall_rule(_: &Self::Prepared) -> crate::solver::StallRule {
         crate::solver::StallRule::NEWTON
     }

@@ -322,7 +322,7 @@ impl Method for ProximalPoint {
 
     /// Checks the options; `W` with its diagonal stored, the inner Newton preparation on
     /// its pattern.
-    /// Outer iterations converge linearly ([`StallRule::PROXIMAL_POINT`]).
+    /// Outer iterations converge linearly ([`crate::solver::StallRule::PROXIMAL_POINT`]).
     fn stall_rule(_: &Self::Prepared) -> crate::solver::StallRule {
         crate::solver::StallRule::PROXIMAL_POINT
     }
