@@ -285,6 +285,9 @@ fn alternate(
     None
 }
 
+/// LCPs up to this many unknowns also try each pushed row alone as `y`.
+const UNIT_CANDIDATES: usize = 100;
+
 /// Rounds of [`alternate`].
 const ALTERNATIONS: usize = 1000;
 
@@ -348,6 +351,21 @@ fn find_lcp(lcp: &Lcp, hint: &DVector<f64>) -> Option<Certificate> {
         }
     }
     let n = lcp.b().len();
+    // the rows that b pushes in, together and one at a time (a row i with A_ii <= 0 and
+    // b_i < 0 may prove it alone)
+    let pushed = lcp.b().map(|v| (-v).max(0.0));
+    if let Some(c) = verify_lcp(lcp, &pushed) {
+        return Some(c);
+    }
+    if n <= UNIT_CANDIDATES {
+        for i in (0..n).filter(|&i| lcp.b()[i] < 0.0) {
+            let mut e = DVector::zeros(n);
+            e[i] = 1.0;
+            if let Some(c) = verify_lcp(lcp, &e) {
+                return Some(c);
+            }
+        }
+    }
     if n > NULL_SPACE_LIMIT {
         return None;
     }

@@ -24,7 +24,7 @@
 //! time limit and (capped by each stage's own) iteration limit. The answer is the best
 //! iterate met; its status is `converged` when a stage converged, otherwise the last
 //! stage's. The statistics list the stages (`route`, and per stage its method, status,
-//! iterations, seconds and error).
+//! iterations and error).
 
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -56,7 +56,6 @@ struct StageRecord {
     method: &'static str,
     status: &'static str,
     iterations: usize,
-    seconds: f64,
     error: Option<Residual>,
 }
 
@@ -144,7 +143,6 @@ impl<'a, 'o> Run<'a, 'o> {
             }
             flow
         };
-        let t0 = Instant::now();
         let ran = (choice.spec.run)(self.problem, x, &params, &choice.options, &mut obs);
         let info = match &ran {
             Ok(s) => Some(s),
@@ -161,7 +159,6 @@ impl<'a, 'o> Run<'a, 'o> {
                 Err(e) => e.status_name(),
             },
             iterations,
-            seconds: t0.elapsed().as_secs_f64(),
             error,
         });
         if let Some(e) = error {
@@ -182,9 +179,10 @@ impl<'a, 'o> Run<'a, 'o> {
             .stages
             .iter()
             .map(|s| {
+                // no per-stage wall time: the statistics stay the same from run to run
+                // (the solve's own `seconds` has the total)
                 json!({
                     "method": s.method, "status": s.status, "iterations": s.iterations,
-                    "seconds": s.seconds,
                     "error": s.error.map(|e| e.rel), "scaled": s.error.map(|e| e.scaled),
                 })
             })
