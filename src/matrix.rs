@@ -205,15 +205,6 @@ impl Matrix {
         }
     }
 
-    /// The largest magnitude of an entry (0 for an empty or all-zero matrix).
-    pub fn max_abs(&self) -> f64 {
-        let mut m = 0.0f64;
-        for i in 0..self.nrows() {
-            self.for_each_in_row(i, |_, v| m = m.max(v.abs()));
-        }
-        m
-    }
-
     /// The main diagonal (length `min(nrows, ncols)`).
     pub fn diagonal(&self) -> DVector<f64> {
         let n = self.nrows().min(self.ncols());

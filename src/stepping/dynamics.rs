@@ -85,16 +85,6 @@ pub(crate) fn registry_solve(
             error: info.error.get(params.measure),
             seconds: info.seconds,
         },
-        // a problem without a solution (a position LCP of jammed bodies): the step goes on
-        // with the last iterate, and its status says so
-        (None, Err(crate::solver::SolveError::Infeasible(_))) => SolveSummary {
-            method: out.method.name().to_string(),
-            status: out.status().to_string(),
-            iterations: 0,
-            error: crate::solver::registry::measure(problem, &out.x)
-                .map_or(f64::NAN, |e| e.get(params.measure)),
-            seconds: 0.0,
-        },
         (None, Err(e)) => {
             return Err(SimulationError::Solve {
                 step: stage.step,

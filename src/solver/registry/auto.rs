@@ -26,7 +26,6 @@
 //! stage's. The statistics list the stages (`route`, and per stage its method, status,
 //! iterations and error).
 
-use std::ops::ControlFlow;
 use std::time::Instant;
 
 use nalgebra::DVector;
@@ -334,7 +333,6 @@ pub(super) fn run_auto(
             run.stage("gmp-pgs", x, super::DEFAULT_MAX_ITER, false);
         }
     }
-    let _ = ControlFlow::<()>::Continue(());
     run.finish(x)
 }
 
