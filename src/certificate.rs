@@ -60,7 +60,10 @@ pub const ACCEPT_RADIUS: f64 = 1e9;
 pub const NULL_SPACE_LIMIT: usize = 600;
 
 /// Proof that a problem has no solution (see the [module docs](self)).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+///
+/// Its `Debug` form shows at most 16 entries of `direction` and `support` (a certificate of
+/// a problem with 10^6 unknowns would otherwise print megabytes in a failed assertion).
+#[derive(Clone, PartialEq, Serialize)]
 pub struct Certificate {
     /// `"lcp"`, `"ccp"` or `"coulomb"`: which argument proves it.
     pub law: &'static str,
@@ -75,6 +78,26 @@ pub struct Certificate {
     pub radius: f64,
     /// The contacts (LCP: the rows) where `d` is not zero.
     pub support: Vec<usize>,
+}
+
+impl fmt::Debug for Certificate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn head<T: fmt::Debug>(v: &[T]) -> String {
+            if v.len() <= 16 {
+                format!("{v:?}")
+            } else {
+                format!("{:?} (first 16 of {})", &v[..16], v.len())
+            }
+        }
+        f.debug_struct("Certificate")
+            .field("law", &self.law)
+            .field("direction", &format_args!("{}", head(&self.direction)))
+            .field("q_dot_d", &self.q_dot_d)
+            .field("residual", &self.residual)
+            .field("radius", &self.radius)
+            .field("support", &format_args!("{}", head(&self.support)))
+            .finish()
+    }
 }
 
 impl fmt::Display for Certificate {
