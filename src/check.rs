@@ -92,6 +92,9 @@ pub struct CheckOptions {
     /// The largest `dim` for which positive definiteness of `W` is tested by a dense
     /// Cholesky factorisation. Default 1500.
     pub cholesky_limit: usize,
+    /// What the verdict judges by: the residual (default), the distance to the reference
+    /// solution, or both ([`JudgeBy`]).
+    pub by: JudgeBy,
     #[doc(hidden)]
     pub non_exhaustive: NonExhaustive,
 }
@@ -106,7 +109,62 @@ impl Default for CheckOptions {
             reference_accept: 1e-9,
             reference_seconds: 30.0,
             cholesky_limit: 1500,
+            by: JudgeBy::Residual,
             non_exhaustive: NonExhaustive::default(),
+        }
+    }
+}
+
+/// What the verdict of [`check`] judges by. Both numbers are always reported; this
+/// chooses which must be within [`CheckOptions::tol`].
+///
+/// * `Residual`: the answer satisfies the contact law to `tol` ([`Residual::meets`]: the
+///   error in the Siconos 4.4 normalisation, the normal condition and the scaled error).
+/// * `Distance`: the answer is within `tol` of the reference solution `r*`, relative:
+///   `‖r - r*‖ / ‖r*‖ <= tol` and, contact by contact, `‖r_c - r*_c‖ <= tol · max_c ‖r*_c‖`
+///   (no contact off by more than `tol` of the largest contact force; this catches one bad
+///   contact among thousands, which the overall norm averages away). When `r* = 0` the
+///   distance itself is compared, in the unit of `r`. Without a reference solution (not
+///   found, or not asked) the verdict is `undecided`.
+/// * `Both`: both must hold.
+///
+/// A residual is not a force error: on an ill-conditioned problem a small residual can
+/// hide forces far from the solution, and a residual above `tol` can sit on forces a few
+/// `tol` away (the [MuJoCo bridge chapter](https://nonsmooth.rs) measures both on MuJoCo's
+/// default settings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum JudgeBy {
+    /// By the residual of the contact law (default).
+    #[default]
+    Residual,
+    /// By the relative distance to the reference solution.
+    Distance,
+    /// By both.
+    Both,
+}
+
+impl JudgeBy {
+    /// `"residual"`, `"distance"` or `"both"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            JudgeBy::Residual => "residual",
+            JudgeBy::Distance => "distance",
+            JudgeBy::Both => "both",
+        }
+    }
+}
+
+impl std::str::FromStr for JudgeBy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "residual" => Ok(JudgeBy::Residual),
+            "distance" => Ok(JudgeBy::Distance),
+            "both" => Ok(JudgeBy::Both),
+            other => Err(format!(
+                "unknown judgement `{other}`: residual, distance or both"
+            )),
         }
     }
 }
@@ -232,6 +290,9 @@ pub struct ReferenceReport {
     pub worst_label: Option<String>,
     /// Its distance `‖r_c - r*_c‖`.
     pub worst_distance: Option<f64>,
+    /// That distance over the largest contact force of the reference, `max_c ‖r*_c‖`
+    /// (what [`JudgeBy::Distance`] compares with the tolerance, contact by contact).
+    pub worst_relative_distance: Option<f64>,
     /// The reference solution itself (empty when not found).
     #[serde(skip)]
     pub r: Vec<f64>,
@@ -299,8 +360,11 @@ impl ContactRecord {
 /// missing numbers are `null`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CheckReport {
-    /// `"consistent"` (the error meets [`CheckOptions::tol`]) or `"inconsistent"`.
+    /// `"consistent"` (the measure [`CheckReport::by`] names meets [`CheckOptions::tol`]),
+    /// `"inconsistent"`, or `"undecided"` (judged by distance, and no reference solution).
     pub verdict: String,
+    /// What the verdict judged by ([`JudgeBy`]).
+    pub by: JudgeBy,
     /// One graded sentence: the verdict with the distance to the reference (for example
     /// `"consistent: forces within 2.0e-05 N s of the reference"`).
     pub grade: String,
@@ -542,13 +606,17 @@ pub fn check(
             .collect(),
     };
 
-    let verdict = if accepted {
-        "consistent"
-    } else {
-        "inconsistent"
+    let close = reference.as_ref().and_then(|rf| close_to_reference(rf, opts.tol));
+    let verdict = match (opts.by, close) {
+        (JudgeBy::Residual, _) => verdict_word(accepted),
+        (JudgeBy::Distance | JudgeBy::Both, None) => "undecided",
+        (JudgeBy::Distance, Some(near)) => verdict_word(near),
+        (JudgeBy::Both, Some(near)) => verdict_word(near && accepted),
     };
     let grade = grade(
         verdict,
+        opts.by,
+        accepted,
         &err,
         opts.tol,
         level,
@@ -557,6 +625,7 @@ pub fn check(
     );
     Ok(CheckReport {
         verdict: verdict.to_string(),
+        by: opts.by,
         grade,
         problem_type: problem.type_name().to_string(),
         kind: kind.map(|k| k.name().to_string()),
@@ -580,9 +649,32 @@ pub fn check(
     })
 }
 
+fn verdict_word(ok: bool) -> &'static str {
+    if ok { "consistent" } else { "inconsistent" }
+}
+
+/// Whether the answer is within `tol` of the reference ([`JudgeBy::Distance`]): relative
+/// overall and, contact by contact, relative to the largest contact force; the distance
+/// itself when `r* = 0`. `None` without a reference solution.
+fn close_to_reference(rf: &ReferenceReport, tol: f64) -> Option<bool> {
+    if !rf.found {
+        return None;
+    }
+    let d = rf.distance?;
+    let overall = match rf.relative_distance {
+        Some(rel) => rel <= tol,
+        None => d <= tol,
+    };
+    let per_contact = rf.worst_relative_distance.is_none_or(|w| w <= tol);
+    Some(overall && per_contact)
+}
+
 /// The graded sentence.
+#[allow(clippy::too_many_arguments)]
 fn grade(
     verdict: &str,
+    by: JudgeBy,
+    accepted: bool,
     err: &Residual,
     tol: f64,
     level: Level,
@@ -595,7 +687,7 @@ fn grade(
         .filter(|_| friction)
         .map(|u| format!(" {u}"))
         .unwrap_or_default();
-    let head = if verdict == "consistent" {
+    let head = if accepted {
         format!("consistent: error {} within {}", short(err.rel), short(tol))
     } else if err.rel <= tol && err.scaled > tol {
         format!(
@@ -620,12 +712,46 @@ fn grade(
             short(tol)
         )
     };
+    let head = match (by, verdict) {
+        (JudgeBy::Residual, _) => head,
+        (_, "undecided") => format!(
+            "undecided: judged by distance, and there is no reference solution to measure              it against (by residual: {head})"
+        ),
+        (_, _) => format!("by residual, {head}"),
+    };
     let Some(rf) = reference else {
         return format!("{head}; distance to the reference not computed");
     };
     let (Some(d), true) = (rf.distance, rf.found) else {
         return format!("{head}; no reference solution found, so no distance");
     };
+    if by != JudgeBy::Residual {
+        let rel = match rf.relative_distance {
+            Some(x) => format!("relative distance {}", short(x)),
+            None => format!("distance {} (the reference is zero)", short(d)),
+        };
+        let worst = match (rf.worst_contact, rf.worst_relative_distance) {
+            (Some(c), Some(w)) => format!(
+                ", worst contact {c}{} at {} of the largest contact force",
+                rf.worst_label
+                    .as_ref()
+                    .map(|l| format!(" ({l})"))
+                    .unwrap_or_default(),
+                short(w)
+            ),
+            _ => String::new(),
+        };
+        let within = if close_to_reference(rf, tol) == Some(true) {
+            "within"
+        } else {
+            "above"
+        };
+        return format!(
+            "{verdict} by {}: {rel}{worst}, {within} {}; {head}",
+            by.name(),
+            short(tol)
+        );
+    }
     let rel = rf
         .relative_distance
         .map(|x| format!(" (relative {})", short(x)))
@@ -818,6 +944,7 @@ fn reference(
             worst_contact: None,
             worst_label: None,
             worst_distance: None,
+            worst_relative_distance: None,
             r: Vec::new(),
         };
     };
@@ -846,6 +973,7 @@ fn reference(
         worst_contact: None,
         worst_label: None,
         worst_distance: None,
+        worst_relative_distance: None,
         r: Vec::new(),
     };
     if !found {
@@ -864,8 +992,10 @@ fn reference(
             _ => (0..=dim / 3).map(|c| 3 * c).collect(),
         };
         let mut worst: Option<(usize, f64)> = None;
+        let mut largest = 0.0_f64;
         for (c, pair) in offsets.windows(2).enumerate() {
             let dc = crate::merit::scaled_norm(&diff[pair[0]..pair[1]]);
+            largest = largest.max(crate::merit::scaled_norm(&rs.as_slice()[pair[0]..pair[1]]));
             if worst.is_none_or(|(_, w)| dc > w) {
                 worst = Some((c, dc));
             }
@@ -874,6 +1004,7 @@ fn reference(
             rep.worst_contact = Some(c);
             rep.worst_distance = Some(dc);
             rep.worst_label = labels.map(|l| l[c].clone());
+            rep.worst_relative_distance = (largest > 0.0).then(|| dc / largest);
         }
     }
     rep.r = rs.as_slice().to_vec();

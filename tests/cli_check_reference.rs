@@ -385,3 +385,29 @@ fn bad_trajectories() {
     assert!(o.stdout.is_empty());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--by distance` judges by the distance: an answer 0.5 N s off fails at --tol 0.1 and
+/// passes at --tol 0.5 (relative distance about 0.2); the report says what it judged by,
+/// the JSON carries `by`; `--by distance --no-reference` is a usage error (exit 2).
+#[test]
+fn judged_by_distance() {
+    let dir = tmp("by");
+    let wrong = dir.join("wrong.json");
+    write(&wrong, &off(0.5));
+    let o = run!("check", &wrong, "--by", "distance", "--tol", "0.1");
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    assert!(text.contains("(by distance, tolerance 1.000e-1)"), "{text}");
+    assert!(text.contains("of the largest contact force"), "{text}");
+    let o = run!("check", &wrong, "--by", "distance", "--tol", "0.5", "--json");
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
+    let summary: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(summary["by"], "distance");
+    assert_eq!(summary["verdict"], "consistent");
+    let o = run!("check", &wrong, "--by", "distance", "--no-reference");
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("--no-reference"), "{}", stderr(&o));
+    let o = run!("check", &wrong, "--by", "force");
+    assert_eq!(o.status.code(), Some(2));
+}

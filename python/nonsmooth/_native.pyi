@@ -270,5 +270,6 @@ def check(
     tol: float = 1e-8,
     kind: Optional[Kind] = None,
     reference: bool = True,
+    by: Literal["residual", "distance", "both"] = "residual",
 ) -> CheckReport: ...
 def methods() -> list[dict[str, Any]]: ...

@@ -75,11 +75,12 @@ def check_trajectory(
     tol: float = 1e-8,
     kind: Optional[str] = None,
     reference: bool = True,
+    by: str = "residual",
 ) -> TrajectoryReport:
     """Checks each ``(problem, r)`` of a rollout with ``check`` and summarises the steps.
 
     ``steps``: an iterable of pairs, a problem and the engine's answer at that step (an
-    array of ``problem.dim`` numbers). ``tol``, ``kind`` and ``reference`` are passed to
+    array of ``problem.dim`` numbers). ``tol``, ``kind``, ``reference`` and ``by`` are passed to
     ``check`` for every step. Errors of ``check`` (a wrong length, NaN in ``r``) are raised
     naming the step.
     """
@@ -87,7 +88,7 @@ def check_trajectory(
     reports: list = []
     for i, (problem, r) in enumerate(steps):
         try:
-            rep: CheckReport = check(problem, r, tol=tol, kind=kind, reference=reference)
+            rep: CheckReport = check(problem, r, tol=tol, kind=kind, reference=reference, by=by)
         except Exception as e:  # name the step, keep the exception's type
             raise type(e)(f"step {i}: {e}") from e
         reports.append(rep)

@@ -3,7 +3,7 @@
 //! fields of `nonsmooth check --json`.
 
 use nonsmooth::check::{
-    CheckError, CheckOptions, CheckReport, ContactRecord, check as crate_check,
+    CheckError, CheckOptions, CheckReport, ContactRecord, JudgeBy, check as crate_check,
 };
 use nonsmooth::problem::FrictionKind;
 use pyo3::exceptions::PyAttributeError;
@@ -17,8 +17,9 @@ use crate::records::{fields_of, structured_array};
 
 /// The judgement of an answer, as `nonsmooth check --json` gives it.
 ///
-/// Every field of the summary is an attribute: `verdict` ("consistent" or
-/// "inconsistent"), `grade` (one sentence with the distance to the reference), `type`,
+/// Every field of the summary is an attribute: `verdict` ("consistent",
+/// "inconsistent", or "undecided" when judged by distance without a reference), `by`
+/// ("residual", "distance" or "both"), `grade` (one sentence with the distance to the reference), `type`,
 /// `kind`, `tol`, `error` (Siconos 4.4 normalisation), `error_q` (||q||-scaled),
 /// `error_abs`, `error_normal`, `level` ("velocity", "acceleration", "unknown"),
 /// `force_unit`, `penetration_name`, `max_penetration`, `max_cone_violation`,
@@ -57,7 +58,7 @@ impl PyCheckReport {
         Ok(names)
     }
 
-    /// `verdict == "consistent"`: the error and the normal condition meet `tol`.
+    /// `verdict == "consistent"`: the measure `by` names meets `tol`.
     #[getter]
     fn consistent(&self) -> bool {
         self.consistent
@@ -99,13 +100,22 @@ pub(crate) fn run_check(
     }
 }
 
-fn options(tol: f64, kind: Option<&str>, reference: bool) -> PyResult<CheckOptions> {
+fn options(tol: f64, kind: Option<&str>, reference: bool, by: &str) -> PyResult<CheckOptions> {
     if !(tol >= 0.0) || !tol.is_finite() {
         return Err(errors::OptionError::new_err(format!(
             "tol must be a finite number >= 0, not {tol}"
         )));
     }
+    let by: JudgeBy = by.parse().map_err(errors::OptionError::new_err)?;
+    if by != JudgeBy::Residual && !reference {
+        return Err(errors::OptionError::new_err(format!(
+            "by=\"{}\" judges by the distance to the reference solution, which \
+             reference=False turns off",
+            by.name()
+        )));
+    }
     Ok(CheckOptions {
+        by,
         kind: kind
             .map(|k| k.parse::<FrictionKind>().map_err(errors::problem))
             .transpose()?,
@@ -121,14 +131,18 @@ fn options(tol: f64, kind: Option<&str>, reference: bool) -> PyResult<CheckOptio
 /// `reference=True`, the distance to a reference solution the library computes (the
 /// CCP's solution is unique; for Coulomb the nearest solution found from `r`).
 ///
-/// tol: the verdict's tolerance (Siconos 4.4 normalisation); kind: judge against
-/// "coulomb" or "ccp" instead of the problem's law. The problem's labels and units (its
+/// tol: the verdict's tolerance; kind: judge against "coulomb" or "ccp" instead of the
+/// problem's law; by: what the verdict judges by, "residual" (the error in the Siconos 4.4
+/// normalisation, the normal condition and the scaled error within `tol`), "distance"
+/// (`||r - r*|| / ||r*||` within `tol`, and no contact off by more than `tol` of the
+/// largest contact force; "undecided" when no reference solution is found) or "both".
+/// Both numbers are always reported. The problem's labels and units (its
 /// provenance) name the contacts and the level of the data.
 ///
 /// Raises ProblemError for an `r` of the wrong length or with NaN or infinity, and for a
 /// law asked of an LCP. The GIL is released during the reference solve.
 #[pyfunction]
-#[pyo3(signature = (problem, r, tol = 1e-8, kind = None, reference = true))]
+#[pyo3(signature = (problem, r, tol = 1e-8, kind = None, reference = true, by = "residual"))]
 pub fn check(
     py: Python<'_>,
     problem: &Bound<'_, PyProblem>,
@@ -136,9 +150,10 @@ pub fn check(
     tol: f64,
     kind: Option<&str>,
     reference: bool,
+    by: &str,
 ) -> PyResult<PyCheckReport> {
     let p = problem.get();
-    let opts = options(tol, kind, reference)?;
+    let opts = options(tol, kind, reference, by)?;
     let r = readonly_vector(r, "r")?;
     let report = match r.as_slice() {
         Ok(s) => run_check(py, p, s, &opts)?,
@@ -205,7 +220,7 @@ pub fn _time_check(
 ) -> PyResult<f64> {
     let p = problem.get();
     let r = readonly_vector(r, "r")?.as_array().to_vec();
-    let opts = options(1e-8, None, reference)?;
+    let opts = options(1e-8, None, reference, "residual")?;
     let t = std::time::Instant::now();
     for _ in 0..repeat.max(1) {
         let rep = crate_check(&p.inner, std::hint::black_box(&r), &p.provenance, &opts)

@@ -371,6 +371,25 @@ def test_check_without_reference_and_without_labels():
     assert rep.contacts.dtype["label"].kind == "U"
 
 
+def test_check_by_distance():
+    # W = diag(1, 1e-8, 1), q = (-1, 1e-9, 0): r* = (1, -0.1, 0) sticks; dropping the
+    # tangential force leaves a residual of about 1e-9 but forces 0.1 away
+    W = np.diag([1.0, 1e-8, 1.0])
+    p = ns.Problem.local(W, np.array([-1.0, 1e-9, 0.0]), 0.5, "ccp")
+    r = np.array([1.0, 0.0, 0.0])
+    by_residual = ns.check(p, r, tol=1e-8)
+    assert by_residual.by == "residual" and by_residual.consistent
+    by_distance = ns.check(p, r, tol=1e-8, by="distance")
+    assert by_distance.by == "distance" and by_distance.verdict == "inconsistent"
+    assert by_distance.reference["relative_distance"] > 0.09
+    assert ns.check(p, r, tol=1e-8, by="both").verdict == "inconsistent"
+    assert ns.check(p, r, tol=0.2, by="distance").consistent
+    with pytest.raises(ns.OptionError, match="residual, distance or both"):
+        ns.check(p, r, by="force")
+    with pytest.raises(ns.OptionError, match="reference=False"):
+        ns.check(p, r, by="distance", reference=False)
+
+
 def test_check_kind_of_an_lcp_is_refused():
     lcp = ns.Problem.lcp(np.eye(2), -np.ones(2))
     with pytest.raises(ns.ProblemError, match="friction law `ccp` asked for a problem of type lcp"):

@@ -23,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import test_mujoco as T  # noqa: E402  (the scenes and the error measures)
 
 OUT = T.ROOT / "book" / "src" / "generated" / "mujoco_bridge.txt"
+# The tolerance guidance of the section "Which tolerance, and which measure".
+OUT_DEFAULTS = T.ROOT / "book" / "src" / "generated" / "mujoco_defaults.txt"
 
 
 def _err(e: float) -> str:
@@ -120,6 +122,42 @@ def _generic_scenes() -> list:
     return rows
 
 
+def generate_defaults() -> str:
+    return "\n".join([f"MuJoCo {mujoco.__version__} (Python package)", *_default_settings()]) + "\n"
+
+
+def _default_settings() -> list:
+    """Tolerance guidance: what MuJoCo's solvers reach at their default settings
+    (tolerance 1e-8, 100 iterations, warm start on), in both measures, on the chapter's
+    pile and incline. Each answer is judged by residual and by distance at the chapter's
+    tolerance; `relative` is ||r - r*|| / ||r*||, `contact` the worst contact's distance
+    over the largest contact force."""
+    ns = T._native()
+    tol = T.CONSISTENT_TOL
+    rows = [f"MuJoCo's default settings (tolerance 1e-8, 100 iterations), elliptic cone: "
+            f"nonsmooth.check at {tol:g}",
+            f"  {'scene':24s} {'solver':7s} {'rows':>4s}  {'error':>8s}  {'relative':>8s}  "
+            f"{'contact':>8s}  {'by residual':12s} by distance"]
+    for solver in ("Newton", "CG", "PGS"):
+        opt = f'timestep="0.002" solver="{solver}" integrator="Euler"'
+        scenes = [
+            ("pile of 30, 400 steps", lambda: T.run(T.pile_xml("elliptic", opt=opt), 400)),
+            ("incline 20 deg (sticks)", lambda: T.run_to_contacts(
+                T.incline_xml(20.0, 0.5, "elliptic", impratio=10).replace(T.OPT, opt), 30)),
+        ]
+        for name, make in scenes:
+            m, d = make()
+            ex = T.nmj.extract(m, d)
+            res = ns.check(ex.problem(), ex.r, tol=tol, by="residual")
+            dis = ns.check(ex.problem(), ex.r, tol=tol, by="distance")
+            ref = dis.reference or {}
+            rows.append(f"  {name:24s} {solver:7s} {len(ex.q):4d}  {_err(res.error):>8s}  "
+                        f"{_dist(ref.get('relative_distance')):>8s}  "
+                        f"{_dist(ref.get('worst_relative_distance')):>8s}  "
+                        f"{res.verdict:12s} {dis.verdict}")
+    return rows
+
+
 def _dist(x) -> str:
     """A distance to two digits, or a bound where it is at the reference's own accuracy."""
     if x is None:
@@ -178,7 +216,20 @@ def test_generated_text_is_current():
     assert generate() == old, f"{OUT} is stale: run python {Path(__file__).name}"
 
 
+def test_generated_defaults_are_current():
+    if not OUT_DEFAULTS.exists():
+        pytest.fail(f"{OUT_DEFAULTS} is missing: run python {Path(__file__).name}")
+    old = OUT_DEFAULTS.read_text()
+    first = old.splitlines()[0]
+    if not first.startswith(f"MuJoCo {mujoco.__version__} "):
+        pytest.skip(f"{OUT_DEFAULTS.name} was made with {first.split(' (')[0]}, this is "
+                    f"MuJoCo {mujoco.__version__}")
+    assert generate_defaults() == old, f"{OUT_DEFAULTS} is stale: run python {Path(__file__).name}"
+
+
 if __name__ == "__main__":
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(generate())
+    OUT_DEFAULTS.write_text(generate_defaults())
     print(OUT.read_text(), end="")
+    print(OUT_DEFAULTS.read_text(), end="")

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::check::{CheckOptions, CheckReport, ContactRecord, check};
+use crate::check::{CheckOptions, CheckReport, ContactRecord, JudgeBy, check};
 use crate::problem::FrictionKind;
 use clap::{Args, ValueEnum};
 
@@ -41,9 +41,17 @@ pub struct CheckArgs {
     /// reference (largest first). Default: by index, or by error with --worst.
     #[arg(long, value_enum)]
     sort: Option<SortKey>,
-    /// Do not solve for the reference solution (no distance is reported).
+    /// Do not solve for the reference solution (no distance is reported; not with --by
+    /// distance or both).
     #[arg(long)]
     no_reference: bool,
+    /// What the verdict judges by: the residual of the contact law (error, normal
+    /// condition and scaled error within --tol), the distance to the reference solution
+    /// (‖r - r*‖/‖r*‖ within --tol, and no contact off by more than --tol of the largest
+    /// contact force), or both. Both numbers are always printed. Without a reference
+    /// solution a verdict by distance is "undecided" (exit status 1).
+    #[arg(long, value_enum, default_value = "residual")]
+    by: By,
     /// JSON output: one object for the whole answer, then one per contact; for a
     /// trajectory, one object per step (JSON Lines).
     #[arg(long)]
@@ -52,6 +60,27 @@ pub struct CheckArgs {
     /// into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+}
+
+/// `--by`: what the verdict judges by (the library's [`JudgeBy`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum By {
+    /// The residual of the contact law.
+    Residual,
+    /// The relative distance to the reference solution.
+    Distance,
+    /// Both.
+    Both,
+}
+
+impl From<By> for JudgeBy {
+    fn from(b: By) -> JudgeBy {
+        match b {
+            By::Residual => JudgeBy::Residual,
+            By::Distance => JudgeBy::Distance,
+            By::Both => JudgeBy::Both,
+        }
+    }
 }
 
 /// How the contact table is ordered.
@@ -209,6 +238,7 @@ fn options(a: &CheckArgs) -> CheckOptions {
         kind: a.kind,
         tol: a.tol,
         reference: !a.no_reference,
+        by: a.by.into(),
         ..Default::default()
     }
 }
@@ -315,7 +345,7 @@ fn report_lines(report: &CheckReport, file: &str, source: &str) -> Vec<String> {
         }
         out.extend(wrap("  uniqueness  ", &rf.uniqueness, WIDTH, INDENT));
         if let Some(d) = rf.distance {
-            let mut line = format!("  distance    {}{unit}", sci(Some(d)));
+            let mut line = format!("{}{unit}", sci(Some(d)));
             if let Some(rel) = rf.relative_distance {
                 line += &format!(" (relative {})", sci(Some(rel)));
             }
@@ -325,13 +355,17 @@ fn report_lines(report: &CheckReport, file: &str, source: &str) -> Vec<String> {
                     line += &format!(" ({l})");
                 }
                 line += &format!(", {}{unit}", sci(Some(wd)));
+                if let Some(w) = rf.worst_relative_distance {
+                    line += &format!(" ({} of the largest contact force)", sci(Some(w)));
+                }
             }
-            out.push(line);
+            out.extend(wrap("  distance    ", &line, WIDTH, INDENT));
         }
     }
     out.push(format!(
-        "  verdict     {} (tolerance {})",
+        "  verdict     {} (by {}, tolerance {})",
         report.verdict,
+        report.by.name(),
         sci(Some(report.tol))
     ));
     out.extend(wrap("  grade       ", &report.grade, WIDTH, INDENT));
@@ -367,6 +401,13 @@ fn shown<'a>(report: &'a CheckReport, a: &CheckArgs) -> Vec<&'a ContactRecord> {
 }
 
 pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
+    if a.no_reference && a.by != By::Residual {
+        return Err(Failure::Usage(format!(
+            "--by {} judges by the distance to the reference solution, which --no-reference \
+             turns off",
+            JudgeBy::from(a.by).name()
+        )));
+    }
     let is_jsonl = a
         .path
         .extension()
@@ -591,6 +632,14 @@ mod trajectory {
                 a.path.display()
             )));
         }
+        let mut inputs = vec![a.path.clone()];
+        if !jsonl {
+            inputs.extend(super::super::expand(std::slice::from_ref(&a.path))?);
+        }
+        super::super::output::plan(
+            &inputs,
+            &[super::super::output::Output::file(a.plot.as_deref(), "plot (--plot)")],
+        )?;
         let steps = steps(a, jsonl)?;
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
@@ -754,7 +803,10 @@ mod trajectory {
         // one label per decade, or per 2, 3, ... decades so that there are at most 12
         let every = decades.div_ceil(12).max(1);
         let n = steps.len().max(2) as f64;
-        let root = SVGBackend::new(path, (800, 450)).into_drawing_area();
+        // drawn into memory, then written whole (never a half-drawn file at `path`)
+        let mut svg = String::new();
+        {
+        let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| err(&e))?;
         let mut chart = ChartBuilder::on(&root)
             .caption(
@@ -806,6 +858,7 @@ mod trajectory {
             .draw()
             .map_err(|e| err(&e))?;
         root.present().map_err(|e| err(&e))?;
-        Ok(())
+        }
+        crate::io::write_atomic(path, svg.as_bytes()).map_err(|e| e.to_string())
     }
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
-use super::output::{check_writable_file, refuse_inputs};
+use super::output::{Output, plan};
 use crate::io::{AnyProblem, IoError, IoErrorKind, json, npy, npz, siconos};
 use crate::problem::ProblemError;
 use clap::{Args, ValueEnum};
@@ -133,12 +133,12 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode, Failure> {
             a.input.display()
         )));
     }
-    if !to_stdout {
-        refuse_inputs(&a.output, std::slice::from_ref(&lp.path), "output")?;
-        if to != To::Numpy {
-            check_writable_file(&a.output, "output")?;
-        }
-    }
+    let output = if to == To::Numpy {
+        Output::folder(Some(&a.output), "output (-o)")
+    } else {
+        Output::file(Some(&a.output), "output (-o)")
+    };
+    plan(std::slice::from_ref(&lp.path), &[output])?;
     let text = match (to, &lp.problem) {
         (To::Json, p) => Some(json::to_string(
             &lp.name,

@@ -132,3 +132,137 @@ impl Drop for Streamed {
         }
     }
 }
+
+/// What a command writes: a file, or a folder it fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// One file, written whole ([`crate::io::write_atomic`] or [`Streamed`]).
+    File,
+    /// A folder the command creates if missing and writes files into.
+    Folder,
+}
+
+/// One output of a command: the option that names it (for messages), its path, and
+/// whether it is a file or a folder.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// What the output is, in the messages (`"trajectory (--out)"`).
+    pub what: String,
+    /// Its path as given.
+    pub path: PathBuf,
+    /// File or folder.
+    pub target: Target,
+}
+
+impl Output {
+    /// A file output; `None` when the option was not given or is `-` (standard output).
+    pub fn file(path: Option<&Path>, what: &str) -> Option<Output> {
+        Self::new(path, what, Target::File)
+    }
+
+    /// A folder output; `None` when the option was not given.
+    pub fn folder(path: Option<&Path>, what: &str) -> Option<Output> {
+        Self::new(path, what, Target::Folder)
+    }
+
+    fn new(path: Option<&Path>, what: &str, target: Target) -> Option<Output> {
+        let path = path?;
+        (path.as_os_str() != "-").then(|| Output {
+            what: what.to_string(),
+            path: path.to_path_buf(),
+            target,
+        })
+    }
+}
+
+/// `path` made absolute with its existing part resolved (links followed), so that two
+/// spellings of a file that does not exist yet compare equal (`d/x.svg`, `./d/x.svg`,
+/// `d/../d/x.svg`).
+fn resolved(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .unwrap_or_else(|_| PathBuf::from("."))
+            .join(path)
+    };
+    // resolve the longest existing ancestor, then append the rest lexically
+    let mut rest: Vec<std::ffi::OsString> = Vec::new();
+    let mut head = abs.as_path();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(head) {
+            let mut out = real;
+            for part in rest.iter().rev() {
+                if part == ".." {
+                    out.pop();
+                } else if part != "." {
+                    out.push(part);
+                }
+            }
+            return out;
+        }
+        match (head.parent(), head.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                head = parent;
+            }
+            _ => return abs,
+        }
+    }
+}
+
+/// The one check every command runs before it reads or writes anything else: each output
+/// against every input, against each other, and for being writable.
+///
+/// * No output may be an input, or a folder that holds an input, under any spelling or
+///   link ([`refuse_inputs`]); a folder output may not be one that an input file sits in.
+/// * No two outputs may be the same path (two options writing one file would leave only
+///   one of them, or neither).
+/// * A file output must not be a folder, and its folder must exist ([`check_writable_file`]);
+///   a folder output must not be an existing file, and its parent must exist or be
+///   creatable.
+///
+/// Every option that writes a file goes through it (the tests `cli_outputs` try each one
+/// against its inputs and its sibling outputs).
+///
+/// # Errors
+/// [`Failure::Usage`] naming the output, the option and the input or the other output.
+pub fn plan(inputs: &[PathBuf], outputs: &[Option<Output>]) -> Result<(), Failure> {
+    let outputs: Vec<&Output> = outputs.iter().flatten().collect();
+    for o in &outputs {
+        refuse_inputs(&o.path, inputs, &o.what)?;
+        if o.target == Target::Folder {
+            // a folder that does not exist yet cannot hold an input; one that exists is
+            // checked by refuse_inputs above (an input inside it)
+            if o.path.exists() && !o.path.is_dir() {
+                return Err(Failure::Usage(format!(
+                    "{}: the {} is a file, not a folder",
+                    o.path.display(),
+                    o.what
+                )));
+            }
+        } else {
+            check_writable_file(&o.path, &o.what)?;
+        }
+    }
+    for (i, x) in outputs.iter().enumerate() {
+        for y in &outputs[i + 1..] {
+            let (rx, ry) = (resolved(&x.path), resolved(&y.path));
+            let clash = rx == ry
+                || (x.target == Target::Folder && ry.starts_with(&rx) && y.target == Target::Folder)
+                || (y.target == Target::Folder && rx.starts_with(&ry) && x.target == Target::Folder);
+            if clash {
+                return Err(Failure::Usage(format!(
+                    "{}: the {} and the {} are the same path; give each its own",
+                    x.path.display(),
+                    x.what,
+                    y.what
+                )));
+            }
+        }
+    }
+    Ok(())
+}

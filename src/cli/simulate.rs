@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Failure;
 use super::args;
-use super::output::Streamed;
+use super::output::{Output, Streamed};
 use super::table::{Align, Table, emit, sci};
 use crate::implicit::linear::InnerSolver;
 use crate::implicit::scenes::{self as implicit_scenes, ImplicitScene};
@@ -512,6 +512,33 @@ fn sink(path: &Option<PathBuf>, what: &str) -> Result<Option<Sink>, Failure> {
 /// [`Failure::Usage`] for a bad command line, [`Failure::Input`] for a scene file that
 /// cannot be read or a step that fails (the records so far are written first).
 pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
+    // Every output against the scene file and each other, before anything is read or run.
+    let scene = PathBuf::from(&a.scene);
+    let inputs: Vec<PathBuf> = if SceneKind::from_name(&a.scene).is_none()
+        && ImplicitScene::from_name(&a.scene).is_none()
+    {
+        vec![scene]
+    } else {
+        Vec::new()
+    };
+    if let Some(p) = &a.animate
+        && p.extension().and_then(|e| e.to_str()) != Some("svg")
+    {
+        return Err(Failure::Usage(format!(
+            "{}: the animation is written as an .svg file",
+            p.display()
+        )));
+    }
+    super::output::plan(
+        &inputs,
+        &[
+            Output::file(a.out.as_deref(), "trajectory (--out)"),
+            Output::file(a.records.as_deref(), "records file (--records)"),
+            Output::file(a.animate.as_deref(), "animation (--animate)"),
+            Output::file(a.save_scene.as_deref(), "scene file (--save-scene)"),
+            Output::folder(a.dump_problems.as_deref(), "problem folder (--dump-problems)"),
+        ],
+    )?;
     let settings = settings(&a)?;
     let (world, model) = world(&a)?;
     if a.save_scene.is_some() && !model.is_empty() {
@@ -521,21 +548,12 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
         )));
     }
     if let Some(p) = &a.save_scene {
-        super::output::check_writable_file(p, "scene file")?;
         crate::io::write_atomic(p, crate::world::scene_file::write_scene(&world).as_bytes())?;
     }
     if let Some(dir) = &a.dump_problems {
         std::fs::create_dir_all(dir).map_err(|e| {
             Failure::Usage(format!("{}: cannot create the folder: {e}", dir.display()))
         })?;
-    }
-    if let Some(p) = &a.animate
-        && p.extension().and_then(|e| e.to_str()) != Some("svg")
-    {
-        return Err(Failure::Usage(format!(
-            "{}: the animation is written as an .svg file",
-            p.display()
-        )));
     }
     let mut out = sink(&a.out, "trajectory")?;
     if let Some(Sink::Csv(f)) = &mut out {

@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nalgebra::DVector;
 use serde_json::json;
 
-use super::output::{Streamed, refuse_inputs};
+use super::output::{Output, Streamed, plan};
 use super::table::{Align, Style, Table, elide, emit, sci};
 use super::{args, expand, short_name};
 
@@ -278,8 +278,16 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
             )));
         }
         crate::io::answer::AnswerFormat::of(out).map_err(Failure::Usage)?;
-        refuse_inputs(out, &files, "answer file")?;
     }
+    let mut inputs = files.clone();
+    inputs.extend(a.warm_start.clone());
+    plan(
+        &inputs,
+        &[
+            Output::file(a.out.as_deref(), "answer file (--out)"),
+            Output::file(a.history.as_deref(), "history file (--history)"),
+        ],
+    )?;
     if let Some(w) = &a.warm_start {
         if files.len() != 1 {
             return Err(Failure::Usage(format!(
@@ -301,7 +309,6 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
     // the target is never opened while the inputs are read, and it may not be one.
     let mut history = match &a.history {
         Some(p) => {
-            refuse_inputs(p, &files, "history file")?;
             let mut f = Streamed::create(p, "history file")?;
             f.line("file,method,iteration,seconds,error,error_q,error_abs")?;
             Some(f)

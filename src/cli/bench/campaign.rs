@@ -101,6 +101,10 @@ pub(super) fn run_campaign(a: &BenchArgs) -> Result<ExitCode, Failure> {
     let mut files = expand(&a.paths)?;
     files.sort();
     files.dedup();
+    super::super::output::plan(
+        &files,
+        &[super::super::output::Output::file(a.jsonl.as_deref(), "campaign file (--jsonl)")],
+    )?;
     if let Some(sh) = a.shard {
         files = files
             .into_iter()

@@ -344,6 +344,8 @@ fn run_ratios(file: &Path, named: &str) -> Result<ExitCode, Failure> {
 /// `nonsmooth bench profile FILE [--plot SVG] [--tol-label TEXT]`.
 fn run_profile(file: &Path, plot: Option<&Path>, label: Option<&str>) -> Result<ExitCode, Failure> {
     use self::profile::{Profile, plot_profile, profile_markdown};
+    use super::output::{Output, plan};
+    plan(&[file.to_path_buf()], &[Output::file(plot, "plot (--plot)")])?;
     let records: Vec<_> = profile::read_records(file)
         .map_err(Failure::Input)?
         .into_iter()

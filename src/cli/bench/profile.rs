@@ -241,7 +241,10 @@ pub fn plot_profile(profile: &Profile, path: &Path, title: &str) -> Result<(), S
     let hi = (profile.max_ratio() * 1.5).log10().ceil().max(1.0);
     let decades = hi as usize;
     let every = decades.div_ceil(10).max(1);
-    let root = SVGBackend::new(path, (800, 480)).into_drawing_area();
+    // drawn into memory, then written whole (never a half-drawn file at `path`)
+    let mut svg = String::new();
+    {
+    let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 18))
@@ -326,7 +329,8 @@ pub fn plot_profile(profile: &Profile, path: &Path, title: &str) -> Result<(), S
         .draw()
         .map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))?;
-    Ok(())
+    }
+    crate::io::write_atomic(path, svg.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// The profile table as Markdown: one row per solver with the problems it solved and
