@@ -228,6 +228,24 @@ fn fclib_seeds_read() {
     }
 }
 
+/// Issue 28: an integer stored as a float is read only when it is a whole number (HDF5's
+/// own conversion truncated `W/m = 6.5` to 6).
+#[cfg(feature = "hdf5")]
+#[test]
+fn fclib_float_sizes_must_be_whole() {
+    use nonsmooth::io::fclib;
+    let dir = std::env::temp_dir().join(format!("nonsmooth-fclib-float-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = dir.join("whole.hdf5");
+    fclib_seed::float_size(&whole, 3.0).unwrap();
+    let p = fclib::read(&whole).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.problem.dim(), 3);
+    let half = dir.join("half.hdf5");
+    fclib_seed::float_size(&half, 3.5).unwrap();
+    let e = fclib::read(&half).unwrap_err().to_string();
+    assert!(e.contains("3.5") && e.contains("not a whole number"), "{e}");
+}
+
 #[cfg(feature = "hdf5")]
 mod fclib_seed {
     use std::path::Path;
@@ -310,6 +328,15 @@ mod fclib_seed {
         floats(&v, "w", &[0.0, 0.0, 0.0])?;
         floats(&v, "mu", &[0.3])?;
         info(&g)
+    }
+
+    /// A local problem whose `W/m` (a size) is stored as the float `m`.
+    pub fn float_size(path: &Path, m: f64) -> hdf5::Result<()> {
+        local(path, -3)?;
+        let f = hdf5::File::open_rw(path)?;
+        let w = f.group("fclib_local/W")?;
+        w.unlink("m")?;
+        w.new_dataset::<f64>().shape(()).create("m")?.write_scalar(&m)
     }
 
     /// A local problem whose `W` has a row index beyond its size.

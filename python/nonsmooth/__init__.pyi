@@ -5,6 +5,7 @@ from ._native import (
     OptionError as OptionError,
     Problem as Problem,
     ProblemError as ProblemError,
+    ProblemWarning as ProblemWarning,
     Result as Result,
     SolveError as SolveError,
     __version__ as __version__,

@@ -40,6 +40,9 @@ class FormatError(ValueError):
 class OptionError(ValueError):
     """An unknown method, option, or an option value of the wrong type or range."""
 
+class ProblemWarning(UserWarning):
+    """Doubtful data in a valid problem (a law assumed, a non-symmetric W)."""
+
 class Answer:
     """An engine's answer carried with a problem."""
 

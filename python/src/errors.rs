@@ -5,7 +5,8 @@ use nonsmooth::io::{IoError, IoErrorKind};
 use nonsmooth::solver::registry::OptionError as CrateOptionError;
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyOSError, PyPermissionError, PyRuntimeError, PyValueError,
+    PyFileNotFoundError, PyOSError, PyPermissionError, PyRuntimeError, PyUserWarning,
+    PyValueError,
 };
 use pyo3::prelude::*;
 
@@ -40,6 +41,29 @@ create_exception!(
     "An unknown method, an option the method does not have, or a value of the wrong type \
      or out of range; the message lists what is accepted."
 );
+
+create_exception!(
+    nonsmooth,
+    ProblemWarning,
+    PyUserWarning,
+    "Something doubtful in data that still make a valid problem: a friction law assumed \
+     because the file does not say it, a Delassus operator W that is not symmetric or has a \
+     negative diagonal entry. The same text as the command line's warnings; \
+     `problem.warnings` keeps them."
+);
+
+/// Emits each message as a [`ProblemWarning`] (stack level 2: the caller's line).
+///
+/// # Errors
+/// When the warnings filter turns the warning into an exception.
+pub fn warn_all(py: Python<'_>, messages: &[String]) -> PyResult<()> {
+    let category = py.get_type::<ProblemWarning>();
+    for m in messages {
+        let text = std::ffi::CString::new(m.replace('\0', " ")).expect("no NUL left");
+        PyErr::warn(py, &category, &text, 2)?;
+    }
+    Ok(())
+}
 
 /// A [`ProblemError`] with the text of `e`.
 pub fn problem(e: impl std::fmt::Display) -> PyErr {

@@ -39,5 +39,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SolveError", py.get_type::<errors::SolveError>())?;
     m.add("FormatError", py.get_type::<errors::FormatError>())?;
     m.add("OptionError", py.get_type::<errors::OptionError>())?;
+    m.add("ProblemWarning", py.get_type::<errors::ProblemWarning>())?;
     Ok(())
 }

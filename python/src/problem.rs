@@ -266,6 +266,7 @@ impl PyProblem {
         provenance: Provenance,
         answer: Option<EngineAnswer>,
     ) -> Self {
+        let warnings = inner.data_warnings();
         PyProblem {
             inner,
             name: name.unwrap_or_else(|| "problem".into()),
@@ -274,8 +275,16 @@ impl PyProblem {
             answer,
             warm_start: None,
             provenance,
-            warnings: Vec::new(),
+            warnings,
         }
+    }
+
+    /// Emits each of `warnings` as a Python warning of category `ProblemWarning` (what the
+    /// command line prints on standard error), and returns the problem; an error if the
+    /// warnings filter turns them into errors.
+    pub(crate) fn warned(self) -> PyResult<Self> {
+        Python::attach(|py| errors::warn_all(py, &self.warnings))?;
+        Ok(self)
     }
 
     fn with_inner(&self, inner: AnyProblem) -> Self {
@@ -343,12 +352,7 @@ impl PyProblem {
         let fc = FrictionContact::new(w, q, mu, kind).map_err(errors::problem)?;
         let provenance = provenance_of(fc.contacts(), labels, source, description, units)?;
         let answer = answer_of(answer, fc.dim())?;
-        Ok(Self::made(
-            AnyProblem::Friction(fc),
-            name,
-            provenance,
-            answer,
-        ))
+        Self::made(AnyProblem::Friction(fc), name, provenance, answer).warned()
     }
 
     /// A global friction problem `M v = q + H r`, `u = H^T v + b`.
@@ -389,7 +393,7 @@ impl PyProblem {
             .map_err(errors::problem)?;
         let provenance = provenance_of(g.contacts(), labels, source, description, units)?;
         let answer = answer_of(answer, g.dim())?;
-        Ok(Self::made(AnyProblem::Global(g), name, provenance, answer))
+        Self::made(AnyProblem::Global(g), name, provenance, answer).warned()
     }
 
     /// A generic mechanical problem `u = W r + q` whose rows come in blocks with their own
@@ -447,7 +451,7 @@ impl PyProblem {
         let g = GenericMechanical::new(w, q, blocks, kind).map_err(errors::problem)?;
         let provenance = provenance_of(g.blocks_len(), labels, source, description, units)?;
         let answer = answer_of(answer, g.dim())?;
-        Ok(Self::made(AnyProblem::Generic(g), name, provenance, answer))
+        Self::made(AnyProblem::Generic(g), name, provenance, answer).warned()
     }
 
     /// The linear complementarity problem `w = A x + b`, `0 <= x _|_ w >= 0`.
@@ -468,7 +472,7 @@ impl PyProblem {
         let b = vector(b, "b")?;
         let lcp = Lcp::new(a, b).map_err(errors::problem)?;
         let provenance = provenance_of(0, None, source, description, None)?;
-        Ok(Self::made(AnyProblem::Lcp(lcp), name, provenance, None))
+        Self::made(AnyProblem::Lcp(lcp), name, provenance, None).warned()
     }
 
     /// Reads a problem from any file the crate reads: the project's JSON, Siconos `.dat`,
@@ -481,7 +485,7 @@ impl PyProblem {
     #[staticmethod]
     fn read(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
         let lp = py.detach(|| io::load(&path)).map_err(errors::io)?;
-        Ok(PyProblem {
+        PyProblem {
             inner: lp.problem,
             name: lp.name,
             format: Some(lp.format.name()),
@@ -490,7 +494,8 @@ impl PyProblem {
             warm_start: lp.warm_start,
             provenance: lp.provenance,
             warnings: lp.warnings,
-        })
+        }
+        .warned()
     }
 
     /// Writes the problem (with its answer and provenance where the format holds them).

@@ -426,3 +426,34 @@ def test_check_fields_are_those_of_the_command_line(tmp_path):
         assert rec["label"] == row["label"]
         assert rec["r_n"] == row["r_n"] and rec["error"] == row["error"]
     assert summary["verdict"] == rep.verdict and summary["error"] == rep.error
+
+
+def test_warnings_are_python_warnings(tmp_path):
+    import warnings
+
+    # a W with a negative diagonal entry and an asymmetry: a valid problem, warned twice
+    W = np.array([[-1.0, 0.5, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    with pytest.warns(ns.ProblemWarning) as caught:
+        p = ns.Problem.local(W, np.array([-1.0, 0.0, 0.0]), 0.5)
+    texts = [str(w.message) for w in caught]
+    assert any("not symmetric" in t for t in texts), texts
+    assert any("W[0,0] = -1e0 is negative" in t for t in texts), texts
+    assert p.warnings == texts
+    assert issubclass(ns.ProblemWarning, UserWarning)
+    # turned into errors by the warnings filter, as any Python warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ns.ProblemWarning)
+        with pytest.raises(ns.ProblemWarning):
+            ns.Problem.local(W, np.array([-1.0, 0.0, 0.0]), 0.5)
+    # a NumPy folder without meta.json: the law assumed, said as a warning on read
+    d = tmp_path / "folder"
+    d.mkdir()
+    np.save(d / "W.npy", np.eye(3))
+    np.save(d / "q.npy", np.array([-1.0, 0.0, 0.0]))
+    np.save(d / "mu.npy", np.array([0.5]))
+    with pytest.warns(ns.ProblemWarning, match="friction law assumed coulomb"):
+        ns.Problem.read(str(d))
+    # a symmetric W with a nonnegative diagonal warns nothing
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ns.Problem.local(np.eye(3), np.array([-1.0, 0.0, 0.0]), 0.5)

@@ -54,23 +54,32 @@ pub fn omega(s: &str) -> Result<f64, String> {
     Ok(w)
 }
 
-/// A mass ratio: a finite number `> 0`.
+/// The smallest mass ratio (`--ratio`).
+pub const MIN_RATIO: f64 = 1e-6;
+/// The largest mass ratio (`--ratio`).
+pub const MAX_RATIO: f64 = 1e6;
+/// The largest time step in s (`--dt`).
+pub const MAX_TIME_STEP: f64 = 10.0;
+
+/// A mass ratio: a number in `[MIN_RATIO, MAX_RATIO]`.
 pub fn ratio(s: &str) -> Result<f64, String> {
     let r = number(s)?;
-    if !(r > 0.0) || !r.is_finite() {
+    if !(MIN_RATIO..=MAX_RATIO).contains(&r) {
         return Err(format!(
-            "`{s}` is not a mass ratio: expected a finite number > 0"
+            "`{s}` is not a mass ratio: expected a finite number > 0, from {MIN_RATIO:e} to \
+             {MAX_RATIO:e}"
         ));
     }
     Ok(r)
 }
 
-/// A time step in s: a finite number `> 0`.
+/// A time step in s: a number in `(0, MAX_TIME_STEP]`.
 pub fn time_step(s: &str) -> Result<f64, String> {
     let t = number(s)?;
-    if !(t > 0.0) || !t.is_finite() {
+    if !(t > 0.0 && t <= MAX_TIME_STEP) {
         return Err(format!(
-            "`{s}` is not a time step: expected a finite number > 0 (seconds)"
+            "`{s}` is not a time step: expected a finite number > 0 and at most \
+             {MAX_TIME_STEP} (seconds)"
         ));
     }
     Ok(t)
@@ -206,9 +215,15 @@ mod tests {
         for bad in ["0", "2", "2.5", "-1", "nan", "inf"] {
             assert!(omega(bad).is_err(), "{bad}");
         }
-        for bad in ["0", "-5", "nan", "inf"] {
+        for bad in ["0", "-5", "nan", "inf", "1e-7", "1.1e6", "1e308"] {
             assert!(ratio(bad).is_err(), "{bad}");
         }
+        assert_eq!(ratio("1e6").unwrap(), 1e6);
+        assert_eq!(ratio("1e-6").unwrap(), 1e-6);
+        for bad in ["10.5", "1e308"] {
+            assert!(time_step(bad).is_err(), "{bad}");
+        }
+        assert_eq!(time_step("10").unwrap(), 10.0);
         for bad in [
             "0",
             "18446744073709551615",

@@ -442,7 +442,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
     let report = check(&lp.problem, &answer, &lp.provenance, &options(&a))
         .map_err(|e| Failure::Input(format!("{}: {e}", a.path.display())))?;
     if let Some(note) = &report.note {
-        eprintln!("nonsmooth: note: {}: {note}", a.path.display());
+        say!("note: {}: {note}", a.path.display());
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -540,7 +540,7 @@ mod trajectory {
             }
         };
         for w in &lp.warnings {
-            eprintln!("nonsmooth: warning: {name}: {w}");
+            say!("warning: {name}: {w}");
         }
         let contacts = lp.problem.contacts();
         let result = match &lp.answer {
@@ -684,7 +684,7 @@ mod trajectory {
                 }
                 Err(e) => {
                     bad += 1;
-                    eprintln!("nonsmooth: {e}");
+                    say!("{e}");
                     if a.json {
                         let v = serde_json::json!({"step": i, "file": s.name,
                             "verdict": "invalid", "message": e});
@@ -756,7 +756,7 @@ mod trajectory {
         }
         if let Some(plot) = &a.plot {
             draw(plot, &steps).map_err(Failure::Input)?;
-            eprintln!("nonsmooth: wrote {}", plot.display());
+            say!("wrote {}", plot.display());
         }
         Ok(if bad == 0 {
             ExitCode::SUCCESS

@@ -195,8 +195,8 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode, Failure> {
         ),
     }
     .map_err(|e| write_failure(&a.input, e))?;
-    eprintln!(
-        "nonsmooth: wrote {} ({}, {} unknowns)",
+    say!(
+        "wrote {} ({}, {} unknowns)",
         a.output.display(),
         lp.problem.type_name(),
         lp.problem.dim()

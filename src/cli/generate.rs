@@ -146,7 +146,12 @@ pub fn run(a: GenerateArgs) -> Result<ExitCode, Failure> {
                 .with_kind(a.kind),
         )
     };
-    let provenance = scene.provenance(a.global);
+    let mut provenance = scene.provenance(a.global);
+    // the scene describes the law it was built with (Coulomb); --kind changed it
+    let built = format!(", law {};", FrictionKind::default().name());
+    provenance.description = provenance
+        .description
+        .replace(&built, &format!(", law {};", a.kind.name()));
     let text = match ext.as_deref() {
         _ if to_stdout => json::to_string(&scene.name, &problem, None, &provenance),
         Some("npz") => {
@@ -178,8 +183,8 @@ pub fn run(a: GenerateArgs) -> Result<ExitCode, Failure> {
             .map_err(|e| Failure::Usage(e.to_string()))?;
     }
     if !to_stdout {
-        eprintln!(
-            "nonsmooth: wrote {} ({} contacts, {} unknowns)",
+        say!(
+            "wrote {} ({} contacts, {} unknowns)",
             a.output.display(),
             problem.contacts(),
             problem.dim()

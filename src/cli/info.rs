@@ -298,7 +298,7 @@ pub fn run(a: InfoArgs) -> Result<ExitCode, Failure> {
             }
             Err(e) => {
                 ok = false;
-                eprintln!("nonsmooth: {e}");
+                say!("{e}");
             }
         }
     }

@@ -13,6 +13,15 @@
 //!   of range, a path that does not exist or holds no problem, an output that would
 //!   overwrite an input.
 
+/// Prints a message on standard error after the program's name, with every invisible,
+/// control or text-direction character written out ([`crate::io::text::visible`]): a file
+/// name with a right-to-left override cannot reorder the line.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("nonsmooth: {}", $crate::io::text::visible(&format!($($arg)*)))
+    };
+}
+
 mod args;
 mod bench;
 mod check;
@@ -151,11 +160,11 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(Failure::Usage(msg)) => {
-            eprintln!("nonsmooth: {msg}");
+            say!("{msg}");
             ExitCode::from(2)
         }
         Err(Failure::Input(msg)) => {
-            eprintln!("nonsmooth: {msg}");
+            say!("{msg}");
             ExitCode::from(1)
         }
         Err(Failure::Closed) => ExitCode::from(1),
@@ -231,7 +240,7 @@ fn load_one(path: &Path) -> Result<crate::io::LoadedProblem, Failure> {
 /// [`crate::io::LoadedProblem::warnings`]) to standard error.
 fn warn(lp: &crate::io::LoadedProblem) {
     for w in &lp.warnings {
-        eprintln!("nonsmooth: warning: {}: {w}", lp.path.display());
+        say!("warning: {}: {w}", lp.path.display());
     }
 }
 

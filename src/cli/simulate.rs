@@ -47,9 +47,11 @@ pub struct SimulateArgs {
     /// Time step in s (finite, > 0).
     #[arg(long, default_value = "0.01", allow_hyphen_values = true, value_parser = args::time_step)]
     dt: f64,
-    /// The contact solver: any method that solves a 3D friction problem (auto, nsgs,
-    /// nsn, prox-gs, prox-jacobi, prox-nsn; `nonsmooth methods` lists them).
-    #[arg(long, short, default_value = "auto", value_parser = args::method)]
+    /// The contact solver (`nonsmooth methods` lists them with their options).
+    #[arg(long, short, default_value = "auto", value_parser = args::method,
+          help = super::methods::method_help(
+              "The contact solver, a method that solves 3D friction problems",
+              Some(crate::solver::registry::ProblemType::Fc3d)))]
     method: Choice,
     /// Set an option of the method: KEY=VALUE, repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -133,9 +135,10 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "A", allow_hyphen_values = true, value_parser = args::vsp_weight)]
     vsp_weight: Option<f64>,
     /// The velocity a bottom body, fixed for the layer above it, has in that layer's
-    /// problem: whole-system (its velocity after the whole-system part of the step; the
-    /// default), updated (the one its own layer gave it) or at-rest (zero). With
-    /// updated, velocity errors grow from layer to layer on brick towers.
+    /// problem: at-rest (zero; the default, the only choice that keeps a resting tower at
+    /// rest), whole-system (its velocity after the whole-system part of the step) or
+    /// updated (the one its own layer gave it; velocity errors then grow from layer to
+    /// layer on brick towers).
     #[arg(long, value_name = "V", value_parser = |s: &str| BottomVelocity::from_name(s).ok_or_else(|| format!("unknown bottom velocity `{s}` (expected whole-system, updated or at-rest)")))]
     vsp_bottoms: Option<BottomVelocity>,
     /// Error correction: none, projection (Erleben 2007 eq. 46, 5 PGS sweeps) or

@@ -25,10 +25,9 @@ pub struct SolveArgs {
     /// Problem files or folders (searched recursively).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Method: auto, lemke, pj, pgs, psor, nsgs, vgs, nsn, fischer-newton, minmap-newton, nncg,
-    /// prox-gs, prox-jacobi, prox-nsn, gmp-newton, gmp-pgs (`nonsmooth methods` lists them
-    /// with their options).
-    #[arg(long, short, default_value = "auto", value_parser = args::method)]
+    /// Method (`nonsmooth methods` lists them with their options).
+    #[arg(long, short, default_value = "auto", value_parser = args::method,
+          help = super::methods::method_help("Method", None))]
     method: Choice,
     /// Set an option of the method: KEY=VALUE, repeatable (`nonsmooth methods` lists each
     /// method's options and defaults). An option the method does not have is an error.
@@ -356,12 +355,12 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                 if matches!(e.kind, crate::io::IoErrorKind::FeatureDisabled(_))
                     && !a.paths.iter().any(|p| p == path) =>
             {
-                bar.suspend(|| eprintln!("nonsmooth: skipped: {e}"));
+                bar.suspend(|| say!("skipped: {e}"));
                 Row::unsolved(short_name(path), method.name(), "skipped", e.to_string())
             }
             Err(e) => {
                 all_ok = false;
-                bar.suspend(|| eprintln!("nonsmooth: {e}"));
+                bar.suspend(|| say!("{e}"));
                 Row::unsolved(short_name(path), method.name(), "unreadable", e.to_string())
             }
             Ok(mut lp) => {
@@ -369,7 +368,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                 if let Err(m) = super::kind_applies(path, &lp.problem, a.kind) {
                     // a row like any other problem that cannot be solved as asked
                     all_ok = false;
-                    bar.suspend(|| eprintln!("nonsmooth: {m}"));
+                    bar.suspend(|| say!("{m}"));
                     Row {
                         ptype: lp.problem.type_name().into(),
                         kind: kind_name(&lp, None),
@@ -396,7 +395,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                     if let Some(note) =
                         mu_max.and_then(|m| crate::merit::mu_beyond_resolution(m, a.tol))
                     {
-                        bar.suspend(|| eprintln!("nonsmooth: note: {}: {note}", path.display()));
+                        bar.suspend(|| say!("note: {}: {note}", path.display()));
                     }
                     lp.problem = lp.problem.with_kind(a.kind).map_err(|e| e.to_string())?;
                     let x = match &a.warm_start {
@@ -425,8 +424,8 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                     };
                     if a.warm_start.is_some() && method.resolve(&lp.problem).name() == "lemke" {
                         bar.suspend(|| {
-                            eprintln!(
-                                "nonsmooth: warning: {}: lemke pivots from its own initial basis \
+                            say!(
+                                "warning: {}: lemke pivots from its own initial basis \
                                  and does not use --warm-start",
                                 path.display()
                             )
@@ -468,7 +467,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, Failure> {
                         Ok(_) => None,
                     };
                     if let Some(m) = &message {
-                        bar.suspend(|| eprintln!("nonsmooth: {}: {m}", path.display()));
+                        bar.suspend(|| say!("{}: {m}", path.display()));
                     }
                     Row {
                         file: short_name(path),

@@ -81,9 +81,28 @@ impl Reader<'_> {
         Ok(ds)
     }
 
+    /// An integer dataset. One stored as floating point is read only if every value is a
+    /// whole number (HDF5's conversion would truncate `6.5` to `6` silently).
     fn ints(&self, name: &str) -> Result<Vec<i64>, IoError> {
+        use hdf5::types::TypeDescriptor;
         let ds = self.dataset(name)?;
-        ds.read_raw::<i64>().map_err(|e| self.err(name, e))
+        let integer = ds
+            .dtype()
+            .ok()
+            .and_then(|t| t.to_descriptor().ok())
+            .is_some_and(|d| matches!(d, TypeDescriptor::Integer(_) | TypeDescriptor::Unsigned(_)));
+        if integer {
+            return ds.read_raw::<i64>().map_err(|e| self.err(name, e));
+        }
+        let values = ds.read_raw::<f64>().map_err(|e| self.err(name, e))?;
+        let whole = |v: f64| v.is_finite() && v.fract() == 0.0 && v.abs() <= 9.007_199_254_740_992e15;
+        if let Some((i, v)) = values.iter().enumerate().find(|(_, v)| !whole(**v)) {
+            return Err(self.err(
+                name,
+                format!("entry {i} is {v:?}, not a whole number; this dataset holds integers"),
+            ));
+        }
+        Ok(values.iter().map(|&v| v as i64).collect())
     }
 
     fn floats(&self, name: &str) -> Result<Vec<f64>, IoError> {

@@ -23,6 +23,8 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("mujoco_json", mujoco_json),
     ("project_json", project_json),
     ("npy_array", npy_array),
+    ("npz_archive", npz_archive),
+    ("scene_file", scene_file),
     ("cli_args", cli_args),
     #[cfg(feature = "hdf5")]
     ("fclib_hdf5", fclib_hdf5),
@@ -176,6 +178,19 @@ pub fn npz_archive(data: &[u8]) {
         )
         .expect("written again");
         assert_eq!(bytes, again, "npz round trip");
+    }
+}
+
+/// A scene file (`nonsmooth simulate SCENE.json`): read as UTF-8 text by
+/// [`crate::world::scene_file::read_scene`]; a scene that reads is written back
+/// ([`crate::world::scene_file::write_scene`]) and read again, neither of which may panic.
+pub fn scene_file(data: &[u8]) {
+    use crate::world::scene_file::{read_scene, write_scene};
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(world) = read_scene(text) {
+        let _ = read_scene(&write_scene(&world));
     }
 }
 

@@ -61,9 +61,8 @@ pub const VERSION: u32 = 1;
 /// tagged enum first copies the whole object into a tree of generic values, several times
 /// the size of the triplets (issue 14: large walls needed gigabytes). The accepted input
 /// and the messages are those of the derived form (`missing field`, `unknown variant`,
-/// `duplicate field`; keys that do not belong to the storage are ignored), except that a
-/// key given before `storage` is read as what it is in either storage (`entries` as
-/// triplets, `rows` as rows of numbers) even if the storage then ignores it.
+/// `duplicate field`, `unknown field`); a key of the other storage (`rows` beside
+/// `"storage": "triplets"`) is an error wherever it stands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "storage", rename_all = "lowercase")]
 pub enum MatrixJson {
@@ -112,7 +111,7 @@ impl<'de> serde::de::Visitor<'de> for MatrixVisitor {
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<MatrixJson, A::Error> {
-        use serde::de::{Error, IgnoredAny};
+        use serde::de::Error;
         let mut storage: Option<Storage> = None;
         let mut nrows: Option<usize> = None;
         let mut ncols: Option<usize> = None;
@@ -154,8 +153,19 @@ impl<'de> serde::de::Visitor<'de> for MatrixVisitor {
                     }
                     rows = Some(map.next_value()?);
                 }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
+                "entries" | "rows" => {
+                    return Err(A::Error::custom(format!(
+                        "`{}` does not belong to a matrix stored as {} (triplets take \
+                         `entries`, dense matrices `rows`)",
+                        key.as_ref(),
+                        if storage == Some(Storage::Dense) { "dense" } else { "triplets" }
+                    )));
+                }
+                other => {
+                    return Err(A::Error::unknown_field(
+                        other,
+                        &["storage", "nrows", "ncols", "entries", "rows"],
+                    ));
                 }
             }
         }
@@ -197,7 +207,15 @@ fn finish<E: serde::de::Error>(
 ) -> Result<MatrixJson, E> {
     let nrows = nrows.ok_or_else(|| E::missing_field("nrows"));
     let ncols = ncols.ok_or_else(|| E::missing_field("ncols"));
+    let other = |key: &str, kind: &str| {
+        E::custom(format!(
+            "`{key}` does not belong to a matrix stored as {kind} (triplets take `entries`, \
+             dense matrices `rows`)"
+        ))
+    };
     match storage {
+        Some(Storage::Triplets) if rows.is_some() => Err(other("rows", "triplets")),
+        Some(Storage::Dense) if entries.is_some() => Err(other("entries", "dense")),
         None => Err(E::missing_field("storage")),
         Some(Storage::Triplets) => Ok(MatrixJson::Triplets {
             nrows: nrows?,
@@ -272,8 +290,10 @@ impl MatrixJson {
     }
 }
 
-/// The `data` object: which keys are present depends on `type`.
+/// The `data` object: which keys are present depends on `type` ([`DataJson::keys`]); a key
+/// this format does not know, or one that does not belong to the type, is an error.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DataJson {
     /// LCP / boxed LCP matrix.
     #[serde(rename = "A", default, skip_serializing_if = "Option::is_none")]
@@ -446,8 +466,11 @@ impl BlockJson {
     }
 }
 
-/// A whole file.
+/// A whole file. A key this format does not know (at any level: `"Law"`, `"kind"`, a
+/// misspelt `"provenence"`) is an error, never ignored: a file that meant `"law": "ccp"`
+/// must not be solved as Coulomb.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ProblemFile {
     /// Always [`FORMAT_TAG`].
     pub format: String,
@@ -581,6 +604,39 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
     from_file(path, file)
 }
 
+impl DataJson {
+    /// The keys present, by their names in the file.
+    pub fn keys(&self) -> Vec<&'static str> {
+        let present = [
+            ("A", self.a.is_some()),
+            ("W", self.w.is_some()),
+            ("M", self.m.is_some()),
+            ("H", self.h.is_some()),
+            ("b", self.b.is_some()),
+            ("q", self.q.is_some()),
+            ("mu", self.mu.is_some()),
+            ("lo", self.lo.is_some()),
+            ("hi", self.hi.is_some()),
+            ("dep", self.dep.is_some()),
+            ("factor", self.factor.is_some()),
+            ("blocks", self.blocks.is_some()),
+        ];
+        present.iter().filter(|(_, p)| *p).map(|(k, _)| *k).collect()
+    }
+
+    /// The keys a problem of type `ty` takes (`None` for an unknown type).
+    pub fn keys_of(ty: &str) -> Option<&'static [&'static str]> {
+        Some(match ty {
+            "lcp" => &["A", "b"],
+            "boxed-lcp" => &["A", "b", "lo", "hi", "dep", "factor"],
+            "fc3d" => &["W", "q", "mu"],
+            "gfc3d" => &["M", "H", "q", "b", "mu"],
+            "gmp" => &["W", "q", "blocks"],
+            _ => return None,
+        })
+    }
+}
+
 fn need<T>(path: &Path, v: Option<T>, key: &str, ty: &str) -> Result<T, IoError> {
     v.ok_or_else(|| {
         IoError::parse(
@@ -612,6 +668,32 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
     }
     let ty = file.problem_type.as_str();
     let d = file.data;
+    if let Some(allowed) = DataJson::keys_of(ty) {
+        if let Some(stray) = d.keys().into_iter().find(|k| !allowed.contains(k)) {
+            let hint = if ty == "gmp" && stray == "mu" {
+                "; a gmp problem's friction coefficients are its contact blocks' `mu`"
+            } else {
+                ""
+            };
+            return Err(IoError::parse(
+                path,
+                format!("data.{stray}"),
+                format!(
+                    "`data.{stray}` does not belong to a `{ty}` problem, whose data are {}{hint}",
+                    allowed.join(", ")
+                ),
+            ));
+        }
+        if matches!(ty, "lcp" | "boxed-lcp") && file.law.is_some() {
+            return Err(IoError::parse(
+                path,
+                "law",
+                format!(
+                    "a `{ty}` problem has no friction law; `law` applies to fc3d, gfc3d and gmp"
+                ),
+            ));
+        }
+    }
     let prob = |e| IoError::new(path, IoErrorKind::Problem(e));
     // Every matrix dimension equals the length of a vector stored in the file: check the
     // declared shape against it *before* building, so that a triplet matrix declaring
@@ -749,6 +831,19 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
     };
     if let Some(ans) = &file.answer {
         ans.validate(problem.dim()).map_err(prob)?;
+    }
+    let labels = file.provenance.labels.len();
+    if labels != 0 && labels != problem.contacts() {
+        return Err(IoError::parse(
+            path,
+            "provenance.labels",
+            format!(
+                "{labels} labels for {} {}; give one label per {} or none",
+                problem.contacts(),
+                if ty == "gmp" { "blocks" } else { "contacts" },
+                if ty == "gmp" { "block" } else { "contact" },
+            ),
+        ));
     }
     Ok(LoadedProblem {
         path: path.to_path_buf(),

@@ -31,7 +31,7 @@ pub mod npy;
 pub mod npz;
 pub mod opentissue;
 pub mod siconos;
-mod text;
+pub(crate) mod text;
 
 pub use crate::problem::{AnyProblem, Provenance};
 pub use text::parse_number;
@@ -445,7 +445,14 @@ pub(crate) fn has_entry(dir: &Path, name: &str) -> bool {
 /// [`IoErrorKind::Io`] if the path cannot be read, [`IoErrorKind::UnknownFormat`] for
 /// JSON of neither kind or a folder without `A.dlm`, else the reader's error.
 pub fn load(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
-    let path = path.as_ref();
+    let mut lp = load_format(path.as_ref())?;
+    let doubts = lp.problem.data_warnings();
+    lp.warnings.extend(doubts);
+    Ok(lp)
+}
+
+/// [`load`] without the data warnings.
+fn load_format(path: &Path) -> Result<LoadedProblem, IoError> {
     let meta = std::fs::metadata(path).map_err(io_err(path))?;
     if meta.is_dir() {
         if opentissue::is_problem_folder(path) {

@@ -945,6 +945,50 @@ pub(crate) trait Arrays {
     fn vector(&mut self, name: &str) -> Result<DVector<f64>, IoError>;
     /// A 1-D `int64` array.
     fn ints(&mut self, name: &str) -> Result<Vec<i64>, IoError>;
+    /// The arrays present, by name (a sparse matrix's four parts `X_data`, ... as `X`;
+    /// metadata not included).
+    fn names(&self) -> Vec<String>;
+}
+
+/// The arrays a problem of `problem`'s type takes (with the answer's `r` and `u`).
+fn arrays_of(problem: &AnyProblem) -> &'static [&'static str] {
+    match problem {
+        AnyProblem::Friction(_) => &["W", "q", "mu", "r", "u"],
+        AnyProblem::Generic(_) => &["W", "q", "blocks", "lo", "hi", "mu", "mu_len", "r", "u"],
+        AnyProblem::Global(_) => &["M", "H", "q", "b", "mu", "r", "u"],
+        AnyProblem::Lcp(_) => &["A", "b", "r", "u"],
+        AnyProblem::Boxed(_) => &["A", "b", "lo", "hi", "dep", "factor", "r", "u"],
+    }
+}
+
+/// Refuses an array the problem read does not use: it would be dropped silently (an
+/// `fc3d` archive holding `A` and `b` too, a `gmp` one that lost its `blocks` and reads as
+/// `fc3d`).
+fn refuse_stray(arrays: &impl Arrays, problem: &AnyProblem, path: &Path) -> Result<(), IoError> {
+    let allowed = arrays_of(problem);
+    let mut names = arrays.names();
+    names.sort();
+    if let Some(stray) = names.iter().find(|n| !allowed.contains(&n.as_str())) {
+        let hint = if matches!(problem, AnyProblem::Friction(_))
+            && ["blocks", "lo", "hi", "mu_len"].contains(&stray.as_str())
+        {
+            "; a generic mechanical problem (gmp) needs `blocks` beside `W`"
+        } else {
+            ""
+        };
+        return Err(IoError::parse(
+            path,
+            format!("{stray}.npy"),
+            format!(
+                "the array `{}` does not belong to {} (its arrays: {}), and would be ignored; \
+                 remove it or store the problem it belongs to{hint}",
+                show(stray.as_bytes(), 40),
+                problem.noun(),
+                allowed.join(", ")
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The problem held by `arrays` (an fc3d problem if `W` is present, else a gfc3d problem
@@ -993,6 +1037,7 @@ pub(crate) fn assemble(
     } else {
         return Ok(None);
     };
+    refuse_stray(arrays, &problem, path)?;
     let answer = if arrays.has("r") {
         let r = arrays.vector("r")?.as_slice().to_vec();
         let u = if arrays.has("u") {
@@ -1214,6 +1259,18 @@ impl Arrays for Folder<'_> {
     }
     fn ints(&mut self, name: &str) -> Result<Vec<i64>, IoError> {
         read_ints(self.0, &format!("{name}.npy"))
+    }
+    fn names(&self) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(self.0) else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.strip_suffix(".npy").map(str::to_string)
+            })
+            .collect()
     }
 }
 

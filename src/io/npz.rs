@@ -229,6 +229,23 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
                 return Err(archive.bad(&name, format!("member `{shown}` appears twice")));
             }
         }
+        // Each member is capped at MAX_FILE_BYTES when read; the archive as a whole too, so
+        // that a small file of many deflated members cannot ask for many gigabytes.
+        let mut total: u64 = 0;
+        for i in 0..archive.zip.len() {
+            let size = archive.zip.by_index_raw(i).map(|f| f.size()).unwrap_or(0);
+            total = total.saturating_add(size);
+        }
+        if total > MAX_FILE_BYTES {
+            return Err(IoError::parse(
+                path,
+                "zip",
+                format!(
+                    "the members unpack to {total} bytes in all, more than the \
+                     {MAX_FILE_BYTES} bytes (1 GiB) an archive may hold"
+                ),
+            ));
+        }
         Ok(archive)
     }
 
@@ -780,6 +797,24 @@ impl<R: Read + Seek> npy::Arrays for Archive<'_, R> {
     }
     fn ints(&mut self, name: &str) -> Result<Vec<i64>, IoError> {
         Archive::ints(self, name)
+    }
+    fn names(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .index
+            .keys()
+            .filter(|k| k.as_str() != "meta")
+            .map(|k| {
+                for part in ["_data", "_indices", "_indptr", "_shape"] {
+                    if let Some(base) = k.strip_suffix(part) {
+                        return base.to_string();
+                    }
+                }
+                k.clone()
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
     }
 }
 

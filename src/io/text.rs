@@ -325,12 +325,37 @@ pub(crate) fn invisible_name(c: char) -> Option<&'static str> {
         '\u{2029}' => "paragraph separator",
         '\u{2060}' => "word joiner",
         '\u{202f}' => "narrow no-break space",
+        '\u{202a}' => "left-to-right embedding",
+        '\u{202b}' => "right-to-left embedding",
+        '\u{202c}' => "pop directional formatting",
+        '\u{202d}' => "left-to-right override",
+        '\u{202e}' => "right-to-left override",
+        '\u{2066}' => "left-to-right isolate",
+        '\u{2067}' => "right-to-left isolate",
+        '\u{2068}' => "first strong isolate",
+        '\u{2069}' => "pop directional isolate",
         '\u{fffd}' => "replacement character",
         '\u{1b}' => "escape",
         '\r' => "carriage return",
         c if c.is_control() => "control character",
         _ => return None,
     })
+}
+
+/// A whole message made safe to print: every invisible, control or text-direction
+/// character (a file name with a right-to-left override would reorder the line on a
+/// terminal) written out as `<U+202E right-to-left override>`; line breaks and tabs kept.
+pub fn visible(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match invisible_name(c) {
+            Some(name) if c != '\n' && c != '\t' => {
+                out.push_str(&format!("<U+{:04X} {name}>", c as u32))
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// A token for a message: at most 40 characters, with every invisible or control

@@ -21,7 +21,41 @@ pub enum AnyProblem {
     Generic(GenericMechanical),
 }
 
+/// The relative asymmetry of `W` above which [`AnyProblem::data_warnings`] warns (the
+/// round-off of an assembled `H^T M^-1 H` is far below it).
+pub const ASYMMETRY_WARNING: f64 = 1e-10;
+
 impl AnyProblem {
+    /// What is doubtful about the data without making them invalid, as sentences for a
+    /// warning: a Delassus operator `W` (fc3d, gmp) that is not symmetric (relative
+    /// asymmetry above [`ASYMMETRY_WARNING`]) or has a negative diagonal entry. `W = H^T
+    /// M^-1 H` is symmetric positive semidefinite by construction, and the methods' theory
+    /// assumes it; such a `W` usually means a transposed or mis-signed export. LCP matrices
+    /// are not checked (an LCP's matrix need not be symmetric). `O(nnz log n)`.
+    pub fn data_warnings(&self) -> Vec<String> {
+        let w = match self {
+            AnyProblem::Friction(f) => f.w(),
+            AnyProblem::Generic(g) => g.w(),
+            _ => return Vec::new(),
+        };
+        let mut out = Vec::new();
+        let asym = w.relative_asymmetry();
+        if asym > ASYMMETRY_WARNING {
+            out.push(format!(
+                "W is not symmetric (largest |W_ij - W_ji| is {asym:.1e} of the largest |W_ij|); \
+                 a Delassus operator H^T M^-1 H is, and the methods assume it: check the export"
+            ));
+        }
+        let d = w.diagonal();
+        if let Some((i, v)) = d.iter().enumerate().find(|(_, v)| **v < 0.0) {
+            out.push(format!(
+                "W[{i},{i}] = {v:e} is negative; a Delassus operator has a nonnegative \
+                 diagonal (a row that pushes back when pushed): check the signs of the export"
+            ));
+        }
+        out
+    }
+
     /// The problem type in words, with its article (`"an LCP"`, `"a boxed LCP"`, `"a local
     /// friction problem"`, `"a global friction problem"`), for messages.
     pub fn noun(&self) -> &'static str {

@@ -122,6 +122,9 @@ impl BoxedLcp {
         check_len("hi", n, hi.len())?;
         check_len("dep", n, dep.len())?;
         check_len("factor", n, factor.len())?;
+        if let Some(row) = dep.iter().position(|&d| d < -1) {
+            return Err(ProblemError::InvalidDepIndex { row, dep: dep[row] });
+        }
         let inf = |v: f64| {
             if v >= f64::MAX {
                 f64::INFINITY

@@ -165,7 +165,10 @@ impl FrictionContact {
 
 /// An answer some engine (or solver) gave for a problem: the reaction `r` (`3nc`, same
 /// units and row order as the problem) and, optionally, the velocity it reported.
+///
+/// Read from a file, a key it does not know is an error.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EngineAnswer {
     /// Who produced it (for example `"MuJoCo 4.0.0"`).
     pub source: String,

@@ -132,6 +132,14 @@ pub enum ProblemError {
         /// The friction factor.
         factor: f64,
     },
+    /// A boxed row's `dep` (OpenTissue's convention) that is neither `-1` (fixed bounds) nor
+    /// a row index: read as `-1` before, silently.
+    InvalidDepIndex {
+        /// Row index.
+        row: usize,
+        /// The value given.
+        dep: i64,
+    },
     /// A vector or matrix size that is not a multiple of the contact dimension 3.
     NotContactSized {
         /// Which object.
@@ -257,6 +265,11 @@ impl fmt::Display for ProblemError {
                 f,
                 "row {row} has an invalid friction dependency (dep = {dep}, factor = {})",
                 fmt_num(*factor)
+            ),
+            InvalidDepIndex { row, dep } => write!(
+                f,
+                "row {row} has dep = {dep}; dep is -1 for fixed bounds or the index (>= 0) of \
+                 the normal row a friction bound depends on"
             ),
             NotContactSized { what, size } => write!(
                 f,

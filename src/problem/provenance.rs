@@ -2,7 +2,10 @@
 //! problem by every file format that can hold it).
 
 /// Where a problem came from and what its numbers mean.
+///
+/// Read from a file, a key it does not know is an error.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Provenance {
     /// The program that made the problem (for example `"Siconos 4.4 test suite"`,
     /// `"MuJoCo 4.0.0"`, `"nonsmooth::multibody"`).

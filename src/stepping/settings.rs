@@ -278,8 +278,9 @@ impl Settings {
             return bad(
                 "method",
                 format!(
-                    "`{}` does not solve 3D friction problems (use auto, nsgs, nsn, prox-gs, prox-jacobi or prox-nsn)",
-                    self.method.name()
+                    "`{}` does not solve 3D friction problems (use {})",
+                    self.method.name(),
+                    crate::solver::registry::names_for(ProblemType::Fc3d).join(", ")
                 ),
             );
         }
@@ -287,8 +288,9 @@ impl Settings {
             return bad(
                 "correction method",
                 format!(
-                    "`{}` does not solve LCPs (use pgs, psor, pj, lemke, fischer-newton, minmap-newton, nncg or prox-gs)",
-                    self.correction_method.name()
+                    "`{}` does not solve LCPs (use {})",
+                    self.correction_method.name(),
+                    crate::solver::registry::names_for(ProblemType::Lcp).join(", ")
                 ),
             );
         }

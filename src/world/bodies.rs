@@ -21,6 +21,25 @@ use crate::multibody::{MultibodyError, RigidBody, check_finite};
 /// most this far apart.
 pub const DEFAULT_MARGIN: f64 = 1e-3;
 
+/// The contacts one collision pass ([`World::contacts`]) may find, and the candidate
+/// pairs of its broad phase: this many, plus [`MAX_CONTACTS_PER_BODY`] per body.
+pub const MAX_CONTACTS_BASE: usize = 1_000_000;
+
+/// The contacts (and candidate pairs) one collision pass may find per body, besides
+/// [`MAX_CONTACTS_BASE`]. Bodies at rest side by side have far fewer: a cube inside a
+/// grid of touching cubes has 28 contacts with its 26 neighbours, counted once per pair.
+pub const MAX_CONTACTS_PER_BODY: usize = 50;
+
+/// The coupling one collision pass may find: the sum over the moving bodies of the square
+/// of their numbers of contacts, an upper bound on the nonzero 3 x 3 blocks of the
+/// Delassus operator `W = J M^-1 J^T` the step assembles (two contacts give a block when
+/// they share a moving body): this many, plus [`MAX_COUPLING_PER_BODY`] per body.
+pub const MAX_COUPLING_BASE: usize = 2_000_000;
+
+/// The coupling one collision pass may find per body, besides [`MAX_COUPLING_BASE`]: about
+/// the square of 70 contacts on every body.
+pub const MAX_COUPLING_PER_BODY: usize = 5_000;
+
 /// A body of the world: its dynamics, its geometry and its surface.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WorldBody {
@@ -289,10 +308,22 @@ impl World {
     /// The result depends only on the world: the same world gives bit-identical
     /// contacts, in the same order.
     ///
+    /// The pass is capped so that its memory, and that of the step it feeds, stays
+    /// proportional to the number of bodies `n` ([`World::caps`]): at most
+    /// [`MAX_CONTACTS_BASE`] + [`MAX_CONTACTS_PER_BODY`] `n` candidate pairs and as many
+    /// contacts, and a coupling (the sum over moving bodies of their contacts squared, a
+    /// bound on the blocks of `W`) of at most [`MAX_COUPLING_BASE`] +
+    /// [`MAX_COUPLING_PER_BODY`] `n`. Bodies at rest stay far below; bodies sunk into one
+    /// another (a file of 500 coincident boxes) reach a cap within the first few bodies,
+    /// and the pass stops there with an error naming the count and the cap.
+    ///
     /// # Errors
-    /// As [`World::validate`]; [`MultibodyError::Collision`] if parry refuses a pair.
+    /// As [`World::validate`]; [`MultibodyError::Collision`] if parry refuses a pair or a
+    /// cap is exceeded.
     pub fn contacts(&self) -> Result<Vec<WorldContact>, MultibodyError> {
         self.validate()?;
+        let n = self.bodies.len();
+        let (max_contacts, max_coupling) = self.caps();
         let shapes: Vec<_> = self
             .bodies
             .iter()
@@ -318,6 +349,7 @@ impl World {
             pose: poses[i],
         };
         let mut out = Vec::new();
+        let mut tally = Tally::new(&fixed, max_contacts, max_coupling);
         if let Some(g) = &self.ground {
             let plane = ground_shape();
             let ground = Side {
@@ -327,17 +359,112 @@ impl World {
             };
             for i in near_ground(&boxes, &fixed, g.height) {
                 let mat = self.materials.pair(g.material, self.bodies[i].material);
+                let start = out.len();
                 pair_contacts(&ground, i, &side(i), self.margin, &mat, &mut out)?;
+                tally.add(&out, start)?;
             }
         }
-        for (i, j) in overlapping_pairs(&boxes, &fixed) {
+        let pairs = overlapping_pairs(&boxes, &fixed, max_contacts).ok_or_else(|| {
+            MultibodyError::Collision {
+                reason: format!(
+                    "the broad phase found more than {max_contacts} pairs of {n} bodies whose \
+                     bounding boxes overlap, the cap of one collision pass \
+                     ({MAX_CONTACTS_BASE} + {MAX_CONTACTS_PER_BODY} per body); {OVERLAP}"
+                ),
+            }
+        })?;
+        for (i, j) in pairs {
             let mat = self
                 .materials
                 .pair(self.bodies[i].material, self.bodies[j].material);
+            let start = out.len();
             pair_contacts(&side(i), j, &side(j), self.margin, &mat, &mut out)?;
+            tally.add(&out, start)?;
         }
         out.sort_by_key(|c| c.id);
         Ok(out)
     }
     // ANCHOR_END: contacts
+
+    /// The caps of one collision pass over this world's `n` bodies: the most contacts
+    /// (and candidate pairs), [`MAX_CONTACTS_BASE`] + [`MAX_CONTACTS_PER_BODY`] `n`, and
+    /// the most coupling, [`MAX_COUPLING_BASE`] + [`MAX_COUPLING_PER_BODY`] `n` (see
+    /// [`World::contacts`]).
+    pub fn caps(&self) -> (usize, usize) {
+        let n = self.bodies.len();
+        (
+            MAX_CONTACTS_BASE.saturating_add(MAX_CONTACTS_PER_BODY.saturating_mul(n)),
+            MAX_COUPLING_BASE.saturating_add(MAX_COUPLING_PER_BODY.saturating_mul(n)),
+        )
+    }
+}
+
+/// The end of the messages of the caps of [`World::contacts`].
+const OVERLAP: &str = "the bodies overlap far more than bodies in contact do (are many of \
+                       them at the same place?)";
+
+/// The count of contacts and of the coupling of one collision pass, against the caps.
+struct Tally<'a> {
+    fixed: &'a [bool],
+    degree: Vec<usize>,
+    contacts: usize,
+    coupling: usize,
+    max_contacts: usize,
+    max_coupling: usize,
+}
+
+impl<'a> Tally<'a> {
+    fn new(fixed: &'a [bool], max_contacts: usize, max_coupling: usize) -> Self {
+        Tally {
+            fixed,
+            degree: vec![0; fixed.len()],
+            contacts: 0,
+            coupling: 0,
+            max_contacts,
+            max_coupling,
+        }
+    }
+
+    /// Counts the contacts `out[start..]` of one pair; an error once a cap is exceeded.
+    fn add(&mut self, out: &[WorldContact], start: usize) -> Result<(), MultibodyError> {
+        let n = self.fixed.len();
+        for c in &out[start..] {
+            self.contacts += 1;
+            for k in c.id.a.into_iter().chain([c.id.b]) {
+                if !self.fixed[k] {
+                    // (d + 1)^2 - d^2 more pairs of contacts share body k.
+                    self.coupling = self.coupling.saturating_add(2 * self.degree[k] + 1);
+                    self.degree[k] += 1;
+                }
+            }
+        }
+        if self.contacts > self.max_contacts {
+            return Err(MultibodyError::Collision {
+                reason: format!(
+                    "more than {} contacts among {n} bodies, the cap of one collision pass \
+                     ({MAX_CONTACTS_BASE} + {MAX_CONTACTS_PER_BODY} per body); {OVERLAP}",
+                    self.max_contacts
+                ),
+            });
+        }
+        if self.coupling > self.max_coupling {
+            let (body, most) = self
+                .degree
+                .iter()
+                .enumerate()
+                .max_by_key(|&(i, d)| (*d, std::cmp::Reverse(i)))
+                .map(|(i, d)| (i, *d))
+                .unwrap_or_default();
+            return Err(MultibodyError::Collision {
+                reason: format!(
+                    "the {} contacts found so far among {n} bodies share moving bodies in {} \
+                     pairs (blocks of W = J M^-1 J^T), more than the cap of one collision pass, \
+                     {} ({MAX_COUPLING_BASE} + {MAX_COUPLING_PER_BODY} per body); body {body} \
+                     alone has {most} contacts: {OVERLAP}",
+                    self.contacts, self.coupling, self.max_coupling
+                ),
+            });
+        }
+        Ok(())
+    }
 }

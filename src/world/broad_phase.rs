@@ -23,8 +23,13 @@ pub(crate) struct Aabb {
 
 // ANCHOR: sweep
 /// The pairs `(i, j)`, `i < j`, whose boxes overlap, sorted; `fixed[i]` marks fixed
-/// bodies, and pairs of two fixed bodies are left out.
-pub(crate) fn overlapping_pairs(boxes: &[Aabb], fixed: &[bool]) -> Vec<(usize, usize)> {
+/// bodies, and pairs of two fixed bodies are left out. `None` as soon as there are more
+/// than `cap` pairs (the memory of the list stays bounded).
+pub(crate) fn overlapping_pairs(
+    boxes: &[Aabb],
+    fixed: &[bool],
+    cap: usize,
+) -> Option<Vec<(usize, usize)>> {
     let mut order: Vec<usize> = (0..boxes.len()).collect();
     order.sort_by(|&i, &j| boxes[i].lo[0].total_cmp(&boxes[j].lo[0]).then(i.cmp(&j)));
     let mut pairs = Vec::new();
@@ -36,12 +41,15 @@ pub(crate) fn overlapping_pairs(boxes: &[Aabb], fixed: &[bool]) -> Vec<(usize, u
             let overlap = (1..3)
                 .all(|d| boxes[i].lo[d] <= boxes[j].hi[d] && boxes[j].lo[d] <= boxes[i].hi[d]);
             if overlap && !(fixed[i] && fixed[j]) {
+                if pairs.len() == cap {
+                    return None;
+                }
                 pairs.push((i.min(j), i.max(j)));
             }
         }
     }
     pairs.sort_unstable();
-    pairs
+    Some(pairs)
 }
 // ANCHOR_END: sweep
 
@@ -84,6 +92,14 @@ mod tests {
                 }
             }
         }
-        assert_eq!(overlapping_pairs(&boxes, &fixed), brute);
+        assert_eq!(
+            overlapping_pairs(&boxes, &fixed, usize::MAX),
+            Some(brute.clone())
+        );
+        assert_eq!(
+            overlapping_pairs(&boxes, &fixed, brute.len()),
+            Some(brute.clone())
+        );
+        assert_eq!(overlapping_pairs(&boxes, &fixed, brute.len() - 1), None);
     }
 }

@@ -55,7 +55,10 @@ mod step_problem;
 #[cfg(test)]
 mod tests;
 
-pub use bodies::{DEFAULT_MARGIN, World, WorldBody};
+pub use bodies::{
+    DEFAULT_MARGIN, MAX_CONTACTS_BASE, MAX_CONTACTS_PER_BODY, MAX_COUPLING_BASE,
+    MAX_COUPLING_PER_BODY, World, WorldBody,
+};
 pub use contact::{ContactId, WorldContact, feature_name, identities};
 pub use ground::GroundPlane;
 pub use material::{Material, MaterialId, Materials};

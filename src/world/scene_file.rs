@@ -50,11 +50,34 @@
 //! | `fixed` | `true` for a body that does not move (a wall, a bin) | `false` |
 //! | `material` | a name from `materials` | the first material |
 //!
-//! Unknown fields are errors (a misspelt `"velocty"` is not silently dropped). JSON has no
-//! NaN or infinity, and a number too large for an `f64` (`1e999`) is refused with its line
-//! and column. Every other error names its place in the file, for example
+//! Unknown fields are errors (a misspelt `"velocty"` is not silently dropped), and so is a
+//! key given twice in one object (JSON readers differ on which of the two counts; this one
+//! names the key and its place, `bodies[3]: the key "mass" appears twice ...`). JSON has
+//! no NaN or infinity, and a number too large for an `f64` (`1e999`) is refused with its
+//! line and column. Every other error names its place in the file, for example
 //! `bodies[3].shape: unknown shape "cube", expected box, sphere or capsule`
 //! ([`SceneFileError`]).
+//!
+//! Every number must also lie in a range where the simulation's arithmetic stays finite
+//! and meaningful; a value outside is refused where it is read, naming the field, the
+//! value and the unit (`bodies[2].mass = 1e308 kg is out of range: a mass lies in [1e-9,
+//! 1e9] kg`, [`SceneFileError::OutOfRange`]):
+//!
+//! | values | range |
+//! |---|---|
+//! | position components, the ground's `height`, `margin` | magnitude at most [`MAX_LENGTH`], `1e6` m |
+//! | sizes of shapes (radius, half extents, half height) | [[`MIN_SIZE`], [`MAX_LENGTH`]], `[1e-6, 1e6]` m |
+//! | `mass`, and the mass a `density` gives | [[`MIN_MASS`], [`MAX_MASS`]], `[1e-9, 1e9]` kg |
+//! | `density` | [[`MIN_DENSITY`], [`MAX_DENSITY`]], `[1e-9, 1e9]` kg/m³ |
+//! | `velocity` components | magnitude at most [`MAX_SPEED`], `1e6` m/s |
+//! | `angular_velocity` components | magnitude at most [`MAX_ANGULAR_SPEED`], `1e6` rad/s |
+//! | `gravity` components | magnitude at most [`MAX_GRAVITY`], `1e6` m/s² |
+//! | `force`, `torque` components | magnitude at most [`MAX_FORCE`], `1e15` N, and [`MAX_TORQUE`], `1e21` N m |
+//!
+//! Zero and negative sizes, masses and densities, and a negative margin, are refused by the
+//! world with its own message ([`SceneFileError::World`]). The number of contacts one
+//! collision pass may find is capped too ([`World::contacts`]), so that a scene of
+//! bodies piled into one another ends with an error instead of exhausting the memory.
 //!
 //! [`write_scene`] writes a world in this format; reading it back with [`read_scene`] gives
 //! a world equal to the original to the last bit (numbers are written with the shortest
@@ -64,19 +87,45 @@
 //! tensor ([`World::add_body`]) comes back with its shape's. Materials get the names
 //! `material0`, `material1`, ... (the world does not keep names).
 
+use std::cell::RefCell;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use nalgebra::{Quaternion, Unit, UnitQuaternion, Vector3};
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Number, Value};
 
 use super::{GroundPlane, Material, MaterialId, Shape, World};
 use crate::multibody::{MultibodyError, RigidBody};
 
 /// How far from 1 the norm of an `orientation` may be; it is normalised within this.
 pub const ORIENTATION_TOLERANCE: f64 = 1e-3;
+/// The largest magnitude of a length or a coordinate in m: a position component, the
+/// ground's height, the margin, a size of a shape.
+pub const MAX_LENGTH: f64 = 1e6;
+/// The smallest size of a shape in m (a radius, a half extent, a capsule's half height).
+pub const MIN_SIZE: f64 = 1e-6;
+/// The smallest mass of a body in kg, given or computed from its density.
+pub const MIN_MASS: f64 = 1e-9;
+/// The largest mass of a body in kg, given or computed from its density.
+pub const MAX_MASS: f64 = 1e9;
+/// The smallest density in kg/m³.
+pub const MIN_DENSITY: f64 = 1e-9;
+/// The largest density in kg/m³.
+pub const MAX_DENSITY: f64 = 1e9;
+/// The largest magnitude of a velocity component in m/s.
+pub const MAX_SPEED: f64 = 1e6;
+/// The largest magnitude of an angular velocity component in rad/s.
+pub const MAX_ANGULAR_SPEED: f64 = 1e6;
+/// The largest magnitude of a gravity component in m/s².
+pub const MAX_GRAVITY: f64 = 1e6;
+/// The largest magnitude of an applied force component in N: the weight of the heaviest
+/// body ([`MAX_MASS`]) under the strongest gravity ([`MAX_GRAVITY`]).
+pub const MAX_FORCE: f64 = 1e15;
+/// The largest magnitude of an applied torque component in N m: [`MAX_FORCE`] at the
+/// arm [`MAX_LENGTH`].
+pub const MAX_TORQUE: f64 = 1e21;
 /// An orientation whose norm is within this of 1 is kept bit for bit (the world accepts
 /// it as it is), so that written files read back exactly.
 const KEEP_TOLERANCE: f64 = 1e-9;
@@ -247,14 +296,26 @@ pub enum SceneFileError {
         /// What is wrong.
         message: String,
     },
-    /// The JSON does not describe a scene: an unknown or missing field, a value of the
-    /// wrong type, an unknown shape or material name, a duplicate material name, density
+    /// The JSON does not describe a scene: an unknown or missing field, a key given twice
+    /// in one object, a value of the wrong type, an unknown shape or material name, a duplicate material name, density
     /// and mass together, an orientation far from a unit quaternion.
     Invalid {
         /// Where, as a path into the file: `bodies[3].shape`, `materials[1]`, `scene`.
         place: String,
         /// What is wrong.
         message: String,
+    },
+    /// A number outside the range the format allows (see the module documentation):
+    /// `bodies[2].mass = 1e308 kg is out of range: a mass lies in [1e-9, 1e9] kg`.
+    OutOfRange {
+        /// Where, as for [`SceneFileError::Invalid`]: `bodies[2].mass`, `gravity`.
+        place: String,
+        /// The value as written (a number, or a vector `[x, y, z]`).
+        value: String,
+        /// Its unit: `kg`, `m/s`, ...
+        unit: &'static str,
+        /// The range it must lie in, in words.
+        expected: String,
     },
     /// The values were read but the world refused them (a negative size or friction, a
     /// zero mass, ...).
@@ -274,14 +335,14 @@ pub enum SceneFileError {
 }
 
 impl SceneFileError {
-    /// The place in the file of an [`Invalid`](SceneFileError::Invalid) or
-    /// [`World`](SceneFileError::World) error (also inside
-    /// [`InFile`](SceneFileError::InFile)).
+    /// The place in the file of an [`Invalid`](SceneFileError::Invalid),
+    /// [`OutOfRange`](SceneFileError::OutOfRange) or [`World`](SceneFileError::World) error
+    /// (also inside [`InFile`](SceneFileError::InFile)).
     pub fn place(&self) -> Option<&str> {
         match self {
-            SceneFileError::Invalid { place, .. } | SceneFileError::World { place, .. } => {
-                Some(place)
-            }
+            SceneFileError::Invalid { place, .. }
+            | SceneFileError::OutOfRange { place, .. }
+            | SceneFileError::World { place, .. } => Some(place),
             SceneFileError::InFile { error, .. } => error.place(),
             _ => None,
         }
@@ -300,6 +361,12 @@ impl fmt::Display for SceneFileError {
                 message,
             } => write!(f, "line {line}, column {column}: {message}"),
             SceneFileError::Invalid { place, message } => write!(f, "{place}: {message}"),
+            SceneFileError::OutOfRange {
+                place,
+                value,
+                unit,
+                expected,
+            } => write!(f, "{place} = {value} {unit} is out of range: {expected}"),
             SceneFileError::World { place, source } => write!(f, "{place}: {source}"),
             SceneFileError::InFile { path, error } => write!(f, "{}: {error}", path.display()),
         }
@@ -335,8 +402,9 @@ fn refused(place: impl Into<String>) -> impl FnOnce(MultibodyError) -> SceneFile
 /// Reads a scene file's text into a [`World`].
 ///
 /// # Errors
-/// [`SceneFileError::Syntax`] for text that is not JSON, [`SceneFileError::Invalid`]
-/// and [`SceneFileError::World`] with the place of the first problem.
+/// [`SceneFileError::Syntax`] for text that is not JSON, [`SceneFileError::Invalid`],
+/// [`SceneFileError::OutOfRange`] and [`SceneFileError::World`] with the place of the
+/// first problem.
 pub fn read_scene(text: &str) -> Result<World, SceneFileError> {
     parse_scene(text)?.to_world()
 }
@@ -359,24 +427,13 @@ pub fn scene_from_path(path: impl AsRef<Path>) -> Result<World, SceneFileError> 
 }
 
 /// Parses a scene file's text into its [`SceneFile`], checking the JSON syntax and the
-/// structure (fields, types, shape names) with the place of each problem, but not the
-/// values ([`SceneFile::to_world`] does).
+/// structure (fields, types, shape names, every key once per object) with the place of
+/// each problem, but not the values ([`SceneFile::to_world`] does).
 ///
 /// # Errors
 /// [`SceneFileError::Syntax`], [`SceneFileError::Invalid`].
 pub fn parse_scene(text: &str) -> Result<SceneFile, SceneFileError> {
-    let root: Value = serde_json::from_str(text).map_err(|e| {
-        let full = e.to_string();
-        let message = match full.rsplit_once(" at line ") {
-            Some((m, _)) => m.to_string(),
-            None => full,
-        };
-        SceneFileError::Syntax {
-            line: e.line(),
-            column: e.column(),
-            message,
-        }
-    })?;
+    let root = read_json(text)?;
     let Value::Object(map) = root else {
         return Err(invalid(
             "scene",
@@ -429,6 +486,156 @@ pub fn parse_scene(text: &str) -> Result<SceneFile, SceneFileError> {
         pairs,
         bodies,
     })
+}
+
+/// The JSON value of `text`, with every key of every object given once.
+///
+/// `serde_json::Value` keeps the last of two equal keys; this reads the text with a
+/// visitor of its own that builds the same value (numbers through the same exact
+/// `float_roundtrip` parser) but stops at the second occurrence of a key.
+fn read_json(text: &str) -> Result<Value, SceneFileError> {
+    let duplicate = RefCell::new(None);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let read = Checked {
+        at: &JsonPlace::Root,
+        duplicate: &duplicate,
+    }
+    .deserialize(&mut de)
+    .and_then(|v| de.end().map(|()| v));
+    read.map_err(|e| {
+        if let Some((place, key)) = duplicate.into_inner() {
+            return invalid(
+                place,
+                format!(
+                    "the key \"{key}\" appears twice (the second at line {}, column {}); \
+                     each key may be given once",
+                    e.line(),
+                    e.column()
+                ),
+            );
+        }
+        let full = e.to_string();
+        let message = match full.rsplit_once(" at line ") {
+            Some((m, _)) => m.to_string(),
+            None => full,
+        };
+        SceneFileError::Syntax {
+            line: e.line(),
+            column: e.column(),
+            message,
+        }
+    })
+}
+
+/// Where a value stands in the file, built only when an error names it.
+enum JsonPlace<'a> {
+    Root,
+    Key(&'a JsonPlace<'a>, &'a str),
+    Index(&'a JsonPlace<'a>, usize),
+}
+
+impl fmt::Display for JsonPlace<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonPlace::Root => f.write_str("scene"),
+            JsonPlace::Key(JsonPlace::Root, k) => f.write_str(k),
+            JsonPlace::Key(parent, k) => write!(f, "{parent}.{k}"),
+            JsonPlace::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
+    }
+}
+
+/// Reads one JSON value at `at`; the first duplicate key found is stored in `duplicate`
+/// (its object's place and the key) and stops the reading.
+struct Checked<'a> {
+    at: &'a JsonPlace<'a>,
+    duplicate: &'a RefCell<Option<(String, String)>>,
+}
+
+impl<'de> DeserializeSeed<'de> for Checked<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Checked<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        // serde_json reads no NaN or infinity; `Null` as `serde_json::Value` would.
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        self.deserialize(d)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        loop {
+            let at = JsonPlace::Index(self.at, items.len());
+            let seed = Checked {
+                at: &at,
+                duplicate: self.duplicate,
+            };
+            match seq.next_element_seed(seed)? {
+                Some(v) => items.push(v),
+                None => return Ok(Value::Array(items)),
+            }
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                let e = format!("the key \"{key}\" appears twice");
+                *self.duplicate.borrow_mut() = Some((self.at.to_string(), key));
+                return Err(serde::de::Error::custom(e));
+            }
+            let at = JsonPlace::Key(self.at, &key);
+            let value = map.next_value_seed(Checked {
+                at: &at,
+                duplicate: self.duplicate,
+            })?;
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
 }
 
 /// Deserialises `v`, naming `place` in an error.
@@ -486,13 +693,24 @@ impl SceneFile {
     /// # Errors
     /// [`SceneFileError::Invalid`] (unknown or duplicate material names, density and mass
     /// together or neither, orientation and axis-angle together, an orientation far from
-    /// unit, a zero axis) and [`SceneFileError::World`] (values the world refuses), each
-    /// with its place.
+    /// unit, a zero axis, a density that gives a mass out of range),
+    /// [`SceneFileError::OutOfRange`] (a value outside the ranges of the module
+    /// documentation) and [`SceneFileError::World`] (values the world refuses), each with
+    /// its place.
     pub fn to_world(&self) -> Result<World, SceneFileError> {
+        components("gravity", &self.gravity, MAX_GRAVITY, "m/s^2")?;
         let mut world = World::new()
             .with_gravity(Vector3::from(self.gravity))
             .map_err(refused("gravity"))?;
         if let Some(m) = self.margin {
+            if m > MAX_LENGTH {
+                return Err(out_of_range(
+                    "margin",
+                    num(m),
+                    "m",
+                    format!("a margin lies in [0, {}] m", num(MAX_LENGTH)),
+                ));
+            }
             world = world.with_margin(m).map_err(refused("margin"))?;
         }
         // Materials: the first replaces material 0, the others are added in order.
@@ -550,6 +768,14 @@ impl SceneFile {
         let ground = match &self.ground {
             None => None,
             Some(g) => {
+                if !(g.height.abs() <= MAX_LENGTH) {
+                    return Err(out_of_range(
+                        "ground.height",
+                        num(g.height),
+                        "m",
+                        format!("a height lies in [-{m}, {m}] m", m = num(MAX_LENGTH)),
+                    ));
+                }
                 let mat = lookup(&g.material, "ground.material")?;
                 Some(GroundPlane::new(g.height, mat).map_err(refused("ground"))?)
             }
@@ -680,13 +906,69 @@ impl BodySpec {
             .shape
             .to_shape()
             .map_err(refused(format!("{place}.shape")))?;
+        self.shape.check_sizes(&format!("{place}.shape"))?;
+        components(
+            &format!("{place}.position"),
+            &self.position,
+            MAX_LENGTH,
+            "m",
+        )?;
+        let zero = [0.0; 3];
+        let velocity = self.velocity.unwrap_or(zero);
+        let angular_velocity = self.angular_velocity.unwrap_or(zero);
+        let force = self.force.unwrap_or(zero);
+        let torque = self.torque.unwrap_or(zero);
+        components(&format!("{place}.velocity"), &velocity, MAX_SPEED, "m/s")?;
+        components(
+            &format!("{place}.angular_velocity"),
+            &angular_velocity,
+            MAX_ANGULAR_SPEED,
+            "rad/s",
+        )?;
+        components(&format!("{place}.force"), &force, MAX_FORCE, "N")?;
+        components(&format!("{place}.torque"), &torque, MAX_TORQUE, "N m")?;
         let position = Vector3::from(self.position);
         let body = match (self.density, self.mass) {
             (Some(_), Some(_)) => {
                 return Err(invalid(place, "give density or mass, not both"));
             }
-            (Some(d), None) => shape.body_with_density(d, position),
-            (None, Some(m)) => shape.body_with_mass(m, position),
+            (Some(d), None) => {
+                positive_in(
+                    &format!("{place}.density"),
+                    d,
+                    [MIN_DENSITY, MAX_DENSITY],
+                    "kg/m^3",
+                    "a density",
+                )?;
+                let body = shape
+                    .body_with_density(d, position)
+                    .map_err(refused(place))?;
+                if !(MIN_MASS..=MAX_MASS).contains(&body.mass) {
+                    return Err(invalid(
+                        format!("{place}.density"),
+                        format!(
+                            "{} kg/m^3 gives the {} m^3 of the shape a mass of {} kg, out of \
+                             range: a mass lies in [{}, {}] kg",
+                            num(d),
+                            num(shape.volume()),
+                            num(body.mass),
+                            num(MIN_MASS),
+                            num(MAX_MASS)
+                        ),
+                    ));
+                }
+                Ok(body)
+            }
+            (None, Some(m)) => {
+                positive_in(
+                    &format!("{place}.mass"),
+                    m,
+                    [MIN_MASS, MAX_MASS],
+                    "kg",
+                    "a mass",
+                )?;
+                shape.body_with_mass(m, position)
+            }
             (None, None) if self.fixed => shape.body_with_mass(1.0, position),
             (None, None) => {
                 return Err(invalid(
@@ -702,9 +984,12 @@ impl BodySpec {
             }
             (Some(q), None) => unit_quaternion(q, &format!("{place}.orientation"))?,
             (None, Some([x, y, z, angle])) => {
-                let axis = Vector3::new(x, y, z);
+                // Scaled by its largest component first, so that an axis such as
+                // [1e200, 1e200, 0] has a finite norm.
+                let big = x.abs().max(y.abs()).max(z.abs());
+                let axis = Vector3::new(x, y, z) / big;
                 let norm = axis.norm();
-                if !(norm > 0.0 && norm.is_finite() && angle.is_finite()) {
+                if !(big > 0.0 && norm.is_finite() && angle.is_finite()) {
                     return Err(invalid(
                         format!("{place}.axis_angle"),
                         format!(
@@ -717,19 +1002,130 @@ impl BodySpec {
             }
             (None, None) => UnitQuaternion::identity(),
         };
-        let zero = [0.0; 3];
-        let mut body = body.with_orientation(orientation).with_velocity(
-            Vector3::from(self.velocity.unwrap_or(zero)),
-            Vector3::from(self.angular_velocity.unwrap_or(zero)),
-        );
-        body.force = Vector3::from(self.force.unwrap_or(zero));
-        body.torque = Vector3::from(self.torque.unwrap_or(zero));
+        let mut body = body
+            .with_orientation(orientation)
+            .with_velocity(Vector3::from(velocity), Vector3::from(angular_velocity));
+        body.force = Vector3::from(force);
+        body.torque = Vector3::from(torque);
         if self.fixed {
             body = body.into_fixed();
         }
         body.validate().map_err(refused(place))?;
         Ok((shape, body))
     }
+}
+
+impl ShapeSpec {
+    /// Refuses a positive size outside [[`MIN_SIZE`], [`MAX_LENGTH`]] (zero and negative
+    /// sizes are the world's to refuse, [`Shape::validate`]).
+    fn check_sizes(&self, place: &str) -> Result<(), SceneFileError> {
+        let range = [MIN_SIZE, MAX_LENGTH];
+        match *self {
+            ShapeSpec::Box(h) => {
+                if h.iter()
+                    .all(|&v| !(v > 0.0) || (range[0]..=range[1]).contains(&v))
+                {
+                    Ok(())
+                } else {
+                    Err(out_of_range(
+                        format!("{place}.box"),
+                        vector(&h),
+                        "m",
+                        format!(
+                            "each half extent lies in [{}, {}] m",
+                            num(range[0]),
+                            num(range[1])
+                        ),
+                    ))
+                }
+            }
+            ShapeSpec::Sphere(r) => {
+                positive_in(&format!("{place}.sphere"), r, range, "m", "a radius")
+            }
+            ShapeSpec::Capsule(CapsuleSpec {
+                half_height,
+                radius,
+            }) => {
+                positive_in(
+                    &format!("{place}.capsule.half_height"),
+                    half_height,
+                    range,
+                    "m",
+                    "a half height",
+                )?;
+                positive_in(
+                    &format!("{place}.capsule.radius"),
+                    radius,
+                    range,
+                    "m",
+                    "a radius",
+                )
+            }
+        }
+    }
+}
+
+/// `v` for a message: as written for magnitudes in `[1e-3, 1e4)` and zero, in scientific
+/// notation otherwise (`1e308`, `5e-324`).
+fn num(v: f64) -> String {
+    if v == 0.0 || (1e-3..1e4).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+/// `[x, y, z]` for a message.
+fn vector(v: &[f64]) -> String {
+    let parts: Vec<String> = v.iter().map(|&x| num(x)).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+fn out_of_range(
+    place: impl Into<String>,
+    value: String,
+    unit: &'static str,
+    expected: String,
+) -> SceneFileError {
+    SceneFileError::OutOfRange {
+        place: place.into(),
+        value,
+        unit,
+        expected,
+    }
+}
+
+/// Refuses a vector at `place` with a component of magnitude above `max` (in `unit`).
+fn components(place: &str, v: &[f64], max: f64, unit: &'static str) -> Result<(), SceneFileError> {
+    if v.iter().all(|x| x.abs() <= max) {
+        return Ok(());
+    }
+    Err(out_of_range(
+        place,
+        vector(v),
+        unit,
+        format!("each component lies in [-{m}, {m}] {unit}", m = num(max)),
+    ))
+}
+
+/// Refuses a positive `v` at `place` outside `[lo, hi]` (in `unit`); zero and negative
+/// values pass, for the world to refuse with its own message.
+fn positive_in(
+    place: &str,
+    v: f64,
+    [lo, hi]: [f64; 2],
+    unit: &'static str,
+    what: &str,
+) -> Result<(), SceneFileError> {
+    if !(v > 0.0) || (lo..=hi).contains(&v) {
+        return Ok(());
+    }
+    Err(out_of_range(
+        place,
+        num(v),
+        unit,
+        format!("{what} lies in [{}, {}] {unit}", num(lo), num(hi)),
+    ))
 }
 
 /// `[w, x, y, z]` as a unit quaternion: kept as it is if its norm is within

@@ -139,7 +139,7 @@ pub(super) fn run_campaign(a: &BenchArgs) -> Result<ExitCode, Failure> {
         match r {
             Ok(rs) => records.extend(rs),
             Err(e) => {
-                eprintln!("nonsmooth: {e}");
+                say!("{e}");
                 all_read = false;
             }
         }
@@ -317,8 +317,8 @@ impl Sink {
 /// table.
 fn write_records(a: &BenchArgs, records: &[Record]) -> Result<(), Failure> {
     if let Some(p) = &a.jsonl {
-        eprintln!(
-            "nonsmooth: wrote {} records to {}",
+        say!(
+            "wrote {} records to {}",
             records.len(),
             p.display()
         );

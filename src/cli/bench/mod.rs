@@ -271,6 +271,13 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
         )));
     }
     if let Some(kind) = a.scene {
+        if let Some(p) = a.paths.first() {
+            return Err(Failure::Usage(format!(
+                "{}: --scene times generated scenes and reads no files; give either paths or \
+                 --scene",
+                p.display()
+            )));
+        }
         return run_scenes(&a, kind, &method);
     }
     let files = expand(&a.paths)?;
@@ -284,7 +291,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
                 lp
             }
             Err(e) => {
-                eprintln!("nonsmooth: {e}");
+                say!("{e}");
                 all_ok = false;
                 continue;
             }
@@ -296,7 +303,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
         }
         if t.status == "invalid" {
             if let Some(e) = &t.message {
-                eprintln!("nonsmooth: {}: {e}", path.display());
+                say!("{}: {e}", path.display());
             }
             continue;
         }
@@ -367,7 +374,7 @@ fn run_profile(file: &Path, plot: Option<&Path>, label: Option<&str>) -> Result<
     if let Some(svg) = plot {
         let title = format!("Performance profile, {} problems, tol {tol}", p.problems);
         plot_profile(&p, svg, &title).map_err(Failure::Input)?;
-        eprintln!("nonsmooth: wrote {}", svg.display());
+        say!("wrote {}", svg.display());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -22,6 +22,33 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+/// The shortest solve time a profile accepts, in seconds: below a picosecond a time is not
+/// a measurement (and `1 / 5e-324` overflows the ratios).
+pub const MIN_SECONDS: f64 = 1e-12;
+/// The longest, in seconds (about 30 years).
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// The statuses a campaign record may carry: ours ([`crate::solver::Status::name`],
+/// [`crate::solver::SolveError::status_name`]) and the campaign's own (`timeout`, `crashed`,
+/// `failed`, `-` for a record without a status). Anything else is not a record this
+/// program wrote.
+pub const STATUSES: &[&str] = &[
+    "converged",
+    "max-iterations",
+    "stopped",
+    "stalled",
+    "time-limit",
+    "invalid",
+    "diverged",
+    "ray-termination",
+    "singular",
+    "infeasible",
+    "timeout",
+    "crashed",
+    "failed",
+    "-",
+];
+
 /// One timed solve of a campaign: one line of its JSON Lines output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
@@ -81,11 +108,52 @@ pub fn read_records(path: &Path) -> Result<Vec<(usize, Record)>, String> {
         if line.trim().is_empty() {
             continue;
         }
-        let r: Record = serde_json::from_str(line)
+        let mut r: Record = serde_json::from_str(line)
             .map_err(|e| format!("{}:{}: not a campaign record: {e}", path.display(), i + 1))?;
+        if !STATUSES.contains(&r.status.as_str()) {
+            return Err(format!(
+                "{}:{}: unknown status \"{}\" (a campaign record's status is one of {})",
+                path.display(),
+                i + 1,
+                crate::io::text::show(&r.status),
+                STATUSES.join(", ")
+            ));
+        }
+        if !(r.tol.is_finite() && r.tol > 0.0) {
+            return Err(format!(
+                "{}:{}: tolerance {} is not a finite positive number",
+                path.display(),
+                i + 1,
+                r.tol
+            ));
+        }
+        // one problem under two spellings (`probs/X.dat`, `./probs/X.dat`) is one problem
+        r.problem = normal_path(&r.problem);
         out.push((i + 1, r));
     }
     Ok(out)
+}
+
+/// `p` with `.` components dropped and `dir/..` pairs folded, lexically (the files need not
+/// exist where the campaign is read).
+fn normal_path(p: &str) -> String {
+    use std::path::Component;
+    let mut parts: Vec<Component> = Vec::new();
+    for c in Path::new(p).components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(parts.last(), Some(Component::Normal(_))) => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    let out: std::path::PathBuf = parts.iter().collect();
+    if out.as_os_str().is_empty() {
+        ".".into()
+    } else {
+        out.to_string_lossy().into_owned()
+    }
 }
 
 /// A performance profile: for each solver, its sorted performance ratios on the problems
@@ -117,9 +185,14 @@ impl Profile {
                     solvers.len()
                 ));
             }
-            if let Some(t) = row.iter().flatten().find(|t| !(t.is_finite() && **t > 0.0)) {
+            if let Some(t) = row
+                .iter()
+                .flatten()
+                .find(|t| !(MIN_SECONDS..=MAX_SECONDS).contains(*t))
+            {
                 return Err(format!(
-                    "problem {p}: time {t} is not a finite positive number of seconds"
+                    "problem {p}: time {t} s is not a measured solve time (between \
+                     {MIN_SECONDS:e} s and {MAX_SECONDS:e} s)"
                 ));
             }
             let best = row.iter().flatten().copied().fold(f64::INFINITY, f64::min);
@@ -238,7 +311,8 @@ pub fn plot_profile(profile: &Profile, path: &Path, title: &str) -> Result<(), S
     use plotters::prelude::*;
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     // log10(tau) from 0 to at least one decade past the largest ratio
-    let hi = (profile.max_ratio() * 1.5).log10().ceil().max(1.0);
+    // (ratios are at most MAX_SECONDS / MIN_SECONDS, 21 decades: the axis is bounded)
+    let hi = (profile.max_ratio() * 1.5).log10().ceil().clamp(1.0, 22.0);
     let decades = hi as usize;
     let every = decades.div_ceil(10).max(1);
     // drawn into memory, then written whole (never a half-drawn file at `path`)

@@ -225,8 +225,8 @@ fn c_harness() -> Option<&'static Path> {
             let _ = std::fs::remove_file(&src);
             let _ = std::fs::remove_file(&tmp);
             if !built {
-                eprintln!(
-                    "nonsmooth: cannot build the C Siconos harness (needs cc and \
+                say!(
+                    "cannot build the C Siconos harness (needs cc and \
                      libsiconos-numerics-dev); Siconos is timed through its Python binding"
                 );
             }

@@ -435,6 +435,16 @@ pub fn names() -> Vec<&'static str> {
     METHODS.iter().map(|m| m.name).collect()
 }
 
+/// The names of the methods that solve problems of type `ty`, in the registry's order:
+/// what every list of methods in help texts and messages is made from.
+pub fn names_for(ty: ProblemType) -> Vec<&'static str> {
+    METHODS
+        .iter()
+        .filter(|m| m.applies_to(ty))
+        .map(|m| m.name)
+        .collect()
+}
+
 /// The method called `name` (or one of its aliases; case-insensitive).
 ///
 /// # Errors
