@@ -929,13 +929,11 @@ mod tests {
         for t in [
             r#"{"storage": "triplets", "nrows": 2, "ncols": 2, "entries": [[1, 0, 2.5]]}"#,
             r#"{"entries": [[1, 0, 2.5]], "ncols": 2, "nrows": 2, "storage": "triplets"}"#,
-            r#"{"storage": "triplets", "rows": "ignored", "x": {}, "nrows": 2, "ncols": 2, "entries": [[1, 0, 2.5]]}"#,
             r#"["triplets", 2, 2, [[1, 0, 2.5]]]"#,
         ] {
             assert_eq!(read(t).as_ref(), Ok(&want), "{t}");
         }
-        let dense =
-            read(r#"{"storage": "dense", "entries": 7, "nrows": 1, "ncols": 1, "rows": [[3]]}"#);
+        let dense = read(r#"{"storage": "dense", "nrows": 1, "ncols": 1, "rows": [[3]]}"#);
         assert_eq!(
             dense,
             Ok(MatrixJson::Dense {
@@ -944,6 +942,28 @@ mod tests {
                 rows: vec![vec![3.0]]
             })
         );
+        // issue 28: a key that does not belong is an error, never ignored (it was)
+        for (t, msg) in [
+            (
+                r#"{"storage": "triplets", "rows": "ignored", "nrows": 2, "ncols": 2, "entries": [[1, 0, 2.5]]}"#,
+                "`rows` does not belong to a matrix stored as triplets",
+            ),
+            (
+                r#"{"storage": "triplets", "x": {}, "nrows": 2, "ncols": 2, "entries": [[1, 0, 2.5]]}"#,
+                "unknown field `x`",
+            ),
+            (
+                r#"{"storage": "dense", "entries": 7, "nrows": 1, "ncols": 1, "rows": [[3]]}"#,
+                "`entries` does not belong to a matrix stored as dense",
+            ),
+            (
+                r#"{"entries": [[0, 0, 1]], "nrows": 1, "ncols": 1, "rows": [[3]], "storage": "dense"}"#,
+                "`entries` does not belong to a matrix stored as dense",
+            ),
+        ] {
+            let e = read(t).unwrap_err();
+            assert!(e.contains(msg), "{t}: {e}");
+        }
         for (t, msg) in [
             (
                 r#"{"nrows": 1, "ncols": 1, "rows": [[1]]}"#,

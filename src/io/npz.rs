@@ -233,7 +233,19 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
         // that a small file of many deflated members cannot ask for many gigabytes.
         let mut total: u64 = 0;
         for i in 0..archive.zip.len() {
-            let size = archive.zip.by_index_raw(i).map(|f| f.size()).unwrap_or(0);
+            let (name, size) = match archive.zip.by_index_raw(i) {
+                Ok(f) => (f.name().to_string(), f.size()),
+                Err(_) => continue, // reported when the member is read
+            };
+            if size > MAX_FILE_BYTES {
+                return Err(archive.bad(
+                    &name,
+                    format!(
+                        "the member declares {size} bytes, more than the {MAX_FILE_BYTES} \
+                         bytes (1 GiB) one array may have"
+                    ),
+                ));
+            }
             total = total.saturating_add(size);
         }
         if total > MAX_FILE_BYTES {

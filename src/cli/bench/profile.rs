@@ -191,8 +191,8 @@ impl Profile {
                 .find(|t| !(MIN_SECONDS..=MAX_SECONDS).contains(*t))
             {
                 return Err(format!(
-                    "problem {p}: time {t} s is not a measured solve time (between \
-                     {MIN_SECONDS:e} s and {MAX_SECONDS:e} s)"
+                    "problem {p}: time {t} s is not a finite positive measured solve time \
+                     (between {MIN_SECONDS:e} s and {MAX_SECONDS:e} s)"
                 ));
             }
             let best = row.iter().flatten().copied().fold(f64::INFINITY, f64::min);
