@@ -606,7 +606,9 @@ pub fn check(
             .collect(),
     };
 
-    let close = reference.as_ref().and_then(|rf| close_to_reference(rf, opts.tol));
+    let close = reference
+        .as_ref()
+        .and_then(|rf| close_to_reference(rf, opts.tol));
     let verdict = match (opts.by, close) {
         (JudgeBy::Residual, _) => verdict_word(accepted),
         (JudgeBy::Distance | JudgeBy::Both, None) => "undecided",

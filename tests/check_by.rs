@@ -58,7 +58,13 @@ fn a_near_answer_is_consistent_by_distance_and_not_by_residual() {
     // at 1e-2 the residual (about 1e-3) also passes; both then agree
     assert_eq!(by_residual.verdict, "consistent");
     assert_eq!(judge(&p, &r, 1e-2, JudgeBy::Both).verdict, "consistent");
-    assert!(by_distance.grade.starts_with("consistent by distance: relative distance"), "{}", by_distance.grade);
+    assert!(
+        by_distance
+            .grade
+            .starts_with("consistent by distance: relative distance"),
+        "{}",
+        by_distance.grade
+    );
 }
 
 /// A small residual can hide forces far from the solution: with a tangential stiffness of
@@ -70,8 +76,13 @@ fn a_small_residual_far_from_the_solution_fails_by_distance() {
     let w = DMatrix::from_diagonal(&DVector::from_vec(vec![1.0, 1e-8, 1.0]));
     let q = DVector::from_vec(vec![-1.0, 1e-9, 0.0]);
     let p = AnyProblem::Friction(
-        FrictionContact::new(w.into(), q, DVector::from_element(1, 0.5), FrictionKind::Ccp)
-            .unwrap(),
+        FrictionContact::new(
+            w.into(),
+            q,
+            DVector::from_element(1, 0.5),
+            FrictionKind::Ccp,
+        )
+        .unwrap(),
     );
     // r* = (1, -0.1, 0): inside the cone (0.1 < 0.5), so it sticks
     let r = [1.0, 0.0, 0.0];
@@ -129,7 +140,9 @@ fn no_reference_means_undecided() {
         ..Default::default()
     };
     assert_eq!(
-        check(&p, &r, &Provenance::default(), &opts).unwrap().verdict,
+        check(&p, &r, &Provenance::default(), &opts)
+            .unwrap()
+            .verdict,
         "consistent"
     );
 }

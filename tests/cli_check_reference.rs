@@ -399,7 +399,9 @@ fn judged_by_distance() {
     assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
     assert!(text.contains("(by distance, tolerance 1.000e-1)"), "{text}");
     assert!(text.contains("of the largest contact force"), "{text}");
-    let o = run!("check", &wrong, "--by", "distance", "--tol", "0.5", "--json");
+    let o = run!(
+        "check", &wrong, "--by", "distance", "--tol", "0.5", "--json"
+    );
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
     let summary: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();

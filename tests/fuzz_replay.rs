@@ -336,7 +336,10 @@ mod fclib_seed {
         let f = hdf5::File::open_rw(path)?;
         let w = f.group("fclib_local/W")?;
         w.unlink("m")?;
-        w.new_dataset::<f64>().shape(()).create("m")?.write_scalar(&m)
+        w.new_dataset::<f64>()
+            .shape(())
+            .create("m")?
+            .write_scalar(&m)
     }
 
     /// A local problem whose `W` has a row index beyond its size.

@@ -59,18 +59,29 @@ fn unknown_keys_of_the_problem_json_are_errors() {
     }
     let mut v = base.clone();
     v["provenance"]["author"] = "me".into();
-    assert!(load_value(&v).unwrap_err().contains("unknown field `author`"));
+    assert!(
+        load_value(&v)
+            .unwrap_err()
+            .contains("unknown field `author`")
+    );
     let mut v = base.clone();
     v["data"]["W"]["note"] = "x".into();
     assert!(load_value(&v).unwrap_err().contains("unknown field `note`"));
     let mut v = base.clone();
     v["data"]["W"]["rows"] = serde_json::json!([[1.0]]);
-    assert!(load_value(&v).unwrap_err().contains("`rows` does not belong"));
+    assert!(
+        load_value(&v)
+            .unwrap_err()
+            .contains("`rows` does not belong")
+    );
     // data of another type: an fc3d problem with an LCP's A and b
     let mut v = base.clone();
     v["data"]["A"] = v["data"]["W"].clone();
     let e = load_value(&v).unwrap_err();
-    assert!(e.contains("`data.A` does not belong to a `fc3d` problem"), "{e}");
+    assert!(
+        e.contains("`data.A` does not belong to a `fc3d` problem"),
+        "{e}"
+    );
     // a law for an LCP
     let mut v = serde_json::json!({"format": "nonsmooth-problem", "version": 1, "name": "l",
         "type": "lcp", "law": "ccp", "data": {"A": {"storage": "dense", "nrows": 1,
@@ -96,7 +107,10 @@ fn gmp_json_stray_mu_and_label_counts_are_errors() {
     let mut stray = ok.clone();
     stray["data"]["mu"] = serde_json::json!([0.5]);
     let e = load_value(&stray).unwrap_err();
-    assert!(e.contains("`data.mu` does not belong to a `gmp` problem"), "{e}");
+    assert!(
+        e.contains("`data.mu` does not belong to a `gmp` problem"),
+        "{e}"
+    );
     assert!(e.contains("contact blocks' `mu`"), "{e}");
 }
 
@@ -124,10 +138,15 @@ fn fc3d() -> AnyProblem {
 
 /// Appends members (name, .npy bytes) to an `.npz` archive.
 fn append(path: &Path, members: &[(&str, Vec<u8>)]) {
-    let f = std::fs::OpenOptions::new().read(true).write(true).open(path).unwrap();
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .unwrap();
     let mut z = zip::ZipWriter::new_append(f).unwrap();
     for (name, bytes) in members {
-        z.start_file(*name, zip::write::SimpleFileOptions::default()).unwrap();
+        z.start_file(*name, zip::write::SimpleFileOptions::default())
+            .unwrap();
         z.write_all(bytes).unwrap();
     }
     z.finish().unwrap();
@@ -137,13 +156,23 @@ fn append(path: &Path, members: &[(&str, Vec<u8>)]) {
 fn npz_arrays_that_do_not_belong_are_errors() {
     let d = tmp("npz");
     let p = d.join("p.npz");
-    io::npz::write(&p, "p", &fc3d(), None, &Provenance::default(), io::npz::Compression::Stored)
-        .unwrap();
+    io::npz::write(
+        &p,
+        "p",
+        &fc3d(),
+        None,
+        &Provenance::default(),
+        io::npz::Compression::Stored,
+    )
+    .unwrap();
     assert!(io::load(&p).is_ok());
     let a = io::npy::vector_to_npy(&[1.0, 2.0]);
     append(&p, &[("A.npy", a.clone()), ("b.npy", a)]);
     let e = io::load(&p).unwrap_err().to_string();
-    assert!(e.contains("the array `A` does not belong to a local friction problem"), "{e}");
+    assert!(
+        e.contains("the array `A` does not belong to a local friction problem"),
+        "{e}"
+    );
     // and `convert` refuses it rather than writing the problem without them
     let out = d.join("out.json");
     let o = run!("convert", &p, "-o", &out);
@@ -151,11 +180,21 @@ fn npz_arrays_that_do_not_belong_are_errors() {
     assert!(!out.exists());
     // a gmp archive that lost blocks.npy reads as fc3d and names the stray arrays
     let g = d.join("g.npz");
-    io::npz::write(&g, "g", &fc3d(), None, &Provenance::default(), io::npz::Compression::Stored)
-        .unwrap();
+    io::npz::write(
+        &g,
+        "g",
+        &fc3d(),
+        None,
+        &Provenance::default(),
+        io::npz::Compression::Stored,
+    )
+    .unwrap();
     append(&g, &[("mu_len.npy", io::npy::vector_to_npy(&[2.0]))]);
     let e = io::load(&g).unwrap_err().to_string();
-    assert!(e.contains("`mu_len`") && e.contains("needs `blocks`"), "{e}");
+    assert!(
+        e.contains("`mu_len`") && e.contains("needs `blocks`"),
+        "{e}"
+    );
 }
 
 /// An archive whose members declare more than 1 GiB in all (each under the 1 GiB per
@@ -164,8 +203,15 @@ fn npz_arrays_that_do_not_belong_are_errors() {
 fn npz_total_unpacked_size_is_bounded() {
     let d = tmp("npz-total");
     let p = d.join("big.npz");
-    io::npz::write(&p, "p", &fc3d(), None, &Provenance::default(), io::npz::Compression::Stored)
-        .unwrap();
+    io::npz::write(
+        &p,
+        "p",
+        &fc3d(),
+        None,
+        &Provenance::default(),
+        io::npz::Compression::Stored,
+    )
+    .unwrap();
     // raise the declared uncompressed size (central directory, offset 24) of every member
     let mut bytes = std::fs::read(&p).unwrap();
     let mut i = 0;
@@ -203,8 +249,10 @@ fn campaign_records_are_checked_and_paths_normalised() {
     let two = d.join("two.jsonl");
     std::fs::write(
         &two,
-        rec("probs/X.dat", "nsgs", "converged", 1.0) + "\n"
-            + &rec("./probs/X.dat", "nsn", "converged", 2.0) + "\n",
+        rec("probs/X.dat", "nsgs", "converged", 1.0)
+            + "\n"
+            + &rec("./probs/X.dat", "nsn", "converged", 2.0)
+            + "\n",
     )
     .unwrap();
     let o = run!("bench", "profile", &two);
@@ -215,7 +263,9 @@ fn campaign_records_are_checked_and_paths_normalised() {
     let huge = d.join("huge.jsonl");
     std::fs::write(
         &huge,
-        rec("a.dat", "nsgs", "converged", 1e308) + "\n" + &rec("a.dat", "nsn", "converged", 1e-10)
+        rec("a.dat", "nsgs", "converged", 1e308)
+            + "\n"
+            + &rec("a.dat", "nsn", "converged", 1e-10)
             + "\n",
     )
     .unwrap();
@@ -225,7 +275,9 @@ fn campaign_records_are_checked_and_paths_normalised() {
     let tiny = d.join("tiny.jsonl");
     std::fs::write(
         &tiny,
-        rec("a.dat", "nsgs", "converged", 1.0) + "\n" + &rec("a.dat", "nsn", "converged", 5e-324)
+        rec("a.dat", "nsgs", "converged", 1.0)
+            + "\n"
+            + &rec("a.dat", "nsn", "converged", 5e-324)
             + "\n",
     )
     .unwrap();
@@ -237,15 +289,23 @@ fn campaign_records_are_checked_and_paths_normalised() {
 fn bench_scene_with_paths_and_generate_kind() {
     let o = run!("bench", "data", "--scene", "box-stack", "--contacts", "10");
     assert_eq!(o.status.code(), Some(2));
-    assert!(err(&o).contains("--scene times generated scenes and reads no files"), "{}", err(&o));
+    assert!(
+        err(&o).contains("--scene times generated scenes and reads no files"),
+        "{}",
+        err(&o)
+    );
     let d = tmp("generate");
     let out = d.join("g.json");
     let o = run!("generate", "box-stack", "--kind", "ccp", "-o", &out);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["law"], "ccp");
     let desc = v["provenance"]["description"].as_str().unwrap();
-    assert!(desc.contains("law ccp;") && !desc.contains("law coulomb"), "{desc}");
+    assert!(
+        desc.contains("law ccp;") && !desc.contains("law coulomb"),
+        "{desc}"
+    );
 }
 
 #[test]
@@ -253,15 +313,17 @@ fn method_lists_come_from_the_registry() {
     let o = run!("solve", "--help");
     let help = String::from_utf8_lossy(&o.stdout).replace(['\n', ' '], "");
     for name in nonsmooth::solver::registry::names() {
-        assert!(help.contains(&format!("{name},")) || help.contains(&format!("{name}(")),
-            "solve --help misses {name}");
+        assert!(
+            help.contains(&format!("{name},")) || help.contains(&format!("{name}(")),
+            "solve --help misses {name}"
+        );
     }
     let o = run!("simulate", "box-stack", "-m", "lemke", "--steps", "1");
     assert_eq!(o.status.code(), Some(2));
     let e = err(&o);
-    for name in nonsmooth::solver::registry::names_for(
-        nonsmooth::solver::registry::ProblemType::Fc3d,
-    ) {
+    for name in
+        nonsmooth::solver::registry::names_for(nonsmooth::solver::registry::ProblemType::Fc3d)
+    {
         assert!(e.contains(name), "{name} missing from: {e}");
     }
     assert!(e.contains("ppa") && e.contains("gs-nsn"), "{e}");
@@ -284,8 +346,13 @@ fn a_doubtful_w_is_warned_on_the_command_line() {
     let mut w = DMatrix::<f64>::identity(3, 3);
     w[(0, 1)] = 0.5; // not symmetric
     let p = AnyProblem::Friction(
-        FrictionContact::new(w.into(), DVector::from_vec(vec![-1.0, 0.0, 0.0]),
-            DVector::from_vec(vec![0.5]), FrictionKind::Coulomb).unwrap(),
+        FrictionContact::new(
+            w.into(),
+            DVector::from_vec(vec![-1.0, 0.0, 0.0]),
+            DVector::from_vec(vec![0.5]),
+            FrictionKind::Coulomb,
+        )
+        .unwrap(),
     );
     let f = d.join("asym.json");
     io::json::write(&f, "asym", &p, None, &Provenance::default()).unwrap();

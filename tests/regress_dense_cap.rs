@@ -104,7 +104,13 @@ fn check(p: &AnyProblem, solvable: bool) {
                     assert!(!solvable, "a certificate on a solvable problem");
                     assert!(c.q_dot_d < 0.0 && c.residual <= 0.0);
                 }
-                other => panic!("lemke: {}", other.as_ref().map(|_| "ok".to_string()).unwrap_or_else(|e| e.to_string())),
+                other => panic!(
+                    "lemke: {}",
+                    other
+                        .as_ref()
+                        .map(|_| "ok".to_string())
+                        .unwrap_or_else(|e| e.to_string())
+                ),
             }
         }
     }

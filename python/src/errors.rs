@@ -5,8 +5,7 @@ use nonsmooth::io::{IoError, IoErrorKind};
 use nonsmooth::solver::registry::OptionError as CrateOptionError;
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyOSError, PyPermissionError, PyRuntimeError, PyUserWarning,
-    PyValueError,
+    PyFileNotFoundError, PyOSError, PyPermissionError, PyRuntimeError, PyUserWarning, PyValueError,
 };
 use pyo3::prelude::*;
 

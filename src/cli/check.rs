@@ -638,7 +638,10 @@ mod trajectory {
         }
         super::super::output::plan(
             &inputs,
-            &[super::super::output::Output::file(a.plot.as_deref(), "plot (--plot)")],
+            &[super::super::output::Output::file(
+                a.plot.as_deref(),
+                "plot (--plot)",
+            )],
         )?;
         let steps = steps(a, jsonl)?;
         let stdout = std::io::stdout();
@@ -806,58 +809,58 @@ mod trajectory {
         // drawn into memory, then written whole (never a half-drawn file at `path`)
         let mut svg = String::new();
         {
-        let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                "nonsmooth check: error and distance per step",
-                ("sans-serif", 18),
-            )
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d(0.0..(n - 1.0), lo..hi)
-            .map_err(|e| err(&e))?;
-        chart
-            .configure_mesh()
-            .x_desc("step")
-            .x_labels(steps.len().clamp(2, 11))
-            .x_label_formatter(&|v| format!("{v:.0}"))
-            .y_desc("error / relative distance")
-            .y_labels(decades / every + 1)
-            .y_label_formatter(&|v| format!("1e{}", v.round()))
-            .draw()
-            .map_err(|e| err(&e))?;
-        let blue = RGBColor(31, 119, 180);
-        let orange = RGBColor(255, 127, 14);
-        for (points, colour, label) in [
-            (&errors, blue, "error (Siconos 4.4)"),
-            (&distances, orange, "‖r - r*‖ / ‖r*‖"),
-        ] {
-            if points.is_empty() {
-                continue;
-            }
-            let points = clamp(points);
-            chart
-                .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
-                .map_err(|e| err(&e))?
-                .label(label)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
-            chart
-                .draw_series(
-                    points
-                        .into_iter()
-                        .map(|p| Circle::new(p, 3, colour.filled())),
+            let root = SVGBackend::with_string(&mut svg, (800, 450)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| err(&e))?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(
+                    "nonsmooth check: error and distance per step",
+                    ("sans-serif", 18),
                 )
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(70)
+                .build_cartesian_2d(0.0..(n - 1.0), lo..hi)
                 .map_err(|e| err(&e))?;
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| err(&e))?;
-        root.present().map_err(|e| err(&e))?;
+            chart
+                .configure_mesh()
+                .x_desc("step")
+                .x_labels(steps.len().clamp(2, 11))
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_desc("error / relative distance")
+                .y_labels(decades / every + 1)
+                .y_label_formatter(&|v| format!("1e{}", v.round()))
+                .draw()
+                .map_err(|e| err(&e))?;
+            let blue = RGBColor(31, 119, 180);
+            let orange = RGBColor(255, 127, 14);
+            for (points, colour, label) in [
+                (&errors, blue, "error (Siconos 4.4)"),
+                (&distances, orange, "‖r - r*‖ / ‖r*‖"),
+            ] {
+                if points.is_empty() {
+                    continue;
+                }
+                let points = clamp(points);
+                chart
+                    .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))
+                    .map_err(|e| err(&e))?
+                    .label(label)
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+                chart
+                    .draw_series(
+                        points
+                            .into_iter()
+                            .map(|p| Circle::new(p, 3, colour.filled())),
+                    )
+                    .map_err(|e| err(&e))?;
+            }
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()
+                .map_err(|e| err(&e))?;
+            root.present().map_err(|e| err(&e))?;
         }
         crate::io::write_atomic(path, svg.as_bytes()).map_err(|e| e.to_string())
     }

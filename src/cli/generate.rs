@@ -104,7 +104,10 @@ fn build(a: &GenerateArgs) -> Result<Scene, String> {
 pub fn run(a: GenerateArgs) -> Result<ExitCode, Failure> {
     let to_stdout = a.output.as_os_str() == "-";
     if !to_stdout {
-        super::output::plan(&[], &[super::output::Output::file(Some(&a.output), "output (-o)")])?;
+        super::output::plan(
+            &[],
+            &[super::output::Output::file(Some(&a.output), "output (-o)")],
+        )?;
     }
     let ext = a
         .output

@@ -81,6 +81,20 @@ pub fn run(a: MethodsArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The help line of a `--method` option, its list of methods made from the registry (so
+/// that no list in a help text misses a method): `what: auto, lemke, ...` for `ty = None`
+/// (every method), or the methods that solve `ty`.
+pub fn method_help(what: &str, ty: Option<crate::solver::registry::ProblemType>) -> String {
+    let names = match ty {
+        Some(t) => crate::solver::registry::names_for(t),
+        None => crate::solver::registry::names(),
+    };
+    format!(
+        "{what}: {} (`nonsmooth methods` lists them with their options)",
+        names.join(", ")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::{WIDTH, json_lines};
@@ -116,18 +130,4 @@ mod tests {
             value
         );
     }
-}
-
-/// The help line of a `--method` option, its list of methods made from the registry (so
-/// that no list in a help text misses a method): `what: auto, lemke, ...` for `ty = None`
-/// (every method), or the methods that solve `ty`.
-pub fn method_help(what: &str, ty: Option<crate::solver::registry::ProblemType>) -> String {
-    let names = match ty {
-        Some(t) => crate::solver::registry::names_for(t),
-        None => crate::solver::registry::names(),
-    };
-    format!(
-        "{what}: {} (`nonsmooth methods` lists them with their options)",
-        names.join(", ")
-    )
 }

@@ -252,8 +252,12 @@ pub fn plan(inputs: &[PathBuf], outputs: &[Option<Output>]) -> Result<(), Failur
         for y in &outputs[i + 1..] {
             let (rx, ry) = (resolved(&x.path), resolved(&y.path));
             let clash = rx == ry
-                || (x.target == Target::Folder && ry.starts_with(&rx) && y.target == Target::Folder)
-                || (y.target == Target::Folder && rx.starts_with(&ry) && x.target == Target::Folder);
+                || (x.target == Target::Folder
+                    && ry.starts_with(&rx)
+                    && y.target == Target::Folder)
+                || (y.target == Target::Folder
+                    && rx.starts_with(&ry)
+                    && x.target == Target::Folder);
             if clash {
                 return Err(Failure::Usage(format!(
                     "{}: the {} and the {} are the same path; give each its own",

@@ -539,7 +539,10 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
             Output::file(a.records.as_deref(), "records file (--records)"),
             Output::file(a.animate.as_deref(), "animation (--animate)"),
             Output::file(a.save_scene.as_deref(), "scene file (--save-scene)"),
-            Output::folder(a.dump_problems.as_deref(), "problem folder (--dump-problems)"),
+            Output::folder(
+                a.dump_problems.as_deref(),
+                "problem folder (--dump-problems)",
+            ),
         ],
     )?;
     let settings = settings(&a)?;

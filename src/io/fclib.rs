@@ -95,7 +95,8 @@ impl Reader<'_> {
             return ds.read_raw::<i64>().map_err(|e| self.err(name, e));
         }
         let values = ds.read_raw::<f64>().map_err(|e| self.err(name, e))?;
-        let whole = |v: f64| v.is_finite() && v.fract() == 0.0 && v.abs() <= 9.007_199_254_740_992e15;
+        let whole =
+            |v: f64| v.is_finite() && v.fract() == 0.0 && v.abs() <= 9.007_199_254_740_992e15;
         if let Some((i, v)) = values.iter().enumerate().find(|(_, v)| !whole(**v)) {
             return Err(self.err(
                 name,

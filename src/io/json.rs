@@ -158,7 +158,11 @@ impl<'de> serde::de::Visitor<'de> for MatrixVisitor {
                         "`{}` does not belong to a matrix stored as {} (triplets take \
                          `entries`, dense matrices `rows`)",
                         key.as_ref(),
-                        if storage == Some(Storage::Dense) { "dense" } else { "triplets" }
+                        if storage == Some(Storage::Dense) {
+                            "dense"
+                        } else {
+                            "triplets"
+                        }
                     )));
                 }
                 other => {
@@ -621,7 +625,11 @@ impl DataJson {
             ("factor", self.factor.is_some()),
             ("blocks", self.blocks.is_some()),
         ];
-        present.iter().filter(|(_, p)| *p).map(|(k, _)| *k).collect()
+        present
+            .iter()
+            .filter(|(_, p)| *p)
+            .map(|(k, _)| *k)
+            .collect()
     }
 
     /// The keys a problem of type `ty` takes (`None` for an unknown type).

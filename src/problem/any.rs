@@ -29,7 +29,7 @@ pub const ASYMMETRY_WARNING: f64 = 1e-2;
 impl AnyProblem {
     /// What is doubtful about the data without making them invalid, as sentences for a
     /// warning: a Delassus operator `W` (fc3d, gmp) that is not symmetric (relative
-    /// asymmetry above [`ASYMMETRY_WARNING`]) or has a negative diagonal entry. `W = H^T
+    /// asymmetry above [`ASYMMETRY_WARNING`](crate::problem::ASYMMETRY_WARNING)) or has a negative diagonal entry. `W = H^T
     /// M^-1 H` is symmetric positive semidefinite by construction, and the methods' theory
     /// assumes it; such a `W` usually means a transposed or mis-signed export. LCP matrices
     /// are not checked (an LCP's matrix need not be symmetric). `O(nnz log n)`.

@@ -33,7 +33,7 @@ mod lcp;
 mod mass;
 mod provenance;
 
-pub use any::AnyProblem;
+pub use any::{ASYMMETRY_WARNING, AnyProblem};
 pub use boxed::{BoxedLcp, RowBound};
 pub use friction::{EngineAnswer, FrictionContact, FrictionKind};
 pub use generic::{Block, GenericMechanical};

@@ -103,7 +103,10 @@ pub(super) fn run_campaign(a: &BenchArgs) -> Result<ExitCode, Failure> {
     files.dedup();
     super::super::output::plan(
         &files,
-        &[super::super::output::Output::file(a.jsonl.as_deref(), "campaign file (--jsonl)")],
+        &[super::super::output::Output::file(
+            a.jsonl.as_deref(),
+            "campaign file (--jsonl)",
+        )],
     )?;
     if let Some(sh) = a.shard {
         files = files
@@ -317,11 +320,7 @@ impl Sink {
 /// table.
 fn write_records(a: &BenchArgs, records: &[Record]) -> Result<(), Failure> {
     if let Some(p) = &a.jsonl {
-        say!(
-            "wrote {} records to {}",
-            records.len(),
-            p.display()
-        );
+        say!("wrote {} records to {}", records.len(), p.display());
     }
     if a.json {
         return Ok(());

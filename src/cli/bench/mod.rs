@@ -352,7 +352,10 @@ fn run_ratios(file: &Path, named: &str) -> Result<ExitCode, Failure> {
 fn run_profile(file: &Path, plot: Option<&Path>, label: Option<&str>) -> Result<ExitCode, Failure> {
     use self::profile::{Profile, plot_profile, profile_markdown};
     use super::output::{Output, plan};
-    plan(&[file.to_path_buf()], &[Output::file(plot, "plot (--plot)")])?;
+    plan(
+        &[file.to_path_buf()],
+        &[Output::file(plot, "plot (--plot)")],
+    )?;
     let records: Vec<_> = profile::read_records(file)
         .map_err(Failure::Input)?
         .into_iter()

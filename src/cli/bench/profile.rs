@@ -318,91 +318,91 @@ pub fn plot_profile(profile: &Profile, path: &Path, title: &str) -> Result<(), S
     // drawn into memory, then written whole (never a half-drawn file at `path`)
     let mut svg = String::new();
     {
-    let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 18))
-        .margin(14)
-        .x_label_area_size(42)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0.0..hi, 0.0..1.02)
-        .map_err(|e| err(&e))?;
-    chart
-        .configure_mesh()
-        .x_desc("tau (time over the best time on the problem)")
-        .x_labels(decades / every + 1)
-        .x_label_formatter(&|v| format!("{}", 10f64.powf(v.round())))
-        .y_desc("rho(tau): fraction of problems")
-        .y_labels(6)
-        .y_label_formatter(&|v| format!("{v:.1}"))
-        .draw()
-        .map_err(|e| err(&e))?;
-    // ours solid, Siconos's dashed, each side in its own distinct colours (the Tableau 10
-    // palette), so that no two curves share a colour and a style
-    const COLOURS: [(u8, u8, u8); 10] = [
-        (31, 119, 180),
-        (255, 127, 14),
-        (44, 160, 44),
-        (214, 39, 40),
-        (148, 103, 189),
-        (140, 86, 75),
-        (227, 119, 194),
-        (127, 127, 127),
-        (188, 189, 34),
-        (23, 190, 207),
-    ];
-    let (mut ours, mut theirs) = (0usize, 0usize);
-    for (s, name) in profile.solvers.iter().enumerate() {
-        let siconos = name.starts_with("siconos-");
-        let k = if siconos {
-            theirs += 1;
-            COLOURS.len() - theirs
-        } else {
-            ours += 1;
-            ours - 1
-        };
-        let (r, g, b) = COLOURS[k % COLOURS.len()];
-        let colour = RGBColor(r, g, b).to_rgba();
-        let mut pts = vec![(0.0, 0.0)];
-        let mut y = 0.0;
-        for (tau, rho) in profile.steps(s) {
-            let x = tau.max(1.0).log10();
-            pts.push((x, y));
-            pts.push((x, rho));
-            y = rho;
+        let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(&e))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(14)
+            .x_label_area_size(42)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0.0..hi, 0.0..1.02)
+            .map_err(|e| err(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc("tau (time over the best time on the problem)")
+            .x_labels(decades / every + 1)
+            .x_label_formatter(&|v| format!("{}", 10f64.powf(v.round())))
+            .y_desc("rho(tau): fraction of problems")
+            .y_labels(6)
+            .y_label_formatter(&|v| format!("{v:.1}"))
+            .draw()
+            .map_err(|e| err(&e))?;
+        // ours solid, Siconos's dashed, each side in its own distinct colours (the Tableau 10
+        // palette), so that no two curves share a colour and a style
+        const COLOURS: [(u8, u8, u8); 10] = [
+            (31, 119, 180),
+            (255, 127, 14),
+            (44, 160, 44),
+            (214, 39, 40),
+            (148, 103, 189),
+            (140, 86, 75),
+            (227, 119, 194),
+            (127, 127, 127),
+            (188, 189, 34),
+            (23, 190, 207),
+        ];
+        let (mut ours, mut theirs) = (0usize, 0usize);
+        for (s, name) in profile.solvers.iter().enumerate() {
+            let siconos = name.starts_with("siconos-");
+            let k = if siconos {
+                theirs += 1;
+                COLOURS.len() - theirs
+            } else {
+                ours += 1;
+                ours - 1
+            };
+            let (r, g, b) = COLOURS[k % COLOURS.len()];
+            let colour = RGBColor(r, g, b).to_rgba();
+            let mut pts = vec![(0.0, 0.0)];
+            let mut y = 0.0;
+            for (tau, rho) in profile.steps(s) {
+                let x = tau.max(1.0).log10();
+                pts.push((x, y));
+                pts.push((x, rho));
+                y = rho;
+            }
+            pts.push((hi, y));
+            let style = colour.stroke_width(2);
+            let drawn = if siconos {
+                chart.draw_series(DashedLineSeries::new(pts, 6, 4, style))
+            } else {
+                chart.draw_series(LineSeries::new(pts, style))
+            };
+            drawn
+                .map_err(|e| err(&e))?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    if siconos {
+                        plotters::element::DashedPathElement::new(
+                            vec![(x, y), (x + 24, y)],
+                            6,
+                            4,
+                            style,
+                        )
+                        .into_dyn()
+                    } else {
+                        PathElement::new(vec![(x, y), (x + 24, y)], style).into_dyn()
+                    }
+                });
         }
-        pts.push((hi, y));
-        let style = colour.stroke_width(2);
-        let drawn = if siconos {
-            chart.draw_series(DashedLineSeries::new(pts, 6, 4, style))
-        } else {
-            chart.draw_series(LineSeries::new(pts, style))
-        };
-        drawn
-            .map_err(|e| err(&e))?
-            .label(name.clone())
-            .legend(move |(x, y)| {
-                if siconos {
-                    plotters::element::DashedPathElement::new(
-                        vec![(x, y), (x + 24, y)],
-                        6,
-                        4,
-                        style,
-                    )
-                    .into_dyn()
-                } else {
-                    PathElement::new(vec![(x, y), (x + 24, y)], style).into_dyn()
-                }
-            });
-    }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| err(&e))?;
-    root.present().map_err(|e| err(&e))?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))?;
     }
     crate::io::write_atomic(path, svg.as_bytes()).map_err(|e| e.to_string())
 }
