@@ -56,6 +56,67 @@ fn split(s: &str) -> Vec<String> {
     s.split_whitespace().map(String::from).collect()
 }
 
+/// Issue 28: every option that writes a file, against its inputs and its sibling outputs.
+fn writer_cases() -> Vec<ArgCase> {
+    let mut profile = a(
+        "writers-profile-plot-over-campaign",
+        "issue 28: bench profile --plot replaced the campaign with the SVG",
+        "bench profile {out}/c.jsonl --plot {out}/c.jsonl",
+        2,
+        &["is the input"],
+    );
+    profile.pre = vec![split("bench {lcp} -m pgs,psor --jsonl {out}/c.jsonl")];
+    let mut scene = a(
+        "writers-save-scene-over-scene",
+        "issue 28: simulate scene.json --save-scene scene.json rewrote the input",
+        "simulate {out}/scene.json --steps 1 --save-scene {out}/scene.json",
+        2,
+        &["is the input"],
+    );
+    scene.pre = vec![split(
+        "simulate box-stack --n 2 --steps 1 --quiet --save-scene {out}/scene.json",
+    )];
+    vec![
+        a(
+            "writers-bench-jsonl-over-problem",
+            "issue 28: bench victim --jsonl victim truncated the problem to 0 bytes",
+            "bench {fc} -m nsgs --jsonl {fc}",
+            2,
+            &["is the input"],
+        ),
+        profile,
+        scene,
+        a(
+            "writers-save-scene-and-out",
+            "issue 28: --save-scene k.json --out k.json overwrote k.json, then refused",
+            "simulate box-stack --n 2 --steps 1 --save-scene {out}/k.json --out {out}/k.json",
+            2,
+            &["same path"],
+        ),
+        a(
+            "writers-out-and-records",
+            "issue 28: --out x --records x lost the trajectory",
+            "simulate box-stack --n 2 --steps 1 --out {out}/s.jsonl --records {out}/s.jsonl",
+            2,
+            &["same path"],
+        ),
+        a(
+            "writers-animate-missing-folder",
+            "issue 28: --animate into a missing folder was found only after the whole run",
+            "simulate box-stack --n 2 --steps 100000000 --animate {nope}/a.svg",
+            2,
+            &["does not exist"],
+        ),
+        a(
+            "writers-bench-scene-with-paths",
+            "issue 28: bench PATH --scene ignored the path",
+            "bench {fc} --scene box-stack --contacts 10",
+            2,
+            &["reads no files"],
+        ),
+    ]
+}
+
 /// Every argument case.
 pub fn all() -> Vec<ArgCase> {
     let mut v = vec![
@@ -902,5 +963,6 @@ pub fn all() -> Vec<ArgCase> {
     );
     hist.post = vec![Post::Exists("{out}/h.csv")];
     v.push(hist);
+    v.extend(writer_cases());
     v
 }

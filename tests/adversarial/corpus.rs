@@ -187,12 +187,93 @@ pub fn corpus() -> Vec<Case> {
     v.extend(message_cases());
     v.extend(nasty_valid_cases());
     v.extend(gmp_cases());
+    v.extend(strict_cases());
     let mut rng = Rng::new(SEED);
     for s in seeds::all() {
         v.extend(mutations(&s, &mut rng));
     }
     v.extend(hdf5_cases(&mut rng));
     v
+}
+
+/// Issue 28: keys and arrays a reader does not use are errors that name them (they were
+/// dropped, and a file that meant the CCP was solved as Coulomb).
+fn strict_cases() -> Vec<Case> {
+    let fc = fc3d_json("s", &identity(3, 1.0), &[-1.0, 0.0, 0.0], &[0.5], "ccp");
+    let with = |key: &str, value: &str| fc.replacen('{', &format!("{{\"{key}\": {value}, "), 1);
+    let data_with = |key: &str, value: &str| {
+        fc.replacen(
+            "\"data\": {",
+            &format!("\"data\": {{\"{key}\": {value}, "),
+            1,
+        )
+    };
+    vec![
+        one(
+            "strict/json-law-capitalised",
+            "issue 28: \"Law\" was ignored and the problem solved as Coulomb",
+            "p.json",
+            with("Law", "\"ccp\""),
+            reject(&["unknown field `Law`"]),
+        ),
+        one(
+            "strict/json-kind",
+            "issue 28: \"kind\" was ignored",
+            "p.json",
+            with("kind", "\"ccp\""),
+            reject(&["unknown field `kind`"]),
+        ),
+        one(
+            "strict/json-provenance-key",
+            "issue 28: an unknown provenance key was ignored",
+            "p.json",
+            with("provenance", "{\"author\": \"me\"}"),
+            reject(&["unknown field `author`"]),
+        ),
+        one(
+            "strict/json-data-of-another-type",
+            "issue 28: an LCP's A in an fc3d problem was dropped",
+            "p.json",
+            data_with(
+                "A",
+                "{\"storage\": \"dense\", \"nrows\": 1, \"ncols\": 1, \"rows\": [[1]]}",
+            ),
+            reject(&["data.A", "does not belong"]),
+        ),
+        one(
+            "strict/json-labels-count",
+            "issue 28: labels for 1 of 2 contacts were kept",
+            "p.json",
+            fc3d_json(
+                "s",
+                &identity(6, 1.0),
+                &[-1.0, 0.0, 0.0, -1.0, 0.0, 0.0],
+                &[0.5, 0.5],
+                "ccp",
+            )
+            .replacen('{', "{\"provenance\": {\"labels\": [\"a\"]}, ", 1),
+            reject(&["1 labels for 2 contacts"]),
+        ),
+        one(
+            "strict/json-matrix-key",
+            "issue 28: a matrix key of the other storage was ignored",
+            "p.json",
+            fc.replacen(
+                "\"storage\": \"dense\",",
+                "\"storage\": \"dense\", \"entries\": [],",
+                1,
+            ),
+            reject(&["`entries` does not belong"]),
+        ),
+        one(
+            "strict/json-boxed-dep",
+            "issue 28: dep = -2 was read as -1",
+            "p.json",
+            r#"{"format": "nonsmooth-problem", "version": 1, "name": "b", "type": "boxed-lcp", "data": {"A": {"storage": "dense", "nrows": 2, "ncols": 2, "rows": [[2, 0], [0, 2]]}, "b": [-1, 0.5], "lo": [0, -1], "hi": [null, 1], "dep": [-1, -2], "factor": [0, 0.5]}}
+"#,
+            reject(&["dep = -2"]),
+        ),
+    ]
 }
 
 /// Malformed generic mechanical problems (`type: gmp`): the project's JSON and a NumPy
