@@ -188,6 +188,7 @@ pub fn corpus() -> Vec<Case> {
     v.extend(nasty_valid_cases());
     v.extend(gmp_cases());
     v.extend(strict_cases());
+    v.extend(npz_cases());
     let mut rng = Rng::new(SEED);
     for s in seeds::all() {
         v.extend(mutations(&s, &mut rng));
@@ -272,6 +273,82 @@ fn strict_cases() -> Vec<Case> {
             r#"{"format": "nonsmooth-problem", "version": 1, "name": "b", "type": "boxed-lcp", "data": {"A": {"storage": "dense", "nrows": 2, "ncols": 2, "rows": [[2, 0], [0, 2]]}, "b": [-1, 0.5], "lo": [0, -1], "hi": [null, 1], "dep": [-1, -2], "factor": [0, 0.5]}}
 "#,
             reject(&["dep = -2"]),
+        ),
+    ]
+}
+
+/// `.npz` archives (issue 28): a valid one, and ones holding arrays their problem does not
+/// use, or members that unpack beyond the archive cap.
+fn npz_cases() -> Vec<Case> {
+    use nonsmooth::io::{npy, npz};
+    use nonsmooth::problem::{AnyProblem, FrictionContact, FrictionKind, Provenance};
+    use std::io::Write;
+    let p = AnyProblem::Friction(
+        FrictionContact::new(
+            nalgebra::DMatrix::<f64>::identity(3, 3).into(),
+            nalgebra::DVector::from_vec(vec![-1.0, 0.0, 0.0]),
+            nalgebra::DVector::from_vec(vec![0.5]),
+            FrictionKind::Ccp,
+        )
+        .unwrap(),
+    );
+    let base = npz::to_bytes(
+        "n",
+        &p,
+        None,
+        &Provenance::default(),
+        npz::Compression::Stored,
+    )
+    .unwrap();
+    let with = |members: &[(&str, Vec<u8>)]| {
+        let mut z = zip::ZipWriter::new_append(std::io::Cursor::new(base.clone())).unwrap();
+        for (name, bytes) in members {
+            z.start_file(*name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            z.write_all(bytes).unwrap();
+        }
+        z.finish().unwrap().into_inner()
+    };
+    let v2 = npy::vector_to_npy(&[1.0, 2.0]);
+    // every member's declared size raised to 600 MiB in the central directory
+    let mut big = base.clone();
+    let mut i = 0;
+    while i + 46 <= big.len() {
+        if big[i..i + 4] == [0x50, 0x4b, 0x01, 0x02] {
+            big[i + 24..i + 28].copy_from_slice(&(600u32 << 20).to_le_bytes());
+            i += 46;
+        } else {
+            i += 1;
+        }
+    }
+    vec![
+        one(
+            "npz/valid-fc3d",
+            "a valid archive, the base of the others",
+            "p.npz",
+            base.clone(),
+            Expect::Valid(valid(&["nsn"])),
+        ),
+        one(
+            "npz/extra-lcp-arrays",
+            "issue 28: A and b in an fc3d archive were dropped",
+            "p.npz",
+            with(&[("A.npy", v2.clone()), ("b.npy", v2.clone())]),
+            reject(&["the array `A` does not belong"]),
+        ),
+        one(
+            "npz/gmp-without-blocks",
+            "issue 28: a gmp archive without blocks.npy read as fc3d",
+            "p.npz",
+            with(&[("mu_len.npy", npy::vector_to_npy(&[2.0]))]),
+            reject(&["`mu_len`", "needs `blocks`"]),
+        ),
+        one(
+            "npz/members-beyond-the-cap",
+            "issue 28: members under the cap each, over it in all",
+            "p.npz",
+            big,
+            reject(&["unpack to"]),
         ),
     ]
 }
