@@ -58,8 +58,9 @@ fn main() {
         ));
     }
     let auto: Choice = "auto".parse().expect("registered");
-    let mut out = String::from(
-        "problem                                       type         n  route                          status         iter\n",
+    let mut out = format!(
+        "{:<45} {:<9} {:>5}  {:<22} {:<14} {:>4}\n",
+        "problem", "type", "n", "route", "status", "iter"
     );
     let mut converged = 0;
     for (name, p) in &problems {
@@ -75,7 +76,7 @@ fn main() {
         converged += usize::from(o.status() == "converged");
         let _ = writeln!(
             out,
-            "{:<45} {:<9} {:>5}  {:<30} {:<14} {:>4}",
+            "{:<45} {:<9} {:>5}  {:<22} {:<14} {:>4}",
             name,
             p.type_name(),
             p.dim(),

@@ -442,6 +442,11 @@ KNOWN_WIDE = [
     ("command-line.html", "$ nonsmooth convert data/box_stack_5.json --to numpy -o target/tmp/cli"),  # cli_numpy.txt: the no-meta.json warning
     ("real-problems.html", "$ nonsmooth check tests/fixtures/mujoco/condim4_sphere_elliptic.json"),  # cli_mujoco_condim.txt: the condim error and warning
     ("reliability.html", "$ nonsmooth info cut.dat"),  # cli_bad_input.txt: error messages
+    # solve's table with auto's labels ("auto:fischer-newton"), a few columns past the box:
+    ("command-line.html", "$ nonsmooth solve --method psor --omega 1.3 data/opentissue/dlm/72"),
+    ("command-line.html", "$ nonsmooth solve pyramid_3.json --method prox-gs --set window=100 --o"),
+    ("command-line.html", "$ nonsmooth solve --history target/tmp/cli_book/history.csv data/wall_"),
+    ("command-line.html", "$ nonsmooth solve --kind coulomb lcp.dat"),
 ]
 WIDE_LISTING = re.compile(r'^at 1280 px: listing \d+ px wide in a \d+ px box \(scrolls sideways\): "(.*)"$')
 
