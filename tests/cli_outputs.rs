@@ -49,6 +49,27 @@ fn refused(dir: &Path, args: &[&str], says: &str, keep: &[&str], absent: &[&str]
     }
 }
 
+/// Simulates two steps of a two-box stack into `dir/traj`: a trajectory of problems, each
+/// with its answer.
+fn trajectory(dir: &Path) -> Output {
+    run(
+        &[
+            "simulate",
+            "box-stack",
+            "--n",
+            "2",
+            "--steps",
+            "2",
+            "-q",
+            "-m",
+            "nsgs",
+            "--dump-problems",
+            "traj",
+        ],
+        dir,
+    )
+}
+
 fn scene(dir: &Path) {
     let o = run(
         &[
@@ -131,22 +152,7 @@ fn profile_and_trajectory_plots_over_their_input_are_refused() {
         &[],
     );
     // a trajectory of two steps, each with its answer
-    let o = run(
-        &[
-            "simulate",
-            "box-stack",
-            "--n",
-            "2",
-            "--steps",
-            "2",
-            "-q",
-            "-m",
-            "nsgs",
-            "--dump-problems",
-            "traj",
-        ],
-        &d,
-    );
+    let o = trajectory(&d);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -364,22 +370,7 @@ fn solve_convert_generate_outputs_are_checked() {
 #[test]
 fn plots_are_written_whole() {
     let d = tmp("whole");
-    let o = run(
-        &[
-            "simulate",
-            "box-stack",
-            "--n",
-            "2",
-            "--steps",
-            "2",
-            "-q",
-            "-m",
-            "nsgs",
-            "--dump-problems",
-            "traj",
-        ],
-        &d,
-    );
+    let o = trajectory(&d);
     assert_eq!(o.status.code(), Some(0));
     let o = run(&["check", "traj", "--plot", "t.svg"], &d);
     assert!(
