@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use adversarial::run::{Env, Report, run_arg_case, run_case};
-use adversarial::{args, corpus};
+use adversarial::{args, corpus, documents};
 
 #[test]
 fn adversarial_corpus() {
@@ -40,10 +40,18 @@ fn adversarial_corpus() {
         .collect();
     let arg_cases: Vec<_> = args::all()
         .into_iter()
+        .chain(documents::all())
         .filter(|c| c.name.contains(&filter))
         .collect();
     let names: std::collections::HashSet<&str> = cases.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names.len(), cases.len(), "case names must be unique");
+    let arg_names: std::collections::HashSet<&str> =
+        arg_cases.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        arg_names.len(),
+        arg_cases.len(),
+        "argument case names must be unique"
+    );
 
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("adversarial");
     let _ = std::fs::remove_dir_all(&root);

@@ -50,7 +50,7 @@ pub use scenes::{Ground, Scene, SceneKind, SceneParams};
 
 use std::fmt;
 
-use crate::problem::ProblemError;
+use crate::problem::{ProblemError, fmt_num};
 
 /// What is wrong with a body, a contact, a scene description or the step parameters.
 ///
@@ -206,7 +206,8 @@ impl fmt::Display for MultibodyError {
             ),
             NonPositiveMass { body, mass } => write!(
                 f,
-                "mass must be positive, found {mass} kg{}",
+                "mass must be positive, found {} kg{}",
+                fmt_num(*mass),
                 location(body, &None)
             ),
             InvalidInertia { body } => write!(
@@ -216,11 +217,12 @@ impl fmt::Display for MultibodyError {
             ),
             NonUnitOrientation { body, norm } => write!(
                 f,
-                "the orientation quaternion must have norm 1, found {norm}{}",
+                "the orientation quaternion must have norm 1, found {}{}",
+                fmt_num(*norm),
                 location(body, &None)
             ),
             NonPositive { what, value } => {
-                write!(f, "{what} must be positive, found {value}")
+                write!(f, "{what} must be positive, found {}", fmt_num(*value))
             }
             ZeroNormal { contact } => write!(
                 f,
@@ -229,12 +231,14 @@ impl fmt::Display for MultibodyError {
             ),
             NegativeFriction { contact, mu } => write!(
                 f,
-                "the friction coefficient must be >= 0, found {mu}{}",
+                "the friction coefficient must be >= 0, found {}{}",
+                fmt_num(*mu),
                 location(&None, contact)
             ),
             InvalidRestitution { contact, value } => write!(
                 f,
-                "the coefficient of restitution must lie in [0, 1], found {value}{}",
+                "the coefficient of restitution must lie in [0, 1], found {}{}",
+                fmt_num(*value),
                 location(&None, contact)
             ),
             UnknownBody {

@@ -98,6 +98,7 @@ use serde_json::{Map, Number, Value};
 
 use super::{GroundPlane, Material, MaterialId, Shape, World};
 use crate::multibody::{MultibodyError, RigidBody};
+use crate::problem::fmt_num;
 
 /// How far from 1 the norm of an `orientation` may be; it is normalised within this.
 pub const ORIENTATION_TOLERANCE: f64 = 1e-3;
@@ -464,19 +465,19 @@ pub fn parse_scene(text: &str) -> Result<SceneFile, SceneFileError> {
     let ground = match map.get("ground") {
         None => default_ground(),
         Some(Value::Null) => None,
-        Some(v) => Some(from_value(v, "ground")?),
+        Some(v) => Some(from_object(v, "ground")?),
     };
     let margin = match map.get("margin") {
         None => None,
         Some(v) => Some(from_value(v, "margin")?),
     };
-    let materials = list(&map, "materials", from_value)?;
-    let pairs = list(&map, "pairs", from_value)?;
+    let materials = list(&map, "materials", from_object)?;
+    let pairs = list(&map, "pairs", from_object)?;
     let bodies = list(&map, "bodies", |v, place| {
         if let Some(shape) = v.get("shape") {
             check_shape(shape, &format!("{place}.shape"))?;
         }
-        from_value(v, place)
+        from_object(v, place)
     })?;
     Ok(SceneFile {
         gravity,
@@ -643,6 +644,30 @@ fn from_value<T: DeserializeOwned>(v: &Value, place: &str) -> Result<T, SceneFil
     T::deserialize(v).map_err(|e| invalid(place, e.to_string()))
 }
 
+/// Deserialises the object `v` (serde would also read a struct from an array of its
+/// fields in order, which no scene file means), naming `place` in an error.
+fn from_object<T: DeserializeOwned>(v: &Value, place: &str) -> Result<T, SceneFileError> {
+    if !v.is_object() {
+        return Err(invalid(
+            place,
+            format!("expected an object {{...}}, found {}", json_kind(v)),
+        ));
+    }
+    from_value(v, place)
+}
+
+/// The kind of a JSON value, for messages.
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// The elements of the array `map[key]` (none if absent), each read by `read` with the
 /// place `key[i]`.
 fn list<T>(
@@ -670,6 +695,9 @@ fn check_shape(shape: &Value, place: &str) -> Result<(), SceneFileError> {
             let (k, _) = m.iter().next().expect("one entry");
             if !["box", "sphere", "capsule"].contains(&k.as_str()) {
                 return Err(invalid(place, format!("unknown shape \"{k}\", {EXPECTED}")));
+            }
+            if k == "capsule" {
+                from_object::<CapsuleSpec>(&m[k], &format!("{place}.capsule"))?;
             }
             from_value::<ShapeSpec>(shape, place).map(|_| ())
         }
@@ -1143,8 +1171,13 @@ fn unit_quaternion(q: [f64; 4], place: &str) -> Result<UnitQuaternion<f64>, Scen
         Err(invalid(
             place,
             format!(
-                "the quaternion [{w}, {x}, {y}, {z}] has norm {norm}; an orientation must be a \
-                 unit quaternion [w, x, y, z] (norm 1 within {ORIENTATION_TOLERANCE})"
+                "the quaternion [{}, {}, {}, {}] has norm {}; an orientation must be a \
+                 unit quaternion [w, x, y, z] (norm 1 within {ORIENTATION_TOLERANCE})",
+                fmt_num(w),
+                fmt_num(x),
+                fmt_num(y),
+                fmt_num(z),
+                fmt_num(norm)
             ),
         ))
     }

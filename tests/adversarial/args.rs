@@ -5,7 +5,8 @@
 //! `{fc}` a valid fc3d JSON file with an embedded answer, `{lcp}` a valid Siconos LCP,
 //! `{box}` a valid boxed LCP (JSON), `{bad}` a malformed `.dat`, `{dir}` a folder with
 //! `{fc}` and `{lcp}` in it, `{many}` a folder of 30 infeasible LCPs, `{out}` an empty
-//! folder for outputs, `{pipe}` a FIFO nobody writes, `{nope}` a path that does not exist.
+//! folder for outputs, `{pipe}` a FIFO nobody writes, `{nope}` a path that does not exist,
+//! `{in}` a folder holding the case's own `files`.
 
 /// Something to check after the command ran.
 #[derive(Debug, Clone)]
@@ -19,8 +20,16 @@ pub enum Post {
 /// One argument case.
 #[derive(Debug, Clone)]
 pub struct ArgCase {
-    pub name: &'static str,
-    pub why: &'static str,
+    pub name: String,
+    pub why: String,
+    /// Files written under `{in}` before the command (path relative to `{in}`, content).
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Exit statuses accepted besides `exit`; a nonzero status still needs a clear
+    /// message with the `mentions`.
+    pub also: Vec<i32>,
+    /// Status 1 with nothing on standard error and a report on standard output is a
+    /// verdict (`check`: not consistent), not an error that needs a message.
+    pub verdict: bool,
     /// Commands run first (their exit status is not checked).
     pub pre: Vec<Vec<String>>,
     pub args: Vec<String>,
@@ -41,8 +50,11 @@ fn a(
     mentions: &[&'static str],
 ) -> ArgCase {
     ArgCase {
-        name,
-        why,
+        name: name.to_string(),
+        why: why.to_string(),
+        files: Vec::new(),
+        also: Vec::new(),
+        verdict: false,
         pre: Vec::new(),
         args: split(args),
         exit,

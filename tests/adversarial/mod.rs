@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod corpus;
+pub mod documents;
 pub mod judge;
 pub mod rng;
 pub mod run;

@@ -685,7 +685,8 @@ pub fn prepare_arg_scratch(root: &Path) -> BTreeMap<&'static str, String> {
     let dir = root.join("dir");
     let many = root.join("many");
     let out = root.join("out");
-    for d in [&dir, &many, &out] {
+    let input = root.join("in");
+    for d in [&dir, &many, &out, &input] {
         std::fs::create_dir_all(d).expect("scratch");
     }
     let fc = dir.join("fc.json");
@@ -726,6 +727,7 @@ pub fn prepare_arg_scratch(root: &Path) -> BTreeMap<&'static str, String> {
         ("{dir}", p(&dir)),
         ("{many}", p(&many)),
         ("{out}", p(&out)),
+        ("{in}", p(&input)),
         ("{pipe}", p(&pipe)),
         ("{nope}", p(&root.join("does-not-exist"))),
     ])
@@ -742,9 +744,17 @@ fn substitute(s: &str, vars: &BTreeMap<&'static str, String>) -> String {
 /// Runs one argument case in a fresh scratch folder.
 pub fn run_arg_case(env: &Env, c: &ArgCase, root: &Path) -> (Vec<Finding>, usize) {
     let vars = prepare_arg_scratch(root);
+    let input = PathBuf::from(&vars["{in}"]);
+    for (name, bytes) in &c.files {
+        let path = input.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("case folder");
+        }
+        std::fs::write(&path, bytes).expect("case file");
+    }
     let before = snapshot(root);
     let mut sink = Sink {
-        case: c.name,
+        case: &c.name,
         findings: Vec::new(),
         runs: 0,
     };
@@ -759,10 +769,16 @@ pub fn run_arg_case(env: &Env, c: &ArgCase, root: &Path) -> (Vec<Finding>, usize
     };
     let args: Vec<String> = c.args.iter().map(|a| substitute(a, &vars)).collect();
     let r = run(&env.bin, &args, root, c.head);
-    if sink.status(&r, &[c.exit]) && c.exit != 0 {
+    let mut codes = vec![c.exit];
+    codes.extend(&c.also);
+    if sink.status(&r, &codes) && r.code != Some(0) {
         let mentions: Vec<String> = c.mentions.iter().map(|m| substitute(m, &vars)).collect();
         // Closed pipes and non-converged rows need no message.
-        if !(c.mentions.is_empty() && c.exit == 1) {
+        let verdict = c.verdict
+            && r.code == Some(1)
+            && r.stderr.trim().is_empty()
+            && !r.stdout.trim().is_empty();
+        if !(c.mentions.is_empty() && r.code == Some(1)) && !verdict {
             sink.message(&r, &[], &mentions);
         }
     }

@@ -336,12 +336,11 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
 
 /// `nonsmooth bench ratios FILE [--named METHOD]`.
 fn run_ratios(file: &Path, named: &str) -> Result<ExitCode, Failure> {
-    let records: Vec<_> = profile::read_records(file)
-        .map_err(Failure::Input)?
-        .into_iter()
-        .map(|(_, r)| r)
-        .collect();
-    let r = ratios::Ratios::from_records(&records, named).map_err(Failure::Input)?;
+    let records = profile::read_records(file)
+        .and_then(|r| profile::one_tolerance(file, r))
+        .map_err(Failure::Input)?;
+    let r = ratios::Ratios::from_records(&records, named)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     super::table::emit(&mut out, ratios::ratios_markdown(&r).trim_end())?;
@@ -356,12 +355,11 @@ fn run_profile(file: &Path, plot: Option<&Path>, label: Option<&str>) -> Result<
         &[file.to_path_buf()],
         &[Output::file(plot, "plot (--plot)")],
     )?;
-    let records: Vec<_> = profile::read_records(file)
-        .map_err(Failure::Input)?
-        .into_iter()
-        .map(|(_, r)| r)
-        .collect();
-    let p = Profile::from_records(&records).map_err(Failure::Input)?;
+    let records = profile::read_records(file)
+        .and_then(|r| profile::one_tolerance(file, r))
+        .map_err(Failure::Input)?;
+    let p = Profile::from_records(&records)
+        .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     let tol = label.map_or_else(|| format!("{:e}", records[0].tol), String::from);
     let table = profile_markdown(&p);
     let stdout = std::io::stdout();

@@ -49,8 +49,11 @@ pub const STATUSES: &[&str] = &[
     "-",
 ];
 
-/// One timed solve of a campaign: one line of its JSON Lines output.
+/// One timed solve of a campaign: one line of its JSON Lines output. A key this struct
+/// does not know is an error when reading (a misspelt `"seconds"` would otherwise read as
+/// a solve that never finished).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Record {
     /// The problem file, as given on the command line (or found under a given folder).
     pub problem: String,
@@ -97,6 +100,27 @@ impl Record {
     }
 }
 
+/// The records of `path` (as [`read_records`] gives them, with their line numbers) when
+/// they share one tolerance, as a profile or a ratio table compares like with like.
+///
+/// # Errors
+/// The first record at another tolerance than the first, named by file and line.
+pub fn one_tolerance(path: &Path, records: Vec<(usize, Record)>) -> Result<Vec<Record>, String> {
+    if let Some(((l0, first), (l, r))) = records
+        .first()
+        .and_then(|f| records.iter().find(|r| r.1.tol != f.1.tol).map(|r| (f, r)))
+    {
+        return Err(format!(
+            "{}:{l}: tolerance {} differs from the tolerance {} of line {l0}: profile one \
+             tolerance at a time",
+            path.display(),
+            crate::problem::fmt_num(r.tol),
+            crate::problem::fmt_num(first.tol)
+        ));
+    }
+    Ok(records.into_iter().map(|(_, r)| r).collect())
+}
+
 /// Reads a JSON Lines file of [`Record`]s; blank lines are skipped.
 ///
 /// # Errors
@@ -124,7 +148,26 @@ pub fn read_records(path: &Path) -> Result<Vec<(usize, Record)>, String> {
                 "{}:{}: tolerance {} is not a finite positive number",
                 path.display(),
                 i + 1,
-                r.tol
+                crate::problem::fmt_num(r.tol)
+            ));
+        }
+        if r.status == "converged" && r.seconds.is_none() {
+            return Err(format!(
+                "{}:{}: status \"converged\" without a time in \"seconds\"",
+                path.display(),
+                i + 1
+            ));
+        }
+        if let Some(t) = r
+            .seconds
+            .filter(|t| !(MIN_SECONDS..=MAX_SECONDS).contains(t))
+        {
+            return Err(format!(
+                "{}:{}: seconds {} is not a measured solve time (between {MIN_SECONDS:e} s \
+                 and {MAX_SECONDS:e} s)",
+                path.display(),
+                i + 1,
+                crate::problem::fmt_num(t)
             ));
         }
         // one problem under two spellings (`probs/X.dat`, `./probs/X.dat`) is one problem
@@ -191,8 +234,9 @@ impl Profile {
                 .find(|t| !(MIN_SECONDS..=MAX_SECONDS).contains(*t))
             {
                 return Err(format!(
-                    "problem {p}: time {t} s is not a finite positive measured solve time \
-                     (between {MIN_SECONDS:e} s and {MAX_SECONDS:e} s)"
+                    "problem {p}: time {} s is not a finite positive measured solve time \
+                     (between {MIN_SECONDS:e} s and {MAX_SECONDS:e} s)",
+                    crate::problem::fmt_num(*t)
                 ));
             }
             let best = row.iter().flatten().copied().fold(f64::INFINITY, f64::min);
@@ -226,7 +270,8 @@ impl Profile {
         if let Some(r) = records.iter().find(|r| r.tol != first.tol) {
             return Err(format!(
                 "records at different tolerances ({} and {}): profile one tolerance at a time",
-                first.tol, r.tol
+                crate::problem::fmt_num(first.tol),
+                crate::problem::fmt_num(r.tol)
             ));
         }
         let solvers: Vec<String> = records
@@ -244,13 +289,15 @@ impl Profile {
             if row[s].is_some() {
                 return Err(format!(
                     "duplicate record: problem {} solver {}",
-                    r.problem, r.solver
+                    crate::io::text::show(&r.problem),
+                    crate::io::text::show(&r.solver)
                 ));
             }
             if r.status == "converged" && r.seconds.is_none() {
                 return Err(format!(
                     "problem {} solver {}: converged without a time",
-                    r.problem, r.solver
+                    crate::io::text::show(&r.problem),
+                    crate::io::text::show(&r.solver)
                 ));
             }
             row[s] = Some(r.solved_time());
