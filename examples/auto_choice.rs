@@ -1,5 +1,5 @@
 //! Which method should `auto` be? Every candidate of each problem type, through the
-//! registry (`solver::registry::solve`, the call the command line makes), on every shared
+//! registry (`registry::solve`, the call the command line makes), on every shared
 //! problem and on generated scenes: whole solve from zero to 1e-8 (Siconos 4.4
 //! normalisation), at most 100 000 iterations (1 000 000 sweeps for PROX), best wall time
 //! of 3 runs.
@@ -20,7 +20,7 @@ use std::time::Instant;
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, discover, load};
 use nonsmooth::multibody::scenes;
-use nonsmooth::solver::registry::{Choice, ProblemType, solve};
+use nonsmooth::registry::{Choice, ProblemType, solve};
 use nonsmooth::solver::{Params, no_observer};
 
 #[path = "support/mod.rs"]

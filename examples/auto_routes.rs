@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, discover, load};
 use nonsmooth::multibody::scenes;
-use nonsmooth::solver::registry::{Choice, auto, solve};
+use nonsmooth::registry::{Choice, auto, solve};
 use nonsmooth::solver::{Params, no_observer};
 
 fn main() {

@@ -18,7 +18,7 @@ use std::fmt::Write;
 use nalgebra::DVector;
 use nonsmooth::check::{CheckOptions, check};
 use nonsmooth::io::load;
-use nonsmooth::solver::registry::{Choice, solve};
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::{Params, no_observer};
 
 fn main() {

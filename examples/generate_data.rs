@@ -5,13 +5,13 @@
 //! cargo run --release --example generate_data -- DIR     # writes DIR/
 //! ```
 //!
-//! The list of files is `nonsmooth::multibody::reference::reference_files`; the test
+//! The list of files is `nonsmooth::io::reference::reference_files`; the test
 //! `tests/data_files.rs` checks that the shipped files are exactly what it makes.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use nonsmooth::multibody::reference::reference_files;
+use nonsmooth::io::reference::reference_files;
 
 fn main() -> ExitCode {
     let dir = std::env::args_os()

@@ -17,23 +17,10 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::generic::{Block, GenericMechanical};
 use nonsmooth::problem::{AnyProblem, FrictionKind};
-use nonsmooth::solver::registry::{Choice, solve};
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::{Params, no_observer};
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a fixed, documented stream of numbers.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A number in `[-1, 1)`.
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        2.0 * ((z >> 11) as f64 / (1u64 << 53) as f64) - 1.0
-    }
-}
+use nonsmooth::rng::SplitMix64;
 
 // ANCHOR: problem
 /// The blocks: one of every kind MuJoCo's solver sees.
@@ -80,10 +67,10 @@ fn problem(kind: FrictionKind) -> GenericMechanical {
 fn problem_with(kind: FrictionKind, tor: f64, roll: f64) -> GenericMechanical {
     let blocks: Vec<Block> = blocks_with(tor, roll).into_iter().map(|(_, b)| b).collect();
     let n: usize = blocks.iter().map(Block::dim).sum();
-    let mut rng = SplitMix64(2024);
-    let b = DMatrix::from_fn(n, n, |_, _| rng.next());
+    let mut rng = SplitMix64::new(2024);
+    let b = DMatrix::from_fn(n, n, |_, _| rng.uniform(-1.0, 1.0));
     let w = &b * b.transpose() / n as f64 + DMatrix::identity(n, n) * 0.1;
-    let mut q = DVector::from_fn(n, |_, _| rng.next());
+    let mut q = DVector::from_fn(n, |_, _| rng.uniform(-1.0, 1.0));
     // every contact pressed into the ground (u_n < 0 without reaction), pushed gently
     // sideways (some stick, some slide)
     let mut row = 0;

@@ -21,8 +21,8 @@ mod support;
 
 use std::fmt::Write;
 
+use nonsmooth::registry::{Choice, Outcome};
 use nonsmooth::solver::Params;
-use nonsmooth::solver::registry::{Choice, Outcome};
 
 /// The best-of-5 outcome of `choice` on `p` from zero, with its time in seconds.
 fn run(p: &nonsmooth::problem::AnyProblem, choice: &Choice, params: &Params) -> (Outcome, f64) {

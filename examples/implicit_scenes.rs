@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use nonsmooth::implicit::scenes::{self, ImplicitScene};
 use nonsmooth::implicit::{ImplicitOptions, Model};
-use nonsmooth::solver::registry::Choice;
+use nonsmooth::registry::Choice;
 use nonsmooth::stepping::{Settings, Simulation, Stepper};
 use nonsmooth::world::World;
 use support::sci;

@@ -16,6 +16,7 @@
 #[path = "support/mod.rs"]
 mod support;
 
+use nonsmooth::composite::prox_then_newton::{ProxNsnOptions, cone_newton_prox_start};
 use std::fmt::Write;
 use std::ops::ControlFlow;
 
@@ -23,7 +24,7 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::{AnyProblem, discover, load};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::Measure;
-use nonsmooth::newton::{ConeNewtonOptions, ProxNsnOptions, cone_newton, cone_newton_prox_start};
+use nonsmooth::newton::{ConeNewtonOptions, cone_newton};
 use nonsmooth::problem::{FrictionContact, FrictionKind};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 use plotters::prelude::SeriesLabelPosition;

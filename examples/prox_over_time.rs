@@ -22,7 +22,7 @@ use nonsmooth::problem::{AnyProblem, FrictionContact};
 use nonsmooth::prox::{
     ProxOptions, ProxProblem, ProxStats, RFactor, Scheme, StopReason, prox_solve,
 };
-use nonsmooth::solver::registry::Choice;
+use nonsmooth::registry::Choice;
 use nonsmooth::solver::{Params, SolveError, no_observer};
 use nonsmooth::stepping::{Settings, Simulation};
 use nonsmooth::world::scenes::{self, SceneKind};

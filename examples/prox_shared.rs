@@ -40,7 +40,7 @@ use nonsmooth::solver::{Params, SolveError, no_observer};
 /// command line's cap for PROX, `method::PROX_DEFAULT_MAX_ITER`), and to Jacobi with it
 /// (lower: Jacobi's failures would take minutes at the full cap).
 const PAPER_CAP: usize = 20_000;
-const VARIANT_CAP: usize = nonsmooth::solver::registry::PROX_DEFAULT_MAX_ITER;
+const VARIANT_CAP: usize = nonsmooth::registry::PROX_DEFAULT_MAX_ITER;
 const JACOBI_CAP: usize = 100_000;
 
 /// The columns with the paper's divergence test (window 1): Gauss-Seidel with each

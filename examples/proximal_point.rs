@@ -24,8 +24,8 @@ mod support;
 use std::fmt::Write;
 
 use nonsmooth::problem::AnyProblem;
+use nonsmooth::registry::{Choice, Outcome};
 use nonsmooth::solver::Params;
-use nonsmooth::solver::registry::{Choice, Outcome};
 
 /// The best-of-3 outcome of `method` on `p` from zero, with its time in seconds
 /// ([`support::best_of`]).

@@ -19,7 +19,7 @@ mod support;
 use std::fmt::Write;
 
 use nalgebra::Vector3;
-use nonsmooth::solver::registry::Choice;
+use nonsmooth::registry::Choice;
 use nonsmooth::stepping::correction::{projection, worst_penetration};
 use nonsmooth::stepping::shock::shock_correction;
 use nonsmooth::stepping::shock::vsp::BottomVelocity;

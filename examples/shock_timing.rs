@@ -22,7 +22,7 @@ mod support;
 use std::fmt::Write;
 
 use nalgebra::{UnitQuaternion, Vector3};
-use nonsmooth::solver::registry::Choice;
+use nonsmooth::registry::Choice;
 use nonsmooth::stepping::{Correction, Settings, Simulation, StepRecord};
 use nonsmooth::world::render::{Frame, RenderOptions, View, strip_svg};
 use nonsmooth::world::scenes::tower::{TowerParams, build as tower};

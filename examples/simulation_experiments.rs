@@ -18,7 +18,7 @@ use std::fmt::Write;
 use nalgebra::{DVector, UnitQuaternion, Vector3};
 use nonsmooth::multibody::StepParams;
 use nonsmooth::prox::{ProxOptions, ProxProblem, RFactor, prox_solve};
-use nonsmooth::solver::registry::Choice;
+use nonsmooth::registry::Choice;
 use nonsmooth::solver::{Params, no_observer};
 use nonsmooth::stepping::dynamics::{apply_velocity, integrate_positions};
 use nonsmooth::stepping::{Settings, Simulation, StepRecord};

@@ -12,7 +12,7 @@
 
 use std::fmt::Write;
 
-use nonsmooth::solver::registry::Choice;
+use nonsmooth::registry::Choice;
 use nonsmooth::stepping::{Settings, Simulation};
 use nonsmooth::world::scenes::{SceneKind, build};
 

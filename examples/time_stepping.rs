@@ -18,8 +18,8 @@ use std::ops::ControlFlow;
 
 use nalgebra::{DVector, UnitQuaternion, Vector3};
 use nonsmooth::problem::AnyProblem;
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::Params;
-use nonsmooth::solver::registry::{Choice, solve};
 use nonsmooth::stepping::cfm::with_cfm;
 use nonsmooth::stepping::correction::{post_stabilise, projection, worst_penetration};
 use nonsmooth::stepping::diagnostics::potential_energy;

@@ -21,7 +21,7 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::merit::{Measure, Residual, friction_error};
 use nonsmooth::problem::{FrictionContact, FrictionKind};
-use nonsmooth::solver::registry::{Choice, solve};
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 
 /// A one-to-three-contact problem from its dense `W`, `q`, `mu`.

@@ -16,8 +16,8 @@ use std::fmt::Write;
 use std::ops::ControlFlow;
 
 use nalgebra::{DVector, UnitQuaternion, Vector3};
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::Params;
-use nonsmooth::solver::registry::{Choice, solve};
 use nonsmooth::world::{Material, Shape, World, WorldContact, feature_name};
 
 fn table(out: &mut String, contacts: &[WorldContact]) {

@@ -64,7 +64,7 @@ use crate::problem::generic::project_on_isotropic_cone;
 use crate::problem::{
     AnyProblem, Block, FrictionContact, FrictionKind, GenericMechanical, ProblemError, Provenance,
 };
-use crate::solver::registry::{self, Choice};
+use crate::registry::{self, Choice};
 use crate::solver::{NonExhaustive, Params};
 
 /// What [`check`] does.

@@ -23,19 +23,23 @@
 //! | [`prox`] | the proximal view of any problem (`ProxProblem`, borrowing it); PROX Jacobi and Gauss-Seidel, r-factor strategies | *Friction laws as convex sets and proximal operators*; *PROX schemes and r-factors*; *PROX experiments* | Erleben 2017 §3-4.2 |
 //! | [`check`] | judging an engine's answer: `check` gives the verdict, the field's error measures overall and per contact (with labels), and the distance `‖r - r*‖` to a reference solved to 1e-12 (uniqueness stated), in the data's units (velocity or acceleration level) | *Reading real problems and judging an answer* | Siconos 4.4; Acary et al. 2018 |
 //! | [`io`] | Siconos `.dat`, FCLIB HDF5, OpenTissue `.dlm`, MuJoCo JSON, the project's JSON | *Reading real problems and judging an answer* | `data/README.md` |
-//! | [`policy`] | what wraps an iteration: warm starting (by contact identity), the semi-staggered start, PROX then Newton, PROX's rollback test, the cone Newton's hybrid fallback | *The solver interface* | Erleben 2007 §3; Silcowitz et al. 2009 §3; Erleben 2017 Alg. 1-2; Acary et al. 2018 |
-//! | [`solver`] | the one interface: the `Method` trait (prepare, start, one iteration), the loop `solve`, `Params`, `Solved`, `SolveError`, observers; the `registry` of every method by name with its options | *The solver interface*; *The command line* | — |
+//! | [`policy`] | what wraps an iteration: warm starting (by contact identity), the semi-staggered start, PROX's rollback test, the cone Newton's hybrid fallback | *The solver interface* | Erleben 2007 §3; Silcowitz et al. 2009 §3; Erleben 2017 Alg. 1-2; Acary et al. 2018 |
+//! | [`composite`] | two methods in turn: NSGS then the cone Newton (`gs-nsn`), PROX then the cone Newton (`prox-nsn`) | *Newton on the friction cone*; *Warm starting* | Acary, Bremond, Huber 2018 |
+//! | [`solver`] | the one interface: the `Method` trait (prepare, start, one iteration), the loop `solve`, `Params`, `Solved`, `SolveError`, observers | *The solver interface* | — |
+//! | [`registry`] | every method by name with its options, `auto`, and the one `solve` the command line and Python call | *The solver interface*; *The command line* | — |
+//! | [`error`], [`norm`], [`rng`] | `ProblemError`; norms without overflow (`SumSquares`, `scaled_norm`); the SplitMix64 generator | — | LAPACK `dnrm2`; Steele, Lea, Flood 2014 |
+//! | [`fuzz`] | the fuzz targets' bodies, replayed by `tests/fuzz_replay.rs` | *Reliability* | — |
 //!
 //! ## Calling a solver
 //! Every method implements [`solver::Method`] (prepare, start, one iteration) and runs in
-//! one loop, [`solver::solve`]; the [`solver::registry`] calls any of them by name, the
+//! one loop, [`solver::solve`]; the [`registry`] calls any of them by name, the
 //! same way for every method and problem type (what the command line does):
 //!
 //! ```
 //! use nalgebra::{DMatrix, DVector};
 //! use nonsmooth::problem::AnyProblem;
 //! use nonsmooth::problem::{FrictionContact, FrictionKind};
-//! use nonsmooth::solver::registry::{Choice, solve};
+//! use nonsmooth::registry::{Choice, solve};
 //! use nonsmooth::solver::{Params, no_observer};
 //! // One contact pressed into the ground and pushed sideways: it sticks, r = -W⁻¹ q.
 //! let w = DMatrix::from_row_slice(3, 3, &[2.0, 0.1, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0, 1.0]);
@@ -52,6 +56,28 @@
 //! }
 //! ```
 //!
+//! ## Architecture
+//!
+//! The modules stand on floors: a module imports from its own floor and the floors below,
+//! never from above, and no two modules import each other, directly or through others.
+//! `tests/architecture.rs` reads this table, draws the imports of every file under `src/`
+//! (`crate::module` paths outside comments and test modules) and fails on a module missing
+//! from the table, an import from a higher floor, or a circle; it writes the drawing to
+//! the book (`generated/architecture.txt`). There are no exceptions.
+//!
+//! | floor | modules | what they hold |
+//! |---|---|---|
+//! | 0 | `error` `norm` `rng` `friction` | errors, norms, random numbers, the friction cone and its projections: nothing from the crate |
+//! | 1 | `matrix` `linalg` | dense and sparse matrices, factorisations |
+//! | 2 | `problem` | the problem model |
+//! | 3 | `ncp` `merit` `certificate` `multibody` `policy` | reformulations, error measures, certificates, rigid bodies, leaf policies |
+//! | 4 | `solver` | the vocabulary every method uses: `Method`, the loop, `Params`, `Solved` |
+//! | 5 | `splitting` `pivoting` `newton` `prox` `generic` `proximal_point` | the method families |
+//! | 6 | `composite` `registry` | methods made of methods; every method by name |
+//! | 7 | `check` `world` `implicit` `stepping` | judging answers, worlds and collision, time stepping |
+//! | 8 | `io` | reading and writing problems |
+//! | 9 | `cli` `fuzz` | the front ends |
+//!
 //! ## Conventions
 //! Rows `[n, t1, t2]` per contact; a positive normal velocity separates; units and signs
 //! are stated once in [`problem`].
@@ -65,7 +91,10 @@ pub mod certificate;
 pub mod check;
 #[doc(hidden)]
 pub mod cli;
+pub mod composite;
+pub mod error;
 pub mod friction;
+pub mod fuzz;
 pub mod generic;
 pub mod implicit;
 pub mod io;
@@ -75,11 +104,14 @@ pub mod merit;
 pub mod multibody;
 pub mod ncp;
 pub mod newton;
+pub mod norm;
 pub mod pivoting;
 pub mod policy;
 pub mod problem;
 pub mod prox;
 pub mod proximal_point;
+pub mod registry;
+pub mod rng;
 pub mod solver;
 pub mod splitting;
 pub mod stepping;

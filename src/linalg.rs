@@ -11,8 +11,8 @@ use faer::sparse::{SparseColMat, Triplet};
 use nalgebra::DVector;
 use nalgebra_sparse::{CooMatrix, CsrMatrix};
 
+use crate::error::ProblemError;
 use crate::matrix::Matrix;
-use crate::problem::ProblemError;
 
 /// Components of at most this many unknowns are also factorised densely, for
 /// [`SpdFactor::solve_columns`].

@@ -5,18 +5,13 @@
 //! ([`Matrix::row_dot`], [`Matrix::for_each_in_row`], [`Matrix::mul_vec`]), so each
 //! algorithm is written once and runs on either storage.
 
-use crate::problem::ProblemError;
+use crate::error::ProblemError;
 use nalgebra::{DMatrix, DVector};
 use nalgebra_sparse::{CooMatrix, CsrMatrix};
 
 /// The most entries a dense copy of a matrix may have: 2^27 (1 GiB of `f64`).
 ///
-/// A sparse file of a few bytes can describe a matrix of any size (an OpenTissue header
-/// `1048576 1048576 0`, a Siconos sparse-block matrix with no blocks); a dense copy of it
-/// would need `rows * cols * 8` bytes. Every place that makes one (Lemke's tableau, the
-/// dense Newton systems, the NumPy writer, `info`'s spectrum) checks this first with
-/// [`check_dense`] and refuses with [`ProblemError::TooLarge`] instead of allocating.
-pub const MAX_DENSE_ENTRIES: usize = 1 << 27;
+pub use crate::error::MAX_DENSE_ENTRIES;
 
 /// Fails with [`ProblemError::TooLarge`] if a dense `rows x cols` matrix would have more
 /// than [`MAX_DENSE_ENTRIES`] entries; `what` names who needs it.

@@ -50,138 +50,8 @@ use crate::ncp::{FischerBurmeister, MinMap, boxed_reformulation, lcp_reformulati
 pub use crate::problem::natural_map_contact;
 use crate::problem::{BoxedLcp, FrictionContact, FrictionKind, Lcp, RowBound};
 
-/// A sum of squares kept as `scale² · ssq` (LAPACK's `dlassq`), so that neither the
-/// squares of huge entries (beyond about `1e154`) overflow nor those of tiny ones (below
-/// about `1e-154`) underflow.
-///
-/// ```
-/// use nonsmooth::merit::SumSquares;
-/// let mut s = SumSquares::new();
-/// s.add(3e200);
-/// s.add(4e200);
-/// assert!((s.norm() - 5e200).abs() <= 1e186);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SumSquares {
-    scale: f64,
-    ssq: f64,
-    nan: bool,
-}
-
-impl Default for SumSquares {
-    fn default() -> Self {
-        SumSquares::new()
-    }
-}
-
-impl SumSquares {
-    /// The empty sum.
-    pub fn new() -> Self {
-        SumSquares {
-            scale: 0.0,
-            ssq: 0.0,
-            nan: false,
-        }
-    }
-
-    /// Adds `x²`. A NaN makes the norm NaN, an infinity makes it infinite.
-    #[inline]
-    pub fn add(&mut self, x: f64) {
-        let a = x.abs();
-        if a.is_nan() {
-            self.nan = true;
-        } else if a == 0.0 {
-        } else if a > self.scale {
-            let r = self.scale / a; // 0 when a is infinite
-            self.ssq = 1.0 + self.ssq * r * r;
-            self.scale = a;
-        } else if a.is_finite() {
-            let r = a / self.scale;
-            self.ssq += r * r;
-        } else {
-            // a second infinity
-            self.ssq += 1.0;
-        }
-    }
-
-    /// Adds the squares of every entry of `xs`.
-    pub fn add_all(&mut self, xs: &[f64]) {
-        for &x in xs {
-            self.add(x);
-        }
-    }
-
-    /// Adds another sum.
-    pub fn merge(&mut self, other: SumSquares) {
-        self.nan |= other.nan;
-        if other.scale == 0.0 {
-            return;
-        }
-        if other.scale > self.scale {
-            let r = self.scale / other.scale;
-            self.ssq = other.ssq + self.ssq * r * r;
-            self.scale = other.scale;
-        } else if other.scale.is_finite() {
-            let r = other.scale / self.scale;
-            self.ssq += other.ssq * r * r;
-        } else {
-            self.ssq += other.ssq;
-        }
-    }
-
-    /// `sqrt` of the sum: finite unless the true norm exceeds `f64::MAX`.
-    pub fn norm(&self) -> f64 {
-        if self.nan {
-            f64::NAN
-        } else if self.scale.is_infinite() {
-            f64::INFINITY
-        } else {
-            self.scale * self.ssq.sqrt()
-        }
-    }
-}
-
-/// Sums of squares at least this large lost nothing to underflow (the squares of entries
-/// below `1e-154` are subnormal or zero).
-const SAFE_SUM: f64 = 1e-290;
-
-/// The Euclidean norm of `v` without overflow or underflow: the plain sum of squares when
-/// it is safely in range, [`SumSquares`] otherwise (as LAPACK's `dnrm2`).
-///
-/// ```
-/// use nonsmooth::merit::scaled_norm;
-/// assert_eq!(scaled_norm(&[3.0, 4.0]), 5.0);
-/// assert!((scaled_norm(&[3e300, 4e300]) / 5e300 - 1.0).abs() < 1e-15);
-/// assert!((scaled_norm(&[3e-300, 4e-300]) / 5e-300 - 1.0).abs() < 1e-15);
-/// ```
-pub fn scaled_norm(v: &[f64]) -> f64 {
-    // nalgebra's sum of squares: in range, exactly the number `DVector::norm` gives
-    let s = nalgebra::DVectorView::from_slice(v, v.len()).norm_squared();
-    if s.is_finite() && s >= SAFE_SUM {
-        return s.sqrt();
-    }
-    if s == 0.0 && v.iter().all(|x| *x == 0.0) {
-        return 0.0;
-    }
-    let mut acc = SumSquares::new();
-    acc.add_all(v);
-    acc.norm()
-}
-
-/// As [`scaled_norm`], summing the squares in order (`Σ x_i²` left to right) when they are
-/// safely in range.
-pub(crate) fn scaled_norm_seq(v: &[f64]) -> f64 {
-    let s: f64 = v.iter().map(|x| x * x).sum();
-    if s.is_finite() && s >= SAFE_SUM {
-        return s.sqrt();
-    }
-    if s == 0.0 && v.iter().all(|x| *x == 0.0) {
-        return 0.0;
-    }
-    let mut acc = SumSquares::new();
-    acc.add_all(v);
-    acc.norm()
-}
+pub(crate) use crate::norm::{SAFE_SUM, scaled_norm_seq};
+pub use crate::norm::{SumSquares, scaled_norm};
 
 /// An error measured three ways (see the [module table](self)), and the normal condition
 /// of a friction answer on its own.
@@ -808,4 +678,43 @@ pub fn feasibility(fc: &FrictionContact, r: &DVector<f64>, kind: FrictionKind) -
     let primal: Vec<f64> = checks.iter().map(|c| c.cone_violation).collect();
     let dual: Vec<f64> = checks.iter().map(|c| c.dual_violation).collect();
     (scaled_norm_seq(&primal), scaled_norm_seq(&dual))
+}
+
+// The error of the generic mechanical problem is a method of the problem, written here
+// beside the other measures so that the problem model does not depend on them.
+impl crate::problem::GenericMechanical {
+    /// The error of `r` (`n` entries) with `u = W r + q` computed by the caller: the
+    /// natural map of every block (the [module docs](crate::problem::generic)), absolute, divided by
+    /// `max(‖q‖, ‖r‖, ‖u‖)` (Siconos 4.4) and by `‖q‖`, and the normal condition.
+    pub fn error_with_velocity(&self, r: &[f64], u: &[f64]) -> Residual {
+        let (abs, normal) = norms_of_terms(self.blocks().len(), |b, s, sn| {
+            s(&self.block_terms(b, r, u));
+            let k = self.offsets()[b];
+            if matches!(
+                self.blocks()[b],
+                crate::problem::Block::Unilateral | crate::problem::Block::Contact { .. }
+            ) {
+                sn(&[(-u[k]).max(0.0), (-r[k]).max(0.0)]);
+            }
+        });
+        let norm_q = scaled_norm(self.q().as_slice());
+        let denom = norm_q.max(scaled_norm(r)).max(scaled_norm(u));
+        let denom_q = if norm_q == 0.0 { denom } else { norm_q };
+        Residual::friction(
+            abs,
+            normal,
+            denom,
+            denom_q,
+            scaled_natural_map(abs, normal, r, u, self.q().as_slice()),
+        )
+    }
+
+    /// The error of `r` (see [`Self::error_with_velocity`]).
+    ///
+    /// # Panics
+    /// If `r` does not have [`Self::dim`] entries.
+    pub fn error(&self, r: &DVector<f64>) -> Residual {
+        let u = self.velocity(r);
+        self.error_with_velocity(r.as_slice(), u.as_slice())
+    }
 }

@@ -26,7 +26,7 @@ fn adversarial_corpus() {
     let filter = std::env::var("NONSMOOTH_ADVERSARIAL_FILTER").unwrap_or_default();
     let env = Env {
         bin,
-        methods: nonsmooth::solver::registry::names()
+        methods: nonsmooth::registry::names()
             .iter()
             .map(|s| s.to_string())
             .collect(),
@@ -131,11 +131,7 @@ fn nasty_table(report: &Report) -> String {
         .iter()
         .filter(|s| s.case.starts_with("nasty/") && s.status != "invalid")
         .collect();
-    let order = |m: &str| {
-        nonsmooth::solver::registry::names()
-            .iter()
-            .position(|n| *n == m)
-    };
+    let order = |m: &str| nonsmooth::registry::names().iter().position(|n| *n == m);
     rows.sort_by(|a, b| (&a.case, order(&a.method)).cmp(&(&b.case, order(&b.method))));
     let mut out = String::from(
         "| problem | method | status | iterations | error |\n|---|---|---|---:|---:|\n",

@@ -327,7 +327,7 @@ fn methods_lists_every_method_with_its_options() {
     assert_eq!(out.status.code(), Some(0));
     let rows = rows(&out);
     let names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
-    assert_eq!(names, nonsmooth::solver::registry::names());
+    assert_eq!(names, nonsmooth::registry::names());
     for r in &rows {
         assert!(r["options"].is_object(), "{r}");
         assert!(!r["applies_to"].as_array().unwrap().is_empty());

@@ -20,7 +20,7 @@ use std::process::{Command, Output};
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::prox::{ProxOptions, ProxProblem, Scheme, prox_solve};
-use nonsmooth::solver::registry::{Choice, PROX_DEFAULT_MAX_ITER};
+use nonsmooth::registry::{Choice, PROX_DEFAULT_MAX_ITER};
 use nonsmooth::solver::{Params, no_observer};
 use serde_json::Value;
 

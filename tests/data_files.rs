@@ -6,8 +6,8 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use nonsmooth::io::reference::reference_files;
 use nonsmooth::io::{self, AnyProblem};
-use nonsmooth::multibody::reference::reference_files;
 
 fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data")

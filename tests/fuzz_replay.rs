@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use nonsmooth::io::fuzz::TARGETS;
+use nonsmooth::fuzz::TARGETS;
 
 fn files(dir: &Path) -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(dir) else {

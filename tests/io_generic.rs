@@ -157,7 +157,7 @@ fn json_round_trip_is_exact_and_text_stable() {
         );
         assert_eq!(text, again);
         // The fuzz target's property on the same bytes.
-        nonsmooth::io::fuzz::project_json(text.as_bytes());
+        nonsmooth::fuzz::project_json(text.as_bytes());
     }
 }
 
@@ -262,7 +262,7 @@ fn npz_round_trip_is_exact() {
             )
             .unwrap();
             assert_eq!(bytes, again, "the same bytes again");
-            nonsmooth::io::fuzz::npz_archive(&bytes);
+            nonsmooth::fuzz::npz_archive(&bytes);
         }
     }
 }

@@ -312,7 +312,7 @@ fn bench_scene_with_paths_and_generate_kind() {
 fn method_lists_come_from_the_registry() {
     let o = run!("solve", "--help");
     let help = String::from_utf8_lossy(&o.stdout).replace(['\n', ' '], "");
-    for name in nonsmooth::solver::registry::names() {
+    for name in nonsmooth::registry::names() {
         assert!(
             help.contains(&format!("{name},")) || help.contains(&format!("{name}(")),
             "solve --help misses {name}"
@@ -321,9 +321,7 @@ fn method_lists_come_from_the_registry() {
     let o = run!("simulate", "box-stack", "-m", "lemke", "--steps", "1");
     assert_eq!(o.status.code(), Some(2));
     let e = err(&o);
-    for name in
-        nonsmooth::solver::registry::names_for(nonsmooth::solver::registry::ProblemType::Fc3d)
-    {
+    for name in nonsmooth::registry::names_for(nonsmooth::registry::ProblemType::Fc3d) {
         assert!(e.contains(name), "{name} missing from: {e}");
     }
     assert!(e.contains("ppa") && e.contains("gs-nsn"), "{e}");

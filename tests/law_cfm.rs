@@ -7,8 +7,8 @@ use std::ops::ControlFlow;
 use nalgebra::{DMatrix, DVector};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::{AnyProblem, Lcp};
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::Params;
-use nonsmooth::solver::registry::{Choice, solve};
 use nonsmooth::stepping::cfm::with_cfm;
 use proptest::prelude::*;
 

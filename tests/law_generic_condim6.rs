@@ -10,7 +10,7 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::generic::{Block, GenericMechanical};
 use nonsmooth::problem::{AnyProblem, FrictionKind};
-use nonsmooth::solver::registry::{Choice, names, solve};
+use nonsmooth::registry::{Choice, names, solve};
 use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;
 use strategies::spd;
@@ -126,7 +126,7 @@ fn registry_lists_and_refuses() {
         &Params::default(),
         &mut no_observer(),
     );
-    let route = nonsmooth::solver::registry::auto::route(&out.info().unwrap().stats)
+    let route = nonsmooth::registry::auto::route(&out.info().unwrap().stats)
         .unwrap()
         .to_string();
     assert!(route.starts_with("gmp-newton"), "{route}");

@@ -14,7 +14,7 @@ use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::{boxed_error, friction_error};
 use nonsmooth::problem::generic::{Block, GenericMechanical};
 use nonsmooth::problem::{AnyProblem, BoxedLcp, FrictionContact, FrictionKind, Lcp, RowBound};
-use nonsmooth::solver::registry::{Choice, solve};
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;
 use strategies::spd;

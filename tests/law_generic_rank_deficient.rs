@@ -10,7 +10,7 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::generic::{Block, GenericMechanical};
 use nonsmooth::problem::{AnyProblem, FrictionKind};
-use nonsmooth::solver::registry::{Choice, solve};
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;
 

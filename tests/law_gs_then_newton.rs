@@ -1,5 +1,5 @@
 //! Laws of Gauss-Seidel-then-Newton (`gs-nsn`,
-//! `nonsmooth::policy::gs_then_newton::cone_newton_gs_start`):
+//! `nonsmooth::composite::gs_then_newton::cone_newton_gs_start`):
 //!
 //! * with the default `newton_from = start`, a solve the sweeps do not finish is plain
 //!   Newton's solve from the same start: the same answer, bit for bit, and the same
@@ -12,9 +12,9 @@
 use std::ops::ControlFlow;
 
 use nalgebra::{DMatrix, DVector};
+use nonsmooth::composite::gs_then_newton::{GsNsnOptions, NewtonFrom, cone_newton_gs_start};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::newton::{ConeNewtonOptions, cone_newton};
-use nonsmooth::policy::gs_then_newton::{GsNsnOptions, NewtonFrom, cone_newton_gs_start};
 use nonsmooth::problem::{FrictionContact, FrictionKind};
 use nonsmooth::solver::{Iterate, Params, no_observer};
 use proptest::prelude::*;

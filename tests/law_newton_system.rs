@@ -22,21 +22,8 @@ use nonsmooth::implicit::{Anchor, Joint, Model, Node, Particle};
 use nonsmooth::world::World;
 use nonsmooth::world::scenes::box_stack::{self, BoxStackParams};
 
-/// SplitMix64: a small deterministic generator for the random matrices.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-}
+/// The crate's SplitMix64: a small deterministic generator for the random matrices.
+use nonsmooth::rng::SplitMix64 as Rng;
 
 fn rel(a: &DVector<f64>, b: &DVector<f64>) -> f64 {
     (a - b).norm() / b.norm().max(1e-300)
@@ -62,7 +49,7 @@ proptest! {
     /// stiffness form = both when every `C_ii > 0`.
     #[test]
     fn schur_saddle_point_and_stiffness_forms_agree(seed in any::<u64>(), blocks in 1usize..5, extra in 0usize..3) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let n = 3 * blocks;
         let k = (n - extra.min(n - 1)).max(1); // k <= n: J has full row rank almost surely
         let m = random_mass(&mut rng, blocks);
@@ -70,7 +57,7 @@ proptest! {
         let g = DVector::from_fn(n, |_, _| rng.uniform(-1.0, 1.0));
         let h = DVector::from_fn(k, |_, _| rng.uniform(-1.0, 1.0));
         // Non-negative C with some zeros (hard rows).
-        let c = DVector::from_fn(k, |_, _| if rng.next() < 0.4 { 0.0 } else { rng.uniform(0.0, 2.0) });
+        let c = DVector::from_fn(k, |_, _| if rng.next_f64() < 0.4 { 0.0 } else { rng.uniform(0.0, 2.0) });
         let (du_s, dl_s) = system::compliance_form_step(&m, &j, &c, &g, &h).expect("Schur solve");
         let (du_p, dl_p) = system::saddle_point_step(&m, &j, &c, &g, &h).expect("saddle solve");
         prop_assert!(rel(&du_s, &du_p) < 1e-9, "du: {}", rel(&du_s, &du_p));
@@ -140,7 +127,7 @@ fn sparse_schur_path_equals_dense_saddle_point() {
     let u = DVector::zeros(dofs.n);
     let rows = rows::evaluate(&dofs, &model, &points, &u);
     // λ: positive normals (so friction is enabled), some friction, a distance force.
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let lambda = DVector::from_fn(rows.len(), |i, _| match rows[i].kind {
         // Every other normal negative: inactive for the minimum map, both FB partials
         // nonzero, and its friction rows disabled.
@@ -310,7 +297,7 @@ fn newton_matrix_is_the_derivative_of_the_residual() {
         let (world, model, contacts) = particle_scene(active);
         let dofs = Dofs::new(&world, &model, h);
         let n = dofs.n;
-        let mut rng = Rng(if active { 11 } else { 12 });
+        let mut rng = Rng::new(if active { 11 } else { 12 });
         let u = DVector::from_fn(n, |_, _| rng.uniform(-0.5, 0.5));
         let rows0 = rows::evaluate(&dofs, &model, &contacts, &u);
         let contact_row = rows0

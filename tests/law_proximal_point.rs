@@ -18,7 +18,7 @@ use nonsmooth::merit::friction_error;
 use nonsmooth::newton::{ConeNewtonOptions, cone_newton};
 use nonsmooth::problem::{AnyProblem, FrictionContact, FrictionKind};
 use nonsmooth::proximal_point::{ProximalPointOptions, proximal_point};
-use nonsmooth::solver::registry::{Choice, solve};
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::{Iterate, Params, no_observer};
 use proptest::prelude::*;
 
@@ -104,7 +104,7 @@ fn rank_deficient(seed: u64, ndof: usize, kind: FrictionKind) -> FrictionContact
 #[test]
 fn converges_on_rank_deficient_w_or_proves_it_cannot() {
     use nonsmooth::problem::AnyProblem;
-    use nonsmooth::solver::registry::{Choice, solve};
+    use nonsmooth::registry::{Choice, solve};
     let params = Params {
         tol: 1e-10,
         max_iter: 500,

@@ -13,8 +13,8 @@ use nalgebra::{DMatrix, DVector, UnitQuaternion, Vector3};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::friction_error;
 use nonsmooth::problem::{AnyProblem, Lcp};
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::Params;
-use nonsmooth::solver::registry::{Choice, solve};
 use nonsmooth::stepping::dynamics::{WarmStart, apply_velocity, dynamics, posed_step};
 use nonsmooth::stepping::shock::graph::{Edge, edges};
 use nonsmooth::stepping::shock::{

@@ -232,7 +232,7 @@ fn same_scene_twice_is_bit_identical() {
         w
     };
     let s = Settings {
-        method: nonsmooth::solver::registry::Choice::new("nsgs").unwrap(),
+        method: nonsmooth::registry::Choice::new("nsgs").unwrap(),
         ..Settings::default()
     };
     let (a, ra) = run(make(), s.clone(), 150);

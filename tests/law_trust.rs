@@ -12,7 +12,7 @@
 //!   returns its best iterate; a time limit ends it with `time-limit`
 //!   ([`nonsmooth::solver::StallRule`]);
 //! * `auto`: `auto` solves every LCP that Lemke's method solves
-//!   ([`nonsmooth::solver::registry::auto`]);
+//!   ([`nonsmooth::registry::auto`]);
 //! * `cli`: the command line refuses `--max-iter 0` and reports the infeasible example.
 
 #[allow(dead_code)]
@@ -22,7 +22,7 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::{Measure, friction_error};
 use nonsmooth::problem::{AnyProblem, FrictionContact, FrictionKind, Lcp};
-use nonsmooth::solver::registry::{Choice, solve};
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;
 
@@ -349,7 +349,7 @@ mod stall {
             );
             // the returned iterate has that error (measured again with the whole `W r + q`:
             // equal up to the rounding of the two summation orders)
-            let again = nonsmooth::solver::registry::measure(&p, &out.x).unwrap();
+            let again = nonsmooth::registry::measure(&p, &out.x).unwrap();
             let again = again.worst(Measure::Relative);
             assert!(
                 (again - got).abs() <= 1e-6 * got + 1e-13,
@@ -428,7 +428,7 @@ mod auto {
             &mut no_observer(),
         );
         assert_eq!(out.status(), "converged");
-        let route = nonsmooth::solver::registry::auto::route(&out.info().unwrap().stats).unwrap();
+        let route = nonsmooth::registry::auto::route(&out.info().unwrap().stats).unwrap();
         assert!(route.starts_with("nsgs"), "{route}");
         assert!(out.method_label().starts_with("auto:"));
     }

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use nalgebra::{DMatrix, DVector};
 use nonsmooth::policy::warm_start::{by_identity, given};
 use nonsmooth::problem::{AnyProblem, FrictionContact, FrictionKind};
-use nonsmooth::solver::registry::{Choice, solve};
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;
 

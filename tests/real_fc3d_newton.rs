@@ -6,7 +6,8 @@
 mod common;
 
 use nalgebra::DVector;
-use nonsmooth::newton::{ConeNewtonOptions, ProxNsnOptions, cone_newton, cone_newton_prox_start};
+use nonsmooth::composite::prox_then_newton::{ProxNsnOptions, cone_newton_prox_start};
+use nonsmooth::newton::{ConeNewtonOptions, cone_newton};
 use nonsmooth::solver::{Params, no_observer};
 
 #[test]

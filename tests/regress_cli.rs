@@ -12,7 +12,7 @@ use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::{AnyProblem, npy};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::{BoxedLcp, FrictionKind, Lcp, RowBound};
-use nonsmooth::solver::registry::{Choice, measure, solve};
+use nonsmooth::registry::{Choice, measure, solve};
 use nonsmooth::solver::{Params, no_observer};
 
 fn tmp(tag: &str) -> PathBuf {

@@ -9,7 +9,7 @@ use nalgebra::DVector;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::AnyProblem;
 use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp, ProblemError};
-use nonsmooth::solver::registry::{Choice, names, solve};
+use nonsmooth::registry::{Choice, names, solve};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 
 /// `A = 0` (no stored entries), `b = (-1, 0, ..., 0)`: infeasible (`w_0 = -1` whatever `x`).

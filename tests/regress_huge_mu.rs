@@ -8,7 +8,7 @@ use nonsmooth::matrix::Matrix;
 use nonsmooth::merit::{Measure, fc3d_error, lcp_error, mu_beyond_resolution};
 use nonsmooth::problem::AnyProblem;
 use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp};
-use nonsmooth::solver::registry::{Choice, measure, names, solve};
+use nonsmooth::registry::{Choice, measure, names, solve};
 use nonsmooth::solver::{Params, no_observer};
 
 fn problem(mu: f64, kind: FrictionKind) -> FrictionContact {

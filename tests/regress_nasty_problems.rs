@@ -14,7 +14,7 @@ use nonsmooth::merit::Measure;
 use nonsmooth::multibody::scenes;
 use nonsmooth::problem::AnyProblem;
 use nonsmooth::problem::{FrictionContact, FrictionKind, GlobalFrictionContact, Lcp};
-use nonsmooth::solver::registry::{Choice, Outcome, names, solve};
+use nonsmooth::registry::{Choice, Outcome, names, solve};
 use nonsmooth::solver::{Params, SolveError};
 
 fn fc(w: DMatrix<f64>, q: &[f64], mu: &[f64]) -> AnyProblem {
@@ -227,7 +227,7 @@ fn every_outcome_is_finite_and_honest() {
                 o.x.iter().all(|v| v.is_finite()),
                 "{pname} {m}: non-finite answer"
             );
-            let afresh = nonsmooth::solver::registry::measure(&p, &o.x).unwrap();
+            let afresh = nonsmooth::registry::measure(&p, &o.x).unwrap();
             if o.status() == "converged" {
                 assert!(
                     afresh.meets(1e-8, Measure::Relative),

@@ -8,11 +8,11 @@
 //! * NNCG on a zero diagonal is `SolveError::Problem` (projected Gauss-Seidel divides by it).
 
 use nalgebra::{DMatrix, DVector};
+use nonsmooth::composite::prox_then_newton::{ProxNsnOptions, cone_newton_prox_start};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::newton::{
     Armijo, ConeNewtonOptions, FischerNewtonOptions, InnerSolver, LineSearch, MinMapNewtonOptions,
-    NncgOptions, OnSingular, ProxNsnOptions, Start, cone_newton, cone_newton_prox_start,
-    fischer_newton, min_map_newton, nncg,
+    NncgOptions, OnSingular, Start, cone_newton, fischer_newton, min_map_newton, nncg,
 };
 use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp, ProblemError};
 use nonsmooth::solver::{Params, SolveError, no_observer};

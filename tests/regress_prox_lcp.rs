@@ -30,7 +30,7 @@ use nonsmooth::merit::lcp_error;
 use nonsmooth::pivoting::{LemkeOptions, lemke};
 use nonsmooth::problem::Lcp;
 use nonsmooth::prox::{ProxOptions, ProxProblem, Scheme, prox_solve};
-use nonsmooth::solver::registry::{Choice, solve};
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 use proptest::prelude::*;
 use strategies::{lcp_planted, spd};

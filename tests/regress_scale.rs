@@ -16,7 +16,7 @@ use nonsmooth::merit::{
 };
 use nonsmooth::problem::AnyProblem;
 use nonsmooth::problem::{BoxedLcp, FrictionContact, FrictionKind, Lcp, RowBound};
-use nonsmooth::solver::registry::{Choice, measure, solve};
+use nonsmooth::registry::{Choice, measure, solve};
 use nonsmooth::solver::{Params, no_observer};
 
 fn lcp(a: &[f64], b: &[f64]) -> Lcp {
@@ -43,7 +43,7 @@ fn fc_with(w: DMatrix<f64>, q: &[f64], mu: f64, kind: FrictionKind) -> FrictionC
 }
 
 /// `method::solve` with the method named `m`, the file's own law and default parameters.
-fn solve_with(p: &AnyProblem, m: &str) -> nonsmooth::solver::registry::Outcome {
+fn solve_with(p: &AnyProblem, m: &str) -> nonsmooth::registry::Outcome {
     let m: Choice = m.parse().unwrap();
     solve(
         p,

@@ -7,8 +7,8 @@ use nalgebra::{DVector, UnitQuaternion, Vector3};
 use nonsmooth::io::json;
 use nonsmooth::policy::warm_start::by_identity;
 use nonsmooth::problem::Provenance;
+use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::Params;
-use nonsmooth::solver::registry::{Choice, solve};
 use nonsmooth::world::{MaterialId, Shape, World};
 
 fn resting_box() -> (World, f64) {

@@ -133,13 +133,13 @@ pub fn sci(v: f64) -> String {
 pub fn best_of(
     runs: usize,
     p: &nonsmooth::problem::AnyProblem,
-    choice: &nonsmooth::solver::registry::Choice,
+    choice: &nonsmooth::registry::Choice,
     params: &nonsmooth::solver::Params,
-) -> (nonsmooth::solver::registry::Outcome, f64) {
-    let mut best: Option<(nonsmooth::solver::registry::Outcome, f64)> = None;
+) -> (nonsmooth::registry::Outcome, f64) {
+    let mut best: Option<(nonsmooth::registry::Outcome, f64)> = None;
     for _ in 0..runs.max(1) {
         let t = std::time::Instant::now();
-        let out = nonsmooth::solver::registry::solve(
+        let out = nonsmooth::registry::solve(
             p,
             choice,
             nalgebra::DVector::zeros(p.dim()),

@@ -1,4 +1,4 @@
-//! Fuzz target: the body is `nonsmooth::io::fuzz::fclib_hdf5`, which a plain test also
+//! Fuzz target: the body is `nonsmooth::fuzz::fclib_hdf5`, which a plain test also
 //! replays on stable (`tests/fuzz_replay.rs`, with `--features hdf5`).
 //!
 //! The FCLIB reader needs the crate feature `hdf5` (and the HDF5 C library, Debian
@@ -10,5 +10,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    nonsmooth::io::fuzz::fclib_hdf5(data);
+    nonsmooth::fuzz::fclib_hdf5(data);
 });

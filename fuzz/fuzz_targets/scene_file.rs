@@ -1,9 +1,9 @@
-//! Fuzz target: the body is `nonsmooth::io::fuzz::scene_file`, which a plain test also replays
+//! Fuzz target: the body is `nonsmooth::fuzz::scene_file`, which a plain test also replays
 //! on stable (`tests/fuzz_replay.rs`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    nonsmooth::io::fuzz::scene_file(data);
+    nonsmooth::fuzz::scene_file(data);
 });

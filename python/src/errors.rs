@@ -2,7 +2,7 @@
 //! crate's own text.
 
 use nonsmooth::io::{IoError, IoErrorKind};
-use nonsmooth::solver::registry::OptionError as CrateOptionError;
+use nonsmooth::registry::OptionError as CrateOptionError;
 use pyo3::create_exception;
 use pyo3::exceptions::{
     PyFileNotFoundError, PyOSError, PyPermissionError, PyRuntimeError, PyUserWarning, PyValueError,

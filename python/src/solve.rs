@@ -3,7 +3,7 @@
 use nalgebra::DVector;
 use nonsmooth::merit::Measure;
 use nonsmooth::problem::AnyProblem;
-use nonsmooth::solver::registry::{self, Choice};
+use nonsmooth::registry::{self, Choice};
 use nonsmooth::solver::{Params, SolveError as CrateSolveError, no_observer};
 use numpy::PyArray1;
 use pyo3::prelude::*;

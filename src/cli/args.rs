@@ -2,7 +2,7 @@
 //! NaN tolerance or a size of 2^64 is a usage error (exit 2) before anything runs.
 
 use crate::problem::FrictionKind;
-use crate::solver::registry::{Choice, OptionError};
+use crate::registry::{Choice, OptionError};
 
 /// The most contacts `generate` and `bench --scene` build (the generators' cap,
 /// [`crate::multibody::scenes::MAX_SCENE_CONTACTS`]).
@@ -19,7 +19,7 @@ pub const MAX_REPEAT: usize = 1000;
 pub fn method(s: &str) -> Result<Choice, String> {
     s.parse::<Choice>().map_err(|e| match e {
         OptionError::UnknownMethod { name } => {
-            let list = crate::solver::registry::names().join(", ");
+            let list = crate::registry::names().join(", ");
             let mut m = format!("unknown method `{name}`; expected one of");
             for line in super::table::wrap("  ", &list, 100, "  ") {
                 m.push('\n');

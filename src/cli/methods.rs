@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::Failure;
 use super::table::{emit, wrap};
-use crate::solver::registry::METHODS;
+use crate::registry::METHODS;
 
 /// The width the descriptions are wrapped at (an option's default, a JSON value, stays on
 /// its line, so that it can be copied as it is).
@@ -84,10 +84,10 @@ pub fn run(a: MethodsArgs) -> Result<ExitCode, Failure> {
 /// The help line of a `--method` option, its list of methods made from the registry (so
 /// that no list in a help text misses a method): `what: auto, lemke, ...` for `ty = None`
 /// (every method), or the methods that solve `ty`.
-pub fn method_help(what: &str, ty: Option<crate::solver::registry::ProblemType>) -> String {
+pub fn method_help(what: &str, ty: Option<crate::registry::ProblemType>) -> String {
     let names = match ty {
-        Some(t) => crate::solver::registry::names_for(t),
-        None => crate::solver::registry::names(),
+        Some(t) => crate::registry::names_for(t),
+        None => crate::registry::names(),
     };
     format!(
         "{what}: {} (`nonsmooth methods` lists them with their options)",

@@ -17,7 +17,7 @@ use crate::implicit::scenes::{self as implicit_scenes, ImplicitScene};
 use crate::implicit::{Model, Ncp};
 use crate::io::json;
 use crate::problem::{FrictionKind, Provenance};
-use crate::solver::registry::{Choice, OptionError};
+use crate::registry::{Choice, OptionError};
 use crate::stepping::shock::vsp::BottomVelocity;
 use crate::stepping::{Correction, Settings, Simulation, StepRecord, Stepper};
 use crate::world::World;
@@ -51,7 +51,7 @@ pub struct SimulateArgs {
     #[arg(long, short, default_value = "auto", value_parser = args::method,
           help = super::methods::method_help(
               "The contact solver, a method that solves 3D friction problems",
-              Some(crate::solver::registry::ProblemType::Fc3d)))]
+              Some(crate::registry::ProblemType::Fc3d)))]
     method: Choice,
     /// Set an option of the method: KEY=VALUE, repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]

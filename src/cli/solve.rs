@@ -9,7 +9,7 @@ use crate::merit::Measure;
 use crate::policy::warm_start;
 use crate::problem::FrictionKind;
 use crate::prox::RFactor;
-use crate::solver::registry::{Choice, OptionError, solve};
+use crate::registry::{Choice, OptionError, solve};
 use crate::solver::{Params, no_observer};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

@@ -14,6 +14,9 @@
 //! matrices are column-major, FCLIB triplets hold the row in `i` and the column in `p`,
 //! OpenTissue writes `DBL_MAX` for an infinite bound).
 //!
+//! [`reference`](mod@reference) makes the project's own files in `data/` from generated
+//! scenes, and a test checks that the shipped files are what it makes.
+//!
 //! [`load`] detects the format from the path and the first bytes and returns a
 //! [`LoadedProblem`]; [`discover`] lists the problems under a folder. Readers never
 //! panic: malformed input gives an [`IoError`] that names the file and what is wrong (the
@@ -24,12 +27,12 @@ pub mod answer;
 #[cfg(feature = "hdf5")]
 pub mod fclib;
 #[doc(hidden)]
-pub mod fuzz;
 pub mod json;
 pub mod mujoco;
 pub mod npy;
 pub mod npz;
 pub mod opentissue;
+pub mod reference;
 pub mod siconos;
 pub(crate) mod text;
 

@@ -3,7 +3,6 @@
 
 use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
 
-use super::assembly::Gyroscopic;
 use super::{MultibodyError, check_finite, check_positive};
 
 /// Relative asymmetry above which a body-frame inertia tensor is rejected.
@@ -313,6 +312,22 @@ fn check_half_extents(h: &Vector3<f64>) -> Result<(), MultibodyError> {
         check_positive("box half extent", v)?;
     }
     Ok(())
+}
+
+/// How the gyroscopic torque of a spinning body enters the step (Erleben 2007 eq. 18).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Gyroscopic {
+    /// `-omega x I omega` at the start of the step, as eq. 18 writes it. Explicit Euler on
+    /// Euler's equations: a body spinning fast about an axis that is not principal gains
+    /// energy every step, and the spin can grow without bound (it grows quadratically in
+    /// `omega`).
+    #[default]
+    Explicit,
+    /// One Newton step of the implicit Euler update `I (omega' - omega) = -dt omega' x I
+    /// omega'` from `omega' = omega`, entered as the torque `I (omega' - omega) / dt`
+    /// ([`crate::multibody::RigidBody::implicit_gyroscopic_torque`]). Stable at any spin;
+    /// the same to first order in `dt`.
+    Implicit,
 }
 
 #[cfg(test)]

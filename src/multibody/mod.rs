@@ -9,7 +9,6 @@
 //! | [`contact`] | [`Contact`]: two bodies, a point, a normal from `a` to `b`, a tangent basis, `mu` | Erleben 2007 eq. 2, 6; Erleben 2017 eq. 52-53 |
 //! | [`assembly`] | [`Assembly`]: `J`, `M`, `M^-1`, `f_ext`, and the global and local problems | Erleben 2007 eq. 10-22; Erleben 2017 eq. 17-18, 57-62 |
 //! | [`scenes`] | [`Scene`]: resting stacks, walls and pyramids of boxes with analytic contacts | Silcowitz et al. 2009 test cases; Erleben 2007 §5 |
-//! | [`reference`](mod@reference) | the problem files shipped in `data/` | — |
 //!
 //! # Conventions
 //!
@@ -40,11 +39,10 @@
 pub mod assembly;
 pub mod body;
 pub mod contact;
-pub mod reference;
 pub mod scenes;
 
-pub use assembly::{Assembly, DofMap, Gyroscopic, StepParams};
-pub use body::RigidBody;
+pub use assembly::{Assembly, DofMap, StepParams};
+pub use body::{Gyroscopic, RigidBody};
 pub use contact::{BodyRef, Contact, tangent_basis};
 pub use scenes::{Ground, Scene, SceneKind, SceneParams};
 

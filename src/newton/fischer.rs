@@ -1,6 +1,7 @@
 //! Fischer-Newton: the generalised Newton method on the Fischer reformulation of the boxed
 //! LCP with variable bounds (Silcowitz, Niebe, Erleben 2009).
 
+use crate::rng::SplitMix64;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
@@ -9,9 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::inner::{InnerSolver, SparseLu, gmres, jacobi_preconditioner, quasi_ncg};
 use super::invalid_option;
-use super::jacobian::{
-    GeneralizedJacobian, JacobianOptions, KinkStrategy, SplitMix64, newton_pattern,
-};
+use super::jacobian::{GeneralizedJacobian, JacobianOptions, KinkStrategy, newton_pattern};
 use super::line_search::{Armijo, LineSearch, MeritPath, globalised_step};
 use super::report::{Direction, NewtonReport, NewtonStep};
 use super::rows::{NewtonProblem, Rows};

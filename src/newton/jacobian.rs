@@ -1,6 +1,7 @@
 //! An element of the B-subdifferential of the Fischer reformulation, assembled row by row
 //! by the chain rule (Silcowitz, Niebe, Erleben 2009 eq. 30-31).
 
+use crate::rng::SplitMix64;
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
@@ -129,30 +130,6 @@ impl<'de> Deserialize<'de> for JacobianOptions {
             }
             other => Err(D::Error::custom(format!("expected {FORMS}, got {other}"))),
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64, Steele, Lea, Flood 2014) for
-/// [`KinkStrategy::Random`]; the crate has no random-number dependency.
-#[derive(Debug, Clone)]
-pub(crate) struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub(crate) fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`.
-    pub(crate) fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 

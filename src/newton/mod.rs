@@ -7,7 +7,6 @@
 //! | [`min_map_newton`] ([`MinMapNewton`]) | `H(x) = min(x - lo, max(x - hi, w)) = 0` | active set, Schur reduction onto the free rows; projected Armijo | Niebe and Erleben 2015 | *Minimum-map Newton* |
 //! | [`nncg`] ([`Nncg`]) | `x = PGS(x)` | Fletcher-Reeves on the PGS increment, restarts | Silcowitz-Hansen, Niebe, Erleben 2010 | *NNCG* |
 //! | [`cone_newton`] ([`ConeNewton`]) | Alart-Curnier (Coulomb) or the cone natural map (CCP) on `FrictionContact` | sparse LU of the generalised Jacobian, Armijo, blocked Gauss-Seidel fallback | Alart and Curnier 1991; Acary, Bremond, Huber 2018 | *Newton on the friction cone* |
-//! | [`cone_newton_prox_start`] | the same, started from PROX Gauss-Seidel | PROX sweeps to a loose tolerance, then [`cone_newton`] | Acary, Bremond, Huber 2018; Erleben 2017 Alg. 2 | *Newton on the friction cone* |
 //!
 //! Every method is a [`Method`](crate::solver::Method) (one iteration is one Newton step, or
 //! one accelerated sweep for NNCG) run by the crate's one loop, [`crate::solver::solve`]; the
@@ -19,7 +18,8 @@
 //! [`Solved::stats`](crate::solver::Solved::stats) (or in the report of
 //! [`SolveError::NoConvergence`](crate::solver::SolveError::NoConvergence)):
 //! [`NewtonReport`] (one [`NewtonStep`] per iteration) for Fischer-Newton and minimum-map
-//! Newton, [`NncgStats`], [`ConeNewtonStats`], [`ProxNsnStats`]. A Newton method that finds
+//! Newton, [`NncgStats`], [`ConeNewtonStats`]. The cone Newton started from PROX or from
+//! Gauss-Seidel sweeps is a composite method ([`crate::composite`]). A Newton method that finds
 //! no direction decreasing its merit ends the solve as not converged. Options out of range
 //! are refused with [`ProblemError::InvalidOption`](crate::problem::ProblemError::InvalidOption).
 //! Every options type is serde (field names as keys, every field optional, unknown ones
@@ -48,7 +48,6 @@ mod nncg;
 mod report;
 mod rows;
 
-pub use crate::policy::prox_then_newton::{ProxNsnOptions, ProxNsnStats, cone_newton_prox_start};
 pub use cone::{
     ConeNewton, ConeNewtonOptions, ConeNewtonPrepared, ConeNewtonStats, ConeReformulation,
     DENSE_NEWTON_MAX, KRYLOV_FILL_RATIO, KRYLOV_MAX_PRODUCTS, KRYLOV_MIN_UNKNOWNS, KRYLOV_RESTART,
@@ -61,7 +60,6 @@ pub use fischer::{
 pub use inner::{InnerSolver, KrylovOutcome, gmres, gmres_with, quasi_ncg};
 /// The crate's deterministic generator, shared with the seeded scenes of
 /// [`crate::world::scenes`].
-pub(crate) use jacobian::SplitMix64;
 pub use jacobian::{GeneralizedJacobian, JacobianOptions, KinkStrategy};
 pub use line_search::{Armijo, LineSearch};
 pub use minmap::{MinMapNewton, MinMapNewtonOptions, MinMapNewtonPrepared, min_map_newton};
@@ -85,6 +83,7 @@ pub(crate) fn invalid_option(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::composite::prox_then_newton::{ProxNsnOptions, ProxNsnStats};
     use crate::prox::RFactor;
 
     fn read<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {

@@ -48,13 +48,13 @@
 //!
 //! The relative error divides by `max(‖q‖, ‖r‖, ‖u‖)`, as for friction problems, and the
 //! normal condition (`u_n >= 0`, `r_n >= 0` on unilateral rows and contact normals) is
-//! reported on its own ([`Residual::normal`]).
+//! reported on its own ([`crate::merit::Residual::normal`]).
 
 use nalgebra::DVector;
 
 use super::{FrictionKind, ProblemError, check_finite_mat, check_finite_vec, check_len};
 use crate::matrix::Matrix;
-use crate::merit::{Residual, norms_of_terms, scaled_norm};
+use crate::norm::scaled_norm;
 
 /// The law of one block of rows of a [`GenericMechanical`] problem (see the
 /// [module table](self)).
@@ -338,37 +338,5 @@ impl GenericMechanical {
         let mut out = vec![0.0; e - s];
         self.blocks[b].natural_map(&r[s..e], &u[s..e], self.kind, &mut out);
         out
-    }
-
-    /// The error of `r` (`n` entries) with `u = W r + q` computed by the caller: the
-    /// natural map of every block (the [module docs](self)), absolute, divided by
-    /// `max(‖q‖, ‖r‖, ‖u‖)` (Siconos 4.4) and by `‖q‖`, and the normal condition.
-    pub fn error_with_velocity(&self, r: &[f64], u: &[f64]) -> Residual {
-        let (abs, normal) = norms_of_terms(self.blocks.len(), |b, s, sn| {
-            s(&self.block_terms(b, r, u));
-            let k = self.offsets[b];
-            if matches!(self.blocks[b], Block::Unilateral | Block::Contact { .. }) {
-                sn(&[(-u[k]).max(0.0), (-r[k]).max(0.0)]);
-            }
-        });
-        let norm_q = scaled_norm(self.q.as_slice());
-        let denom = norm_q.max(scaled_norm(r)).max(scaled_norm(u));
-        let denom_q = if norm_q == 0.0 { denom } else { norm_q };
-        Residual::friction(
-            abs,
-            normal,
-            denom,
-            denom_q,
-            crate::merit::scaled_natural_map(abs, normal, r, u, self.q.as_slice()),
-        )
-    }
-
-    /// The error of `r` (see [`GenericMechanical::error_with_velocity`]).
-    ///
-    /// # Panics
-    /// If `r` does not have [`GenericMechanical::dim`] entries.
-    pub fn error(&self, r: &DVector<f64>) -> Residual {
-        let u = self.velocity(r);
-        self.error_with_velocity(r.as_slice(), u.as_slice())
     }
 }

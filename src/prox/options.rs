@@ -75,7 +75,7 @@ pub const RECOMMENDED_WINDOW: usize = 1000;
 /// fc3d files it converges on 19 of 27 (`book/src/generated/prox_shared.txt`).
 ///
 /// [`ProxOptions::recommended`] is the measured best setting per scheme, and what the
-/// method registry ([`crate::solver::registry`]) and the command line run for `prox-gs` and
+/// method registry ([`crate::registry`]) and the command line run for `prox-gs` and
 /// `prox-jacobi`: Gauss-Seidel with Local r-factors and a nonmonotone window of
 /// [`RECOMMENDED_WINDOW`] sweeps (27 of 27 shared `.dat` files), Jacobi with Blocked
 /// r-factors and the same window (23 of 27). The two schemes need different r-factors,
@@ -166,14 +166,14 @@ impl ProxOptions {
     }
 
     /// The setting that converges on the most problems, measured per scheme; what
-    /// [`crate::solver::registry::solve`] and `nonsmooth solve --method prox-gs` / `prox-jacobi`
+    /// [`crate::registry::solve`] and `nonsmooth solve --method prox-gs` / `prox-jacobi`
     /// run. Both use the nonmonotone divergence test with a window of
     /// [`RECOMMENDED_WINDOW`] sweeps (Grippo, Lampariello, Lucidi 1986; not in Erleben 2017):
     ///
     /// * Gauss-Seidel: [`RFactor::Local`] (eq. 39, `ν = 0.9`). On the 27 shared Siconos
     ///   fc3d `.dat` files at tolerance 1e-8 it converges on all 27 (the paper's setting: 19),
     ///   the slowest (`BoxesStack1`) in 261 346 sweeps, which is why the command line's
-    ///   default sweep cap for PROX is [`crate::solver::registry::PROX_DEFAULT_MAX_ITER`]
+    ///   default sweep cap for PROX is [`crate::registry::PROX_DEFAULT_MAX_ITER`]
     ///   (`book/src/generated/prox_shared.txt`); on the 45
     ///   generated scenes at 1e-6 it converges on as many as any Gauss-Seidel setting (36)
     ///   with the fewest rollbacks (`book/src/generated/prox_schemes.txt`).

@@ -26,8 +26,8 @@ use crate::merit::{Measure, Residual};
 use crate::problem::ProblemError;
 
 mod method;
-pub mod registry;
-mod scaling;
+
+pub(crate) mod scaling;
 
 pub use scaling::{SCALE_WINDOW, mul_pow2};
 

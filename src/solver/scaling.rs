@@ -15,7 +15,7 @@ use crate::problem::{
 };
 
 /// Data within `2^-SCALE_WINDOW ..= 2^SCALE_WINDOW` (about `1e-30 ..= 1e30`) are solved as
-/// given; see [`solve`](crate::solver::registry::solve).
+/// given; see [`solve`](crate::registry::solve).
 pub const SCALE_WINDOW: i32 = 100;
 
 /// `x 2^k`, exact unless the result overflows or is subnormal (`k` may exceed the range of

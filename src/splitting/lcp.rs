@@ -163,7 +163,7 @@ impl Default for SplittingOptions {
     }
 }
 
-/// Options of projected Jacobi (`pj` in the [registry](crate::solver::registry)).
+/// Options of projected Jacobi (`pj` in the [registry](crate::registry)).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PjOptions {
@@ -185,7 +185,7 @@ impl Default for PjOptions {
     }
 }
 
-/// Options of projected Gauss-Seidel (`pgs` in the [registry](crate::solver::registry)):
+/// Options of projected Gauss-Seidel (`pgs` in the [registry](crate::registry)):
 /// none; the struct is there so that every method has one.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -195,7 +195,7 @@ pub struct PgsOptions {
     pub non_exhaustive: NonExhaustive,
 }
 
-/// Options of projected SOR (`psor` in the [registry](crate::solver::registry)).
+/// Options of projected SOR (`psor` in the [registry](crate::registry)).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PsorOptions {

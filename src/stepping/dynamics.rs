@@ -14,8 +14,8 @@ use super::posed::pose;
 use super::{Settings, SimulationError};
 use crate::policy::warm_start;
 use crate::problem::AnyProblem;
+use crate::registry::{Choice, solve};
 use crate::solver::Params;
-use crate::solver::registry::{Choice, solve};
 use crate::world::{ContactId, StepProblem, World, WorldContact};
 
 /// How a contact solve of a step went.

@@ -7,8 +7,8 @@ use super::SimulationError;
 use crate::implicit::ImplicitOptions;
 use crate::multibody::{Gyroscopic, StepParams};
 use crate::problem::FrictionKind;
+use crate::registry::{Choice, ProblemType};
 use crate::solver::Params;
-use crate::solver::registry::{Choice, ProblemType};
 use crate::world::World;
 
 /// The time-stepping scheme.
@@ -280,7 +280,7 @@ impl Settings {
                 format!(
                     "`{}` does not solve 3D friction problems (use {})",
                     self.method.name(),
-                    crate::solver::registry::names_for(ProblemType::Fc3d).join(", ")
+                    crate::registry::names_for(ProblemType::Fc3d).join(", ")
                 ),
             );
         }
@@ -290,7 +290,7 @@ impl Settings {
                 format!(
                     "`{}` does not solve LCPs (use {})",
                     self.correction_method.name(),
-                    crate::solver::registry::names_for(ProblemType::Lcp).join(", ")
+                    crate::registry::names_for(ProblemType::Lcp).join(", ")
                 ),
             );
         }

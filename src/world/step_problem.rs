@@ -42,7 +42,7 @@ impl StepProblem {
     }
 
     /// The local problem as an [`AnyProblem`], ready for
-    /// [`crate::solver::registry::solve`] and the writers of [`crate::io`].
+    /// [`crate::registry::solve`] and the writers of [`crate::io`].
     ///
     /// # Errors
     /// As [`Assembly::local`].

@@ -6,7 +6,7 @@
 //! runs every case through every subcommand (and `solve` with every method) and checks it.
 //! `cargo run --example adversarial_corpus -- OUT` writes the corpus to a folder.
 
-use super::rng::Rng;
+use super::rng::{Rng, pick};
 use super::seeds::{self, Seed, f64_bytes, i64_bytes, npy_f64, npy_header, npy_raw};
 
 /// The seed of the corpus. Changing it changes the mutations, not the hand-made cases.
@@ -1845,8 +1845,8 @@ fn text_mutations(original: &[u8], rng: &mut Rng) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     if !tokens.is_empty() {
         for _ in 0..10 {
-            let (s, e) = *rng.pick(&tokens);
-            let r = *rng.pick(REPLACEMENTS);
+            let (s, e) = *pick(rng, &tokens);
+            let r = *pick(rng, REPLACEMENTS);
             let b = [&text[..s], r.as_bytes(), &text[e..]].concat();
             out.push((format!("token-{s}-{}", sanitize(r)), b));
         }
@@ -1921,7 +1921,7 @@ fn npy_header_mutations(original: &[u8], rng: &mut Rng) -> Vec<(String, Vec<u8>)
     for _ in 0..3 {
         let mut h = header.clone().into_bytes();
         let k = rng.below(h.len());
-        h[k] = *rng.pick(b"(){}[]',: 0123456789abc\\");
+        h[k] = *pick(rng, b"(){}[]',: 0123456789abc\\");
         out.push((
             format!("header-byte-{k}"),
             npy_raw(&String::from_utf8_lossy(&h), data),

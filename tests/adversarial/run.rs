@@ -624,8 +624,8 @@ fn finish(sink: &mut Sink, dir: &Path, before: &BTreeMap<PathBuf, Vec<u8>>) {
 
 /// Solves the case with every method in process and judges each "converged" answer.
 fn in_process(env: &Env, case: &Case, input: &Path, sink: &mut Sink) -> Vec<Solved> {
+    use nonsmooth::registry::{Choice, solve};
     use nonsmooth::solver::Params;
-    use nonsmooth::solver::registry::{Choice, solve};
     let mut solved = Vec::new();
     let Ok(lp) = nonsmooth::io::load(input) else {
         return solved;

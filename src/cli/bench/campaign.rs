@@ -19,8 +19,8 @@ use super::BenchArgs;
 use super::profile::{Record, read_records};
 use super::siconos::{SiconosRun, siconos_available, siconos_solve_once};
 use crate::io::{AnyProblem, Format};
+use crate::registry::{Choice, solve};
 use crate::solver::Params;
-use crate::solver::registry::{Choice, solve};
 
 /// `--shard i/n`: the problems whose index in the sorted list is `i - 1` modulo `n`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

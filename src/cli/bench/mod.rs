@@ -2,7 +2,7 @@
 //! scenes, per iteration (the default) or per whole solve to `--tol` (`--solve`), and with
 //! `--siconos` beside Siconos 4.4 on the same Siconos files in the same run.
 //!
-//! Every timing runs the method through [`crate::solver::registry::solve`], the call every
+//! Every timing runs the method through [`crate::registry::solve`], the call every
 //! user makes: no method is timed through a private path.
 //!
 //! # Layout
@@ -34,8 +34,8 @@ use super::expand;
 use super::table::Style;
 use crate::io::{AnyProblem, Format};
 use crate::multibody::SceneKind;
+use crate::registry::{Choice, OptionError};
 use crate::solver::Params;
-use crate::solver::registry::{Choice, OptionError};
 
 fn parse_scene(s: &str) -> Result<SceneKind, String> {
     match s {

@@ -11,8 +11,8 @@ use super::super::table::{Align, Style, Table, emit, sci};
 use super::siconos::Theirs;
 use super::timing::Timed;
 use super::{BenchArgs, whole_solve};
+use crate::registry::Choice;
 use crate::solver::Params;
-use crate::solver::registry::Choice;
 
 /// One timed file: its path, contacts, unknowns, the method resolved for it, our timing,
 /// and whether Siconos is timed on it too.

@@ -12,7 +12,7 @@ use super::timing::time_ours;
 use super::{BenchArgs, params, whole_solve};
 use crate::io::AnyProblem;
 use crate::multibody::{SceneKind, scenes};
-use crate::solver::registry::Choice;
+use crate::registry::Choice;
 
 /// Times generated scenes of growing size: one row per size and form.
 pub(super) fn run_scenes(
@@ -60,7 +60,7 @@ pub(super) fn run_scenes(
             };
             if !m
                 .spec()
-                .applies_to(crate::solver::registry::ProblemType::of(problem))
+                .applies_to(crate::registry::ProblemType::of(problem))
             {
                 continue;
             }

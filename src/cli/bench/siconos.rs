@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 
 use super::BenchArgs;
-use crate::solver::registry::Choice;
+use crate::registry::Choice;
 
 /// The Siconos solvers compared with in whole-solve mode.
 pub(super) fn siconos_solvers(a: &BenchArgs, method: &Choice) -> Vec<String> {

@@ -1,4 +1,4 @@
-//! Timing our side: a method run through [`crate::solver::registry::solve`] (the call
+//! Timing our side: a method run through [`crate::registry::solve`] (the call
 //! every user makes), best of several runs, per iteration or per whole solve.
 
 use std::time::Instant;
@@ -6,7 +6,7 @@ use std::time::Instant;
 use nalgebra::DVector;
 
 use crate::io::AnyProblem;
-use crate::solver::registry::{Choice, solve};
+use crate::registry::{Choice, solve};
 use crate::solver::{Params, no_observer};
 
 /// One timing of ours: best seconds (per iteration, or per whole solve), with the status,

@@ -40,7 +40,7 @@ mod step;
 mod tests;
 
 pub use dof_map::DofMap;
-pub use step::{Gyroscopic, StepParams};
+pub use step::StepParams;
 
 use std::ops::AddAssign;
 

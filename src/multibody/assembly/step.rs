@@ -4,6 +4,7 @@
 use nalgebra::Vector3;
 
 use super::super::{MultibodyError, check_finite, check_positive};
+use crate::multibody::Gyroscopic;
 use crate::problem::FrictionKind;
 
 /// The time-stepping parameters of an assembly.
@@ -18,22 +19,6 @@ pub struct StepParams {
     /// How the gyroscopic torque `-omega x I omega` enters `f_ext`. Default
     /// [`Gyroscopic::Explicit`] (Erleben 2007 eq. 18 as written).
     pub gyroscopic: Gyroscopic,
-}
-
-/// How the gyroscopic torque of a spinning body enters the step (Erleben 2007 eq. 18).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Gyroscopic {
-    /// `-omega x I omega` at the start of the step, as eq. 18 writes it. Explicit Euler on
-    /// Euler's equations: a body spinning fast about an axis that is not principal gains
-    /// energy every step, and the spin can grow without bound (it grows quadratically in
-    /// `omega`).
-    #[default]
-    Explicit,
-    /// One Newton step of the implicit Euler update `I (omega' - omega) = -dt omega' x I
-    /// omega'` from `omega' = omega`, entered as the torque `I (omega' - omega) / dt`
-    /// ([`crate::multibody::RigidBody::implicit_gyroscopic_torque`]). Stable at any spin;
-    /// the same to first order in `dt`.
-    Implicit,
 }
 
 impl Default for StepParams {

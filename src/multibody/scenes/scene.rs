@@ -9,7 +9,7 @@ use super::super::MultibodyError;
 use super::super::assembly::{Assembly, StepParams};
 use super::super::body::RigidBody;
 use super::super::contact::Contact;
-use crate::io::Provenance;
+use crate::problem::Provenance;
 use crate::problem::{FrictionContact, GlobalFrictionContact};
 
 /// A multibody scene: bodies, their box shapes, contacts and the step parameters.

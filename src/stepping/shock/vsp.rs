@@ -36,7 +36,7 @@ use super::correction::correct_layer;
 use super::graph::{edges, world_heights};
 use super::layers::StackLayers;
 use super::propagate::{layer_contacts, shock_propagation};
-use crate::solver::registry::Choice;
+use crate::registry::Choice;
 use crate::stepping::dynamics::{
     Dynamics, SolveSummary, WarmStart, apply_velocity, dynamics, integrate_positions, posed_step,
 };

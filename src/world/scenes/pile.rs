@@ -29,7 +29,7 @@ use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 
 use super::{add_bin_walls, check_count, world_with_friction};
 use crate::multibody::{MultibodyError, check_positive};
-use crate::newton::SplitMix64;
+use crate::rng::SplitMix64;
 use crate::world::{MaterialId, Shape, World};
 
 /// The parameters of [`build`].

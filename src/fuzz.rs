@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use super::{AnyProblem, npy, npz, opentissue, siconos};
+use crate::io::{AnyProblem, npy, npz, opentissue, siconos};
 use crate::matrix::Matrix;
 
 /// A target body: takes any bytes, must not panic.
@@ -83,20 +83,22 @@ pub fn opentissue_dlm(data: &[u8]) {
 /// A MuJoCo JSON export.
 pub fn mujoco_json(data: &[u8]) {
     let path = Path::new("fuzz.json");
-    if let Ok(m) = super::mujoco::from_bytes(path, data) {
+    if let Ok(m) = crate::io::mujoco::from_bytes(path, data) {
         let _ = m.problem.dim();
     }
-    let _ = super::load_json(path, data);
+    let _ = crate::io::load_json(path, data);
 }
 
 /// The project's JSON: a problem that reads must write, read back, and write the same
 /// text again.
 pub fn project_json(data: &[u8]) {
     let path = Path::new("fuzz.json");
-    if let Ok(p) = super::json::from_bytes(path, data) {
-        let text = super::json::to_string(&p.name, &p.problem, p.answer.as_ref(), &p.provenance);
-        let back = super::json::from_bytes(path, text.as_bytes()).expect("written JSON reads back");
-        let again = super::json::to_string(
+    if let Ok(p) = crate::io::json::from_bytes(path, data) {
+        let text =
+            crate::io::json::to_string(&p.name, &p.problem, p.answer.as_ref(), &p.provenance);
+        let back =
+            crate::io::json::from_bytes(path, text.as_bytes()).expect("written JSON reads back");
+        let again = crate::io::json::to_string(
             &back.name,
             &back.problem,
             back.answer.as_ref(),
@@ -208,7 +210,7 @@ pub fn cli_args(data: &[u8]) {
 }
 
 /// An FCLIB HDF5 file: the bytes are written to a temporary file and read with
-/// [`super::fclib::read`]. HDF5 reads files by name, so this is the one target that
+/// [`crate::io::fclib::read`]. HDF5 reads files by name, so this is the one target that
 /// touches the file system. HDF5's own error printing is silenced.
 #[cfg(feature = "hdf5")]
 pub fn fclib_hdf5(data: &[u8]) {
@@ -224,7 +226,7 @@ pub fn fclib_hdf5(data: &[u8]) {
     if std::fs::write(&path, data).is_err() {
         return;
     }
-    let _ = super::fclib::read(&path);
+    let _ = crate::io::fclib::read(&path);
     let _ = std::fs::remove_file(&path);
 }
 

@@ -6,9 +6,9 @@
 //!
 //! Regenerate with `cargo run --release --example generate_data` (from the crate root).
 
-use super::MultibodyError;
-use super::scenes::{self, SceneParams};
-use crate::io::{AnyProblem, IoError, Provenance, json};
+use super::{AnyProblem, IoError, Provenance, json};
+use crate::multibody::MultibodyError;
+use crate::multibody::scenes::{self, SceneParams};
 
 /// One problem file: its file name in `data/`, the problem and its provenance.
 #[derive(Debug)]

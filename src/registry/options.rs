@@ -1,15 +1,14 @@
 //! The options of each method as the registry reads them: defaults as JSON, settings laid
 //! over them, the method's own range checks ([`MethodOptions::validate`]).
 
+use crate::composite::prox_then_newton::ProxNsnOptions;
 use std::any::Any;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 use super::{MethodOptions, Stats};
-use crate::newton::{
-    ConeNewtonOptions, FischerNewtonOptions, MinMapNewtonOptions, NncgOptions, ProxNsnOptions,
-};
+use crate::newton::{ConeNewtonOptions, FischerNewtonOptions, MinMapNewtonOptions, NncgOptions};
 use crate::pivoting::LemkeOptions;
 use crate::problem::ProblemError;
 use crate::prox::{ProxOptions, Scheme};
@@ -154,7 +153,7 @@ impl MethodOptions for crate::proximal_point::ProximalPointOptions {
     }
 }
 
-impl MethodOptions for crate::policy::gs_then_newton::GsNsnOptions {
+impl MethodOptions for crate::composite::gs_then_newton::GsNsnOptions {
     fn validate(&self) -> Result<(), (String, String)> {
         from_check(self.check())
     }

@@ -139,7 +139,7 @@ pub struct GsNsnStats {
 ///
 /// ```
 /// use nalgebra::{DMatrix, DVector};
-/// use nonsmooth::policy::gs_then_newton::{GsNsnOptions, cone_newton_gs_start};
+/// use nonsmooth::composite::gs_then_newton::{GsNsnOptions, cone_newton_gs_start};
 /// use nonsmooth::problem::{FrictionContact, FrictionKind};
 /// use nonsmooth::solver::{Params, no_observer};
 /// // One contact pushed into the ground, sliding: one exact local solve is the answer.

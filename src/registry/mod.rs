@@ -13,7 +13,7 @@
 //! use nonsmooth::problem::AnyProblem;
 //! use nonsmooth::problem::Lcp;
 //! use nonsmooth::solver::{Params, no_observer};
-//! use nonsmooth::solver::registry::{Choice, solve};
+//! use nonsmooth::registry::{Choice, solve};
 //! // 0 <= x ⊥ 2x - 1 >= 0 has x = 1/2.
 //! let lcp = Lcp::new(DMatrix::from_element(1, 1, 2.0).into(), DVector::from_element(1, -1.0))
 //!     .unwrap();
@@ -34,6 +34,7 @@ mod run;
 
 pub use choice::{Choice, OptionError};
 
+use crate::composite::prox_then_newton::ProxNsnOptions;
 use std::fmt;
 use std::ops::ControlFlow;
 
@@ -44,17 +45,17 @@ use serde_json::{Map, Value};
 
 use self::options::{GS, JACOBI, Typed, defaults, no_options, prox_defaults, prox_typed, typed};
 use self::run::{run, run_either, run_gs_nsn, run_lemke, run_ppa, run_prox, run_prox_nsn};
-use super::scaling::solve_scaled;
-use super::{Iterate, Params, SolveError, Solved};
 use crate::generic::{GmpNewton, GmpNewtonOptions, GmpPgs, GmpPgsOptions};
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
 use crate::newton::{
     ConeNewton, ConeNewtonOptions, FischerNewton, FischerNewtonOptions, MinMapNewton,
-    MinMapNewtonOptions, Nncg, NncgOptions, ProxNsnOptions,
+    MinMapNewtonOptions, Nncg, NncgOptions,
 };
 use crate::pivoting::LemkeOptions;
 use crate::problem::{AnyProblem, BoxedLcp, FrictionKind, Lcp, ProblemError, check_len};
 use crate::proximal_point::ProximalPointOptions;
+use crate::solver::scaling::solve_scaled;
+use crate::solver::{Iterate, Params, SolveError, Solved};
 use crate::splitting::{
     Nsgs, NsgsOptions, PgsOptions, PjOptions, ProjectedSplitting, PsorOptions, Vgs, VgsOptions,
 };
@@ -206,7 +207,7 @@ pub static METHODS: &[MethodSpec] = &[
         summary: "a strategy: methods in turn, each until it stalls, chosen by what is \
                   measured on the problem (LCP: Lemke up to 200 unknowns, Fischer-Newton, \
                   Lemke up to 3000; friction: an NSGS probe, then NSGS, semismooth Newton, \
-                  the proximal-point method; see `solver::registry::auto`)",
+                  the proximal-point method; see `registry::auto`)",
         applies_to: &[L, B, F, G, M],
         default_max_iter: DEFAULT_MAX_ITER,
         defaults: || Value::Object(Map::new()),
@@ -388,8 +389,8 @@ pub static METHODS: &[MethodSpec] = &[
                   the cone from the given start (newton_from=sweeps: from their iterate)",
         applies_to: &[F, G],
         default_max_iter: NEWTON_DEFAULT_MAX_ITER,
-        defaults: defaults::<crate::policy::gs_then_newton::GsNsnOptions>,
-        read: typed::<crate::policy::gs_then_newton::GsNsnOptions>,
+        defaults: defaults::<crate::composite::gs_then_newton::GsNsnOptions>,
+        read: typed::<crate::composite::gs_then_newton::GsNsnOptions>,
         run: run_gs_nsn,
     },
     MethodSpec {

@@ -4,13 +4,13 @@
 //! [`run_either`] for a method with an LCP and a boxed LCP form); only five methods have a
 //! function of their own, each for a stated reason.
 
+use crate::composite::prox_then_newton::cone_newton_prox_start;
 use nalgebra::DVector;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::options::{IntoOptions, Typed};
 use super::{MethodOptions, Observer, Stats};
-use crate::newton::cone_newton_prox_start;
 use crate::pivoting::{LemkeOptions, lemke};
 use crate::problem::{
     AnyProblem, BoxedLcp, FrictionContact, GlobalFrictionContact, Held, Lcp, ProblemError,
@@ -197,7 +197,7 @@ pub(super) fn run_prox_nsn(
 }
 
 /// Gauss-Seidel, then Newton: two methods in turn
-/// ([`crate::policy::gs_then_newton::cone_newton_gs_start`]).
+/// ([`crate::composite::gs_then_newton::cone_newton_gs_start`]).
 pub(super) fn run_gs_nsn(
     p: &AnyProblem,
     x: &mut DVector<f64>,
@@ -212,7 +212,7 @@ pub(super) fn run_gs_nsn(
         params,
         o,
         obs,
-        crate::policy::gs_then_newton::cone_newton_gs_start,
+        crate::composite::gs_then_newton::cone_newton_gs_start,
     )
 }
 
