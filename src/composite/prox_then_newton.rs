@@ -89,7 +89,7 @@ pub struct ProxNsnStats {
 ///
 /// ```
 /// use nalgebra::{DMatrix, DVector};
-/// use nonsmooth::newton::{ProxNsnOptions, cone_newton_prox_start};
+/// use nonsmooth::composite::prox_then_newton::{ProxNsnOptions, cone_newton_prox_start};
 /// use nonsmooth::problem::{FrictionContact, FrictionKind};
 /// use nonsmooth::solver::{Params, no_observer};
 /// // One contact pushed into the ground, sliding: r_t is on the cone's boundary.
