@@ -19,14 +19,12 @@
 //! the generic mechanical problem); Fukushima, Luo, Tseng 2001 (the SOC projection's
 //! derivative).
 
-use faer::linalg::solvers::Solve;
-use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
-use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
 
 use super::natural::{BlockJacobians, Scaled};
 use super::pgs::{GmpPgs, GmpPgsOptions, GmpPgsPrepared, GmpPgsStats};
+use crate::linalg::PatternLu;
 use crate::merit::Residual;
 use crate::problem::ProblemError;
 use crate::problem::generic::GenericMechanical;
@@ -128,70 +126,30 @@ pub struct GmpNewtonPrepared {
     gs: Option<Option<GmpPgsPrepared>>,
     /// The symbolic LU of the last sparse Newton matrix, reused while its pattern repeats
     /// (across iterations and across problems solved with this preparation).
-    lu_cache: SymbolicCache,
+    lu_cache: Option<PatternLu>,
 }
 
-/// faer's symbolic analysis of one sparse pattern (the `(row, col)` sequence of the
-/// triplets it was made from), kept for the next matrix of the same pattern.
-#[derive(Debug, Default)]
-struct SymbolicCache {
-    n: usize,
-    pattern: Vec<(usize, usize)>,
-    symbolic: Option<(
-        SymbolicSparseColMat<usize>,
-        Argsort<usize>,
-        SymbolicLu<usize>,
-    )>,
-}
-
-/// Solves `(H + eps I) x = rhs` from the entries of `H + eps I`; `None` if singular or not
-/// finite.
+/// Solves `(H + eps I) x = rhs` from the entries of `H + eps I` by the crate's
+/// fixed-pattern LU ([`PatternLu`]: dense up to `dense_max` unknowns), whose analysis is
+/// kept in `cache` and reused while the pattern repeats; `None` if singular or not finite.
 fn solve_system(
     n: usize,
     t: &[(usize, usize, f64)],
     rhs: &DVector<f64>,
     dense_max: usize,
-    cache: &mut SymbolicCache,
+    cache: &mut Option<PatternLu>,
 ) -> Option<DVector<f64>> {
-    let x = if n <= dense_max {
-        let mut h = DMatrix::zeros(n, n);
-        for &(i, j, v) in t {
-            h[(i, j)] += v;
-        }
-        h.lu().solve(rhs)?
-    } else {
-        let same = cache.symbolic.is_some()
-            && cache.n == n
-            && cache.pattern.len() == t.len()
-            && cache
-                .pattern
-                .iter()
-                .zip(t)
-                .all(|(&(i, j), &(a, b, _))| i == a && j == b);
-        if !same {
-            cache.symbolic = None;
-            let pairs: Vec<Pair<usize, usize>> =
-                t.iter().map(|&(row, col, _)| Pair::new(row, col)).collect();
-            let (symbolic, argsort) =
-                SymbolicSparseColMat::try_new_from_indices(n, n, &pairs).ok()?;
-            let lu = SymbolicLu::try_new(symbolic.as_ref()).ok()?;
-            cache.n = n;
-            cache.pattern = t.iter().map(|&(i, j, _)| (i, j)).collect();
-            cache.symbolic = Some((symbolic, argsort, lu));
-        }
-        let (symbolic, argsort, lu_symbolic) = cache.symbolic.as_ref()?;
-        let vals: Vec<f64> = t.iter().map(|e| e.2).collect();
-        let mat = SparseColMat::new_from_argsort(symbolic.clone(), argsort, &vals).ok()?;
-        let lu = Lu::try_new_with_symbolic(lu_symbolic.clone(), mat.as_ref()).ok()?;
-        let mut x = rhs.clone();
-        lu.solve_in_place(faer::MatMut::from_column_major_slice_mut(
-            x.as_mut_slice(),
-            n,
-            1,
-        ));
-        x
-    };
-    x.iter().all(|v| v.is_finite()).then_some(x)
+    let pattern = || t.iter().map(|&(i, j, _)| (i, j));
+    let same = cache
+        .as_ref()
+        .is_some_and(|lu| lu.is_sparse() == (n > dense_max) && lu.has_pattern(n, pattern()));
+    if !same {
+        *cache = None;
+        let p: Vec<(usize, usize)> = pattern().collect();
+        *cache = Some(PatternLu::new(n, &p, dense_max).ok()?);
+    }
+    let vals: Vec<f64> = t.iter().map(|e| e.2).collect();
+    cache.as_ref()?.solve(&vals, rhs).ok()
 }
 
 /// `Hᵀ v` from the entries of `H`.
@@ -225,7 +183,7 @@ impl Method for GmpNewton {
             jac: Vec::new(),
             history: Vec::new(),
             gs: None,
-            lu_cache: SymbolicCache::default(),
+            lu_cache: None,
         })
     }
 

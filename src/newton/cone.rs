@@ -45,13 +45,12 @@
 //! Gauss-Seidel fallback is prepared when first needed), and one `step` is one Newton
 //! iteration; [`cone_newton`] runs it in the crate's loop.
 
+use crate::linalg::PatternLu;
 use crate::policy::fallback::Fallback;
 use std::ops::ControlFlow;
 
-use faer::linalg::solvers::Solve;
-use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
-use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat};
-use nalgebra::{DMatrix, DVector, Matrix3};
+use faer::sparse::SymbolicSparseColMat;
+use nalgebra::{DVector, Matrix3};
 use serde::{Deserialize, Serialize};
 
 use super::inner::{KrylovOutcome, gmres_with};
@@ -568,17 +567,16 @@ fn cone_projection_derivative(x: [f64; 3], mu: f64) -> ([f64; 3], Matrix3<f64>) 
 pub const DENSE_NEWTON_MAX: usize = 60;
 
 /// The Newton matrix `H = I - D + D ρ W` with a fixed sparsity pattern (that of `W` by
-/// blocks, plus the diagonal) so that faer's symbolic LU is computed once; dense for
-/// small systems ([`DENSE_NEWTON_MAX`]).
+/// blocks, plus the diagonal), factorised by the crate's one fixed-pattern LU
+/// ([`PatternLu`]: the symbolic analysis once, dense below [`DENSE_NEWTON_MAX`]
+/// unknowns), or solved by GMRES.
 #[derive(Debug)]
 struct NewtonMatrix {
     n: usize,
-    /// For each stored entry (in `pairs` order): its (row, col).
-    pairs: Vec<Pair<usize, usize>>,
-    /// The symbolic analysis of the pattern; `None` for a dense system or GMRES.
-    sparse: Option<SparsePattern>,
+    /// The LU of the pattern; `None` for GMRES.
+    lu: Option<PatternLu>,
     /// Solve by GMRES instead of a factorisation ([`NewtonLinear::Gmres`], or chosen by
-    /// [`NewtonLinear::Auto`]); `pairs` is then empty.
+    /// [`NewtonLinear::Auto`]).
     krylov: bool,
     /// The option this was built with.
     linear: NewtonLinear,
@@ -588,21 +586,12 @@ struct NewtonMatrix {
     seen: SeenMatrix,
 }
 
-/// faer's symbolic structures for a sparse Newton matrix.
-#[derive(Debug)]
-struct SparsePattern {
-    symbolic: SymbolicSparseColMat<usize>,
-    argsort: Argsort<usize>,
-    lu: SymbolicLu<usize>,
-}
-
 impl NewtonMatrix {
     /// The Newton matrix solved by GMRES alone: no pattern, no factorisation.
     fn krylov_only(n: usize, linear: NewtonLinear, rows: BlockRows, seen: SeenMatrix) -> Self {
         NewtonMatrix {
             n,
-            pairs: Vec::new(),
-            sparse: None,
+            lu: None,
             krylov: true,
             linear,
             rows,
@@ -628,37 +617,27 @@ impl NewtonMatrix {
             for i in 0..3 {
                 for &d in &cols {
                     for j in 0..3 {
-                        pairs.push(Pair::new(3 * c + i, 3 * d + j));
+                        pairs.push((3 * c + i, 3 * d + j));
                     }
                 }
             }
         }
-        let sparse = if n <= DENSE_NEWTON_MAX {
-            None
-        } else {
-            let singular = |e: &dyn std::fmt::Display| SolveError::Singular {
-                what: format!("Newton matrix pattern: {e}"),
-            };
-            let (symbolic, argsort) = SymbolicSparseColMat::try_new_from_indices(n, n, &pairs)
-                .map_err(|e| singular(&format!("{e:?}")))?;
-            if linear == NewtonLinear::Auto
+        let singular = |e: String| SolveError::Singular {
+            what: format!("Newton matrix pattern: {e}"),
+        };
+        let entries = pairs.len();
+        let lu = PatternLu::new_unless(n, &pairs, DENSE_NEWTON_MAX, |symbolic| {
+            linear == NewtonLinear::Auto
                 && n >= KRYLOV_MIN_UNKNOWNS
-                && too_much_fill(&symbolic, pairs.len())
-            {
-                return Ok(Self::krylov_only(n, linear, rows, seen));
-            }
-            let lu =
-                SymbolicLu::try_new(symbolic.as_ref()).map_err(|e| singular(&format!("{e:?}")))?;
-            Some(SparsePattern {
-                symbolic,
-                argsort,
-                lu,
-            })
+                && too_much_fill(symbolic, entries)
+        })
+        .map_err(singular)?;
+        let Some(lu) = lu else {
+            return Ok(Self::krylov_only(n, linear, rows, seen));
         };
         Ok(NewtonMatrix {
             n,
-            pairs,
-            sparse,
+            lu: Some(lu),
             krylov: false,
             linear,
             rows,
@@ -688,7 +667,6 @@ impl NewtonMatrix {
     /// Values of `H + eps I` in `pairs` order, into `vals`.
     fn values(&self, blocks: &[Matrix3<f64>], rho: &[[f64; 2]], eps: f64, vals: &mut Vec<f64>) {
         vals.clear();
-        vals.reserve(self.pairs.len());
         let nc = blocks.len();
         for c in 0..nc {
             let dblk = &blocks[c];
@@ -724,20 +702,7 @@ impl NewtonMatrix {
     /// Solves `(H + eps I) x = rhs`; `None` if the factorisation fails or the result is
     /// not finite.
     fn solve(&self, vals: &[f64], rhs: &DVector<f64>) -> Option<DVector<f64>> {
-        let Some(sp) = &self.sparse else {
-            let mut mat = DMatrix::zeros(self.n, self.n);
-            for (p, v) in self.pairs.iter().zip(vals) {
-                mat[(p.row, p.col)] = *v;
-            }
-            let x = mat.lu().solve(rhs)?;
-            return x.iter().all(|v| v.is_finite()).then_some(x);
-        };
-        let mat = SparseColMat::new_from_argsort(sp.symbolic.clone(), &sp.argsort, vals).ok()?;
-        let lu = Lu::try_new_with_symbolic(sp.lu.clone(), mat.as_ref()).ok()?;
-        let mut x = rhs.clone();
-        let m = faer::MatMut::from_column_major_slice_mut(x.as_mut_slice(), self.n, 1);
-        lu.solve_in_place(m);
-        x.iter().all(|v| v.is_finite()).then_some(x)
+        self.lu.as_ref()?.solve(vals, rhs).ok()
     }
 }
 

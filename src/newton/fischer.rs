@@ -1,6 +1,7 @@
 //! Fischer-Newton: the generalised Newton method on the Fischer reformulation of the boxed
 //! LCP with variable bounds (Silcowitz, Niebe, Erleben 2009).
 
+use crate::linalg::PatternLu;
 use crate::rng::SplitMix64;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
@@ -8,7 +9,7 @@ use std::ops::ControlFlow;
 use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
 
-use super::inner::{InnerSolver, SparseLu, gmres, jacobi_preconditioner, quasi_ncg};
+use super::inner::{InnerSolver, gmres, jacobi_preconditioner, quasi_ncg};
 use super::invalid_option;
 use super::jacobian::{GeneralizedJacobian, JacobianOptions, KinkStrategy, newton_pattern};
 use super::line_search::{Armijo, LineSearch, MeritPath, globalised_step};
@@ -203,7 +204,7 @@ pub fn fischer_merit(rows: &Rows<'_>, x: &DVector<f64>) -> f64 {
 /// values, and the generator of [`KinkStrategy::Random`].
 struct FischerCore {
     pattern: Vec<(usize, usize)>,
-    lu: Option<SparseLu>,
+    lu: Option<PatternLu>,
     values: Vec<f64>,
     rng: SplitMix64,
 }
@@ -227,7 +228,7 @@ impl FischerCore {
         }
         let pattern = newton_pattern(rows);
         if self.lu.is_none() || pattern != self.pattern {
-            let lu = SparseLu::new(rows.dim(), &pattern).map_err(|e| SolveError::Singular {
+            let lu = PatternLu::new(rows.dim(), &pattern, 0).map_err(|e| SolveError::Singular {
                 what: format!("Fischer-Newton system: {e}"),
             })?;
             self.lu = Some(lu);

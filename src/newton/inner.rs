@@ -1,9 +1,6 @@
 //! Inner solvers for the Newton equation `H d = -Phi`: sparse LU (exact), restarted GMRES
 //! and the finite-difference quasi nonlinear conjugate gradient (inexact).
 
-use faer::linalg::solvers::Solve;
-use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
-use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat};
 use nalgebra::{DMatrix, DVector};
 
 /// How the Newton equation `H d = -Phi` is solved.
@@ -383,52 +380,6 @@ pub fn quasi_ncg(
     )
 }
 
-/// A sparse LU of matrices with one fixed pattern: the symbolic analysis (ordering and
-/// structure) is done once in [`SparseLu::new`]; [`SparseLu::solve`] factorises new values
-/// and solves.
-pub(crate) struct SparseLu {
-    n: usize,
-    symbolic: SymbolicSparseColMat<usize>,
-    argsort: Argsort<usize>,
-    lu_symbolic: SymbolicLu<usize>,
-}
-
-impl SparseLu {
-    /// `pairs` are `(row, col)` of the values [`SparseLu::solve`] will receive, in that
-    /// order; duplicates are summed.
-    pub(crate) fn new(n: usize, pairs: &[(usize, usize)]) -> Result<Self, String> {
-        let idx: Vec<Pair<usize, usize>> =
-            pairs.iter().map(|&(row, col)| Pair { row, col }).collect();
-        let (symbolic, argsort) = SymbolicSparseColMat::try_new_from_indices(n, n, &idx)
-            .map_err(|e| format!("sparse pattern: {e:?}"))?;
-        let lu_symbolic =
-            SymbolicLu::try_new(symbolic.as_ref()).map_err(|e| format!("symbolic LU: {e:?}"))?;
-        Ok(SparseLu {
-            n,
-            symbolic,
-            argsort,
-            lu_symbolic,
-        })
-    }
-
-    /// Factorises the matrix with `values` (in the order of the pairs) and solves for `rhs`.
-    /// Errors if the factorisation fails or the answer is not finite (a singular matrix).
-    pub(crate) fn solve(&self, values: &[f64], rhs: &DVector<f64>) -> Result<DVector<f64>, String> {
-        let mat = SparseColMat::new_from_argsort(self.symbolic.clone(), &self.argsort, values)
-            .map_err(|e| format!("sparse values: {e:?}"))?;
-        let lu = Lu::try_new_with_symbolic(self.lu_symbolic.clone(), mat.as_ref())
-            .map_err(|e| format!("LU: {e:?}"))?;
-        let mut x = rhs.clone();
-        let view = faer::MatMut::from_column_major_slice_mut(x.as_mut_slice(), self.n, 1);
-        lu.solve_in_place(view);
-        if x.iter().all(|v| v.is_finite()) {
-            Ok(x)
-        } else {
-            Err("the LU factors have a zero pivot".to_string())
-        }
-    }
-}
-
 /// The Jacobi (diagonal) preconditioner of a Krylov inner solve: `1 / d_i` for each
 /// diagonal entry, and 1 where `d_i` is zero or not finite (a row the B-subdifferential
 /// element leaves empty, or one held at a kink), so that the preconditioner is always
@@ -486,16 +437,5 @@ mod tests {
         let (d, out) = quasi_ncg(&mut |p| &a * p, &phi, 3, 1e-13);
         assert!(out.converged);
         assert!((&a * &d + &phi).norm() < 1e-12);
-    }
-
-    #[test]
-    fn sparse_lu_reuses_its_pattern_and_reports_singular() {
-        let pairs = [(0, 0), (0, 1), (1, 0), (1, 1), (1, 1)];
-        let lu = SparseLu::new(2, &pairs).unwrap();
-        let rhs = DVector::from_vec(vec![3.0, 5.0]);
-        // [[2, 1], [1, 1 + 2]]
-        let x = lu.solve(&[2.0, 1.0, 1.0, 1.0, 2.0], &rhs).unwrap();
-        assert!((x[0] - 0.8).abs() < 1e-14 && (x[1] - 1.4).abs() < 1e-14);
-        assert!(lu.solve(&[1.0, 1.0, 1.0, 0.5, 0.5], &rhs).is_err());
     }
 }

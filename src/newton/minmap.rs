@@ -2,6 +2,7 @@
 //! with a Schur reduction onto the free rows and a projected Armijo line search (Niebe and
 //! Erleben 2015; NOTES §3.3).
 
+use crate::linalg::PatternLu;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
@@ -9,7 +10,7 @@ use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
 
 use super::fischer::{OnSingular, fallback_gmres};
-use super::inner::{InnerSolver, SparseLu, gmres, jacobi_preconditioner};
+use super::inner::{InnerSolver, gmres, jacobi_preconditioner};
 use super::invalid_option;
 use super::line_search::{LineSearch, MeritPath, globalised_step};
 use super::report::{Direction, NewtonReport, NewtonStep};
@@ -421,7 +422,7 @@ fn iterate(
                 let pairs: Vec<(usize, usize)> =
                     red.triplets.iter().map(|&(i, j, _)| (i, j)).collect();
                 let values: Vec<f64> = red.triplets.iter().map(|t| t.2).collect();
-                SparseLu::new(nf, &pairs)
+                PatternLu::new(nf, &pairs, 0)
                     .and_then(|lu| lu.solve(&values, &red.rhs))
                     .ok()
             }

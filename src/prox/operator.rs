@@ -227,21 +227,7 @@ impl GlobalOp {
     }
 
     pub(super) fn entry(&self, i: usize, j: usize, scratch: &mut [f64]) -> f64 {
-        let ra = self.jac.row(i);
-        for (k, v) in ra.col_indices().iter().zip(ra.values()) {
-            scratch[*k] = *v;
-        }
-        let rb = self.tt.row(j);
-        let s = rb
-            .col_indices()
-            .iter()
-            .zip(rb.values())
-            .map(|(k, v)| scratch[*k] * v)
-            .sum();
-        for k in ra.col_indices() {
-            scratch[*k] = 0.0;
-        }
-        s
+        crate::linalg::csr_row_dot(&self.jac, i, &self.tt, j, scratch)
     }
 
     /// `y = H^T M^-1 H x = H^T (T x)`.

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use super::colour::ContactColouring;
 use super::contact::{LocalBlock, solve_block};
+use crate::linalg::csr_row_dot;
 use crate::merit::{Residual, friction_residual, scaled_norm};
 use serde::{Deserialize, Serialize};
 
@@ -49,30 +50,6 @@ pub struct VgsPrepared {
     kind: FrictionKind,
 }
 
-fn sparse_row_dot(
-    a: &CsrMatrix<f64>,
-    i: usize,
-    b: &CsrMatrix<f64>,
-    j: usize,
-    scratch: &mut [f64],
-) -> f64 {
-    let ra = a.row(i);
-    for (k, v) in ra.col_indices().iter().zip(ra.values()) {
-        scratch[*k] = *v;
-    }
-    let rb = b.row(j);
-    let s = rb
-        .col_indices()
-        .iter()
-        .zip(rb.values())
-        .map(|(k, v)| scratch[*k] * v)
-        .sum();
-    for k in ra.col_indices() {
-        scratch[*k] = 0.0;
-    }
-    s
-}
-
 impl VgsPrepared {
     /// Precomputes `T = M^-1 H` (sparse solves against the problem's Cholesky factor), the
     /// diagonal blocks `W_cc = H_c^T T_c` and `‖q_loc‖` for the error measure.
@@ -86,9 +63,8 @@ impl VgsPrepared {
         let mut scratch = vec![0.0; problem.dofs()];
         let mut diag = Vec::with_capacity(nc);
         for c in 0..nc {
-            let w = Matrix3::from_fn(|k, l| {
-                sparse_row_dot(&jac, 3 * c + k, &tt, 3 * c + l, &mut scratch)
-            });
+            let w =
+                Matrix3::from_fn(|k, l| csr_row_dot(&jac, 3 * c + k, &tt, 3 * c + l, &mut scratch));
             if !(w[(0, 0)] > 0.0) {
                 return Err(ProblemError::NonPositiveDiagonal {
                     what: "W = H^T M^-1 H",
