@@ -188,11 +188,29 @@ fn modules_stand_on_floors_without_circles() {
         for (m, _) in floors.iter().filter(|(_, f)| **f == floor) {
             let deps: Vec<&str> = graph[m].iter().map(String::as_str).collect();
             let deps = if deps.is_empty() {
-                "(nothing)".to_string()
+                vec!["(nothing)"]
             } else {
-                deps.join(" ")
+                deps
             };
-            text.push_str(&format!("{floor}  {m:<15} -> {deps}\n"));
+            let mut lines = vec![String::new()];
+            for d in deps {
+                // lines of at most 80 characters, so the drawing fits the book's column
+                if lines.last().unwrap().len() + d.len() > 58 {
+                    lines.push(String::new());
+                }
+                let line = lines.last_mut().unwrap();
+                if !line.is_empty() {
+                    line.push(' ');
+                }
+                line.push_str(d);
+            }
+            for (k, deps) in lines.iter().enumerate() {
+                if k == 0 {
+                    text.push_str(&format!("{floor}  {m:<15} -> {deps}\n"));
+                } else {
+                    text.push_str(&format!("{:<22}{deps}\n", ""));
+                }
+            }
         }
     }
     publish("architecture.txt", &text);
