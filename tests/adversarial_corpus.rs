@@ -10,6 +10,7 @@
 
 #[path = "adversarial/mod.rs"]
 mod adversarial;
+mod common;
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -112,8 +113,8 @@ fn adversarial_corpus() {
         && std::env::var_os("NONSMOOTH_ADVERSARIAL_BIN").is_none()
         && !cfg!(feature = "hdf5")
     {
-        publish("adversarial_summary.txt", &report.summary());
-        publish("adversarial_nasty.txt", &nasty_table(&report));
+        common::publish("adversarial_summary.txt", &report.summary());
+        common::publish("adversarial_nasty.txt", &nasty_table(&report));
     }
     if std::env::var_os("NONSMOOTH_ADVERSARIAL_REPORT").is_none() {
         assert!(
@@ -147,23 +148,4 @@ fn nasty_table(report: &Report) -> String {
         ));
     }
     out
-}
-
-/// Writes `book/src/generated/NAME` under `NONSMOOTH_BLESS=1`, else checks it is current.
-fn publish(name: &str, content: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("book/src/generated")
-        .join(name);
-    if std::env::var_os("NONSMOOTH_BLESS").is_some() {
-        std::fs::write(&path, content).unwrap();
-        eprintln!("wrote {}", path.display());
-    } else {
-        let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert_eq!(
-            committed,
-            content,
-            "{} is out of date; rerun with NONSMOOTH_BLESS=1",
-            path.display()
-        );
-    }
 }

@@ -8,6 +8,7 @@
 //! `book/src/generated/architecture.txt`, checked against the committed copy
 //! (`NONSMOOTH_BLESS=1` rewrites it).
 
+mod common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -213,7 +214,7 @@ fn modules_stand_on_floors_without_circles() {
             }
         }
     }
-    publish("architecture.txt", &text);
+    common::publish("architecture.txt", &text);
 }
 
 #[test]
@@ -231,19 +232,4 @@ fn the_check_finds_a_circle_and_an_upward_import() {
     let c = code("use crate::x; // crate::y\n/// [`crate::z`]\n#[cfg(test)]\nuse crate::w;");
     assert!(c.contains("crate::x") && !c.contains("crate::y"));
     assert!(!c.contains("crate::z") && !c.contains("crate::w"));
-}
-
-fn publish(name: &str, content: &str) {
-    let path = root().join("book/src/generated").join(name);
-    if std::env::var_os("NONSMOOTH_BLESS").is_some() {
-        std::fs::write(&path, content).unwrap();
-    } else {
-        let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert_eq!(
-            committed,
-            content,
-            "{} is out of date; rerun with NONSMOOTH_BLESS=1",
-            path.display()
-        );
-    }
 }

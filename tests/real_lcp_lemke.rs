@@ -12,7 +12,7 @@ mod common;
 mod exact_lemke;
 
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use exact_lemke::{Outcome, Rule, lemke_exact};
 use nalgebra::DVector;
@@ -113,24 +113,5 @@ fn lemke_solves_what_siconos_lemke_solves() {
     eprint!("{table}");
     eprintln!("Siconos's Lemke solved {siconos_solved}, ours {ours}");
     assert!(ours >= siconos_solved);
-    publish("lemke_pivots.txt", &table);
-}
-
-/// Writes `book/src/generated/NAME` under `NONSMOOTH_BLESS=1`, else checks it is current.
-fn publish(name: &str, content: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("book/src/generated")
-        .join(name);
-    if std::env::var_os("NONSMOOTH_BLESS").is_some() {
-        std::fs::write(&path, content).unwrap();
-        eprintln!("wrote {}", path.display());
-    } else {
-        let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert_eq!(
-            committed,
-            content,
-            "{} is out of date; rerun with NONSMOOTH_BLESS=1",
-            path.display()
-        );
-    }
+    common::publish("lemke_pivots.txt", &table);
 }

@@ -48,7 +48,8 @@ pub use scenes::{Ground, Scene, SceneKind, SceneParams};
 
 use std::fmt;
 
-use crate::problem::{ProblemError, fmt_num};
+use crate::error::fmt_num;
+use crate::problem::ProblemError;
 
 /// What is wrong with a body, a contact, a scene description or the step parameters.
 ///

@@ -218,7 +218,7 @@ impl ProxOptions {
         let bad = |option: &str, range: &str, v: f64| {
             Err(self.invalid(
                 option,
-                format!("{} is out of range ({range})", crate::problem::fmt_num(v)),
+                format!("{} is out of range ({range})", crate::error::fmt_num(v)),
             ))
         };
         let nu = self.nu();

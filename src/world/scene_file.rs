@@ -97,8 +97,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
 
 use super::{GroundPlane, Material, MaterialId, Shape, World};
+use crate::error::fmt_num;
 use crate::multibody::{MultibodyError, RigidBody};
-use crate::problem::fmt_num;
 
 /// How far from 1 the norm of an `orientation` may be; it is normalised within this.
 pub const ORIENTATION_TOLERANCE: f64 = 1e-3;

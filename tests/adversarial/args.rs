@@ -36,7 +36,7 @@ pub struct ArgCase {
     /// The exit status required.
     pub exit: i32,
     /// Text the error message must contain (case-insensitive).
-    pub mentions: Vec<&'static str>,
+    pub mentions: Vec<String>,
     pub post: Vec<Post>,
     /// Read this many lines of standard output, then close the pipe (as `| head -n N`).
     pub head: Option<usize>,
@@ -58,7 +58,7 @@ fn a(
         pre: Vec::new(),
         args: split(args),
         exit,
-        mentions: mentions.to_vec(),
+        mentions: mentions.iter().map(|m| m.to_string()).collect(),
         post: Vec::new(),
         head: None,
     }

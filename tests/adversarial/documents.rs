@@ -75,10 +75,7 @@ fn case(
         pre: Vec::new(),
         args: args.split_whitespace().map(String::from).collect(),
         exit: 1,
-        mentions: mentions
-            .into_iter()
-            .map(|m| &*Box::leak(m.into_boxed_str()))
-            .collect(),
+        mentions,
         post: Vec::new(),
         head: None,
     }

@@ -137,3 +137,26 @@ pub fn static_box_stack_answer() -> Vec<f64> {
     }
     r
 }
+
+/// Checks `content` against the committed `book/src/generated/NAME` (the book includes it),
+/// or, with `NONSMOOTH_BLESS=1`, writes it there.
+///
+/// # Panics
+/// When the committed file differs (the message says how to regenerate it).
+pub fn publish(name: &str, content: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("book/src/generated")
+        .join(name);
+    if std::env::var_os("NONSMOOTH_BLESS").is_some() {
+        std::fs::write(&path, content).unwrap();
+        eprintln!("wrote {}", path.display());
+    } else {
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            committed,
+            content,
+            "{} is out of date; rerun with NONSMOOTH_BLESS=1",
+            path.display()
+        );
+    }
+}

@@ -114,8 +114,8 @@ pub fn one_tolerance(path: &Path, records: Vec<(usize, Record)>) -> Result<Vec<R
             "{}:{l}: tolerance {} differs from the tolerance {} of line {l0}: profile one \
              tolerance at a time",
             path.display(),
-            crate::problem::fmt_num(r.tol),
-            crate::problem::fmt_num(first.tol)
+            crate::error::fmt_num(r.tol),
+            crate::error::fmt_num(first.tol)
         ));
     }
     Ok(records.into_iter().map(|(_, r)| r).collect())
@@ -148,7 +148,7 @@ pub fn read_records(path: &Path) -> Result<Vec<(usize, Record)>, String> {
                 "{}:{}: tolerance {} is not a finite positive number",
                 path.display(),
                 i + 1,
-                crate::problem::fmt_num(r.tol)
+                crate::error::fmt_num(r.tol)
             ));
         }
         if r.status == "converged" && r.seconds.is_none() {
@@ -167,7 +167,7 @@ pub fn read_records(path: &Path) -> Result<Vec<(usize, Record)>, String> {
                  and {MAX_SECONDS:e} s)",
                 path.display(),
                 i + 1,
-                crate::problem::fmt_num(t)
+                crate::error::fmt_num(t)
             ));
         }
         // one problem under two spellings (`probs/X.dat`, `./probs/X.dat`) is one problem
@@ -236,7 +236,7 @@ impl Profile {
                 return Err(format!(
                     "problem {p}: time {} s is not a finite positive measured solve time \
                      (between {MIN_SECONDS:e} s and {MAX_SECONDS:e} s)",
-                    crate::problem::fmt_num(*t)
+                    crate::error::fmt_num(*t)
                 ));
             }
             let best = row.iter().flatten().copied().fold(f64::INFINITY, f64::min);
@@ -270,8 +270,8 @@ impl Profile {
         if let Some(r) = records.iter().find(|r| r.tol != first.tol) {
             return Err(format!(
                 "records at different tolerances ({} and {}): profile one tolerance at a time",
-                crate::problem::fmt_num(first.tol),
-                crate::problem::fmt_num(r.tol)
+                crate::error::fmt_num(first.tol),
+                crate::error::fmt_num(r.tol)
             ));
         }
         let solvers: Vec<String> = records
