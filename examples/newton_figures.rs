@@ -34,9 +34,10 @@ use nonsmooth::io::mujoco;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::multibody::scenes;
 use nonsmooth::newton::{
-    FischerNewtonOptions, InnerSolver, LineSearch, MinMapNewtonOptions, NewtonReport, Rows, Start,
+    FischerNewtonOptions, InnerSolver, LineSearch, MinMapNewtonOptions, NewtonReport, Rows,
     fischer_newton, min_map_newton,
 };
+use nonsmooth::policy::staggered::Start;
 use nonsmooth::problem::{BoxedLcp, Lcp};
 use nonsmooth::solver::{Iterate, Params, SolveError, SolveInfo, Solved};
 use nonsmooth::splitting::{Splitting, solve_boxed, solve_lcp};

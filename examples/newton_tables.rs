@@ -26,8 +26,9 @@ use nalgebra::{DVector, Vector3};
 use nonsmooth::multibody::{Scene, scenes};
 use nonsmooth::newton::{
     FischerNewtonOptions, InnerSolver, JacobianOptions, KinkStrategy, MinMapNewtonOptions,
-    NewtonReport, NncgOptions, Start, fischer_newton, min_map_newton, nncg,
+    NewtonReport, NncgOptions, fischer_newton, min_map_newton, nncg,
 };
+use nonsmooth::policy::staggered::Start;
 use nonsmooth::problem::BoxedLcp;
 use nonsmooth::solver::{Params, SolveError, Solved, no_observer};
 use nonsmooth::splitting::{Splitting, solve_boxed};

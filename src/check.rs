@@ -298,64 +298,6 @@ pub struct ReferenceReport {
     pub r: Vec<f64>,
 }
 
-/// One contact's record: [`ContactCheck`]'s measures, its label and its distance to the
-/// reference.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ContactRecord {
-    /// Contact index.
-    pub contact: usize,
-    /// Label from the provenance, if any.
-    pub label: Option<String>,
-    /// Normal reaction `r_n`.
-    pub r_n: f64,
-    /// Normal velocity (or acceleration) `u_n`, positive separates.
-    pub u_n: f64,
-    /// Tangential speed `‖u_t‖`.
-    pub slip: f64,
-    /// `max(0, -u_n)`.
-    pub penetration: f64,
-    /// Distance of `r` from the friction cone.
-    pub cone_violation: f64,
-    /// Distance of `û` (Coulomb) or `u` (CCP) from the dual cone.
-    pub dual_violation: f64,
-    /// `|r · û|` (Coulomb) or `|r · u|` (CCP).
-    pub complementarity: f64,
-    /// `-r_t · u_t` (`>= 0` when friction dissipates).
-    pub dissipation: f64,
-    /// The contact's natural-map residual `‖e_c‖`.
-    pub error: f64,
-    /// `‖r_c - r*_c‖`, when a reference was found.
-    pub distance: Option<f64>,
-    /// The block's law (`"equality"`, `"unilateral"`, `"interval"`, `"contact"`) for a
-    /// generic mechanical problem, where `contact` is the block's index; absent otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub law: Option<String>,
-    /// The block's number of rows, for a generic mechanical problem; absent otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub dim: Option<usize>,
-}
-
-impl ContactRecord {
-    fn new(c: &ContactCheck, label: Option<String>, distance: Option<f64>) -> Self {
-        ContactRecord {
-            law: None,
-            dim: None,
-            contact: c.contact,
-            label,
-            r_n: c.r_n,
-            u_n: c.u_n,
-            slip: c.slip,
-            penetration: c.penetration,
-            cone_violation: c.cone_violation,
-            dual_violation: c.dual_violation,
-            complementarity: c.complementarity,
-            dissipation: c.dissipation,
-            error: c.error,
-            distance,
-        }
-    }
-}
-
 /// The whole judgement of one answer. Every field serialises to plain JSON (no NaN:
 /// missing numbers are `null`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -407,7 +349,7 @@ pub struct CheckReport {
     /// The reference solution and the distance to it (`None` if not asked).
     pub reference: Option<ReferenceReport>,
     /// One record per contact, in the problem's order (empty for LCPs).
-    pub contacts: Vec<ContactRecord>,
+    pub contacts: Vec<ContactCheck>,
 }
 
 /// Why [`check`] refused.
@@ -544,7 +486,7 @@ pub fn check(
     let blocks = generic.as_ref().map(|g| block_checks(g, r));
     let checks: Vec<ContactCheck> = match (&local, kind, &blocks) {
         (Some(f), Some(k), _) => check_contacts(f, &rv, k),
-        (None, _, Some(b)) => b.iter().map(|(c, _, _)| *c).collect(),
+        (None, _, Some(b)) => b.iter().map(|(c, _, _)| c.clone()).collect(),
         _ => Vec::new(),
     };
     let some = |v: f64| (!checks.is_empty()).then_some(v);
@@ -590,11 +532,13 @@ pub fn check(
         let d: Vec<f64> = (s..e).map(|k| r[k] - rf.r[k]).collect();
         Some(crate::merit::scaled_norm(&d))
     };
-    let contacts: Vec<ContactRecord> = match &blocks {
+    let contacts: Vec<ContactCheck> = match &blocks {
         Some(b) => b
             .iter()
             .map(|(c, law, dim)| {
-                let mut rec = ContactRecord::new(c, label(c.contact), per_contact(c.contact));
+                let mut rec = c.clone();
+                rec.label = label(c.contact);
+                rec.distance = per_contact(c.contact);
                 rec.law = Some(law.to_string());
                 rec.dim = Some(*dim);
                 rec
@@ -602,7 +546,11 @@ pub fn check(
             .collect(),
         None => checks
             .iter()
-            .map(|c| ContactRecord::new(c, label(c.contact), per_contact(c.contact)))
+            .map(|c| ContactCheck {
+                label: label(c.contact),
+                distance: per_contact(c.contact),
+                ..c.clone()
+            })
             .collect(),
     };
 
@@ -1013,12 +961,12 @@ fn reference(
     rep
 }
 
-/// [`block_checks`] as [`ContactRecord`]s (with `law` and `dim`; no label, no distance).
-pub fn block_records(g: &GenericMechanical, r: &[f64]) -> Vec<ContactRecord> {
+/// [`block_checks`] as [`ContactCheck`]s (with `law` and `dim`; no label, no distance).
+pub fn block_records(g: &GenericMechanical, r: &[f64]) -> Vec<ContactCheck> {
     block_checks(g, r)
         .iter()
         .map(|(c, law, dim)| {
-            let mut rec = ContactRecord::new(c, None, None);
+            let mut rec = c.clone();
             rec.law = Some(law.to_string());
             rec.dim = Some(*dim);
             rec
@@ -1076,6 +1024,7 @@ pub fn block_checks(g: &GenericMechanical, r: &[f64]) -> Vec<(ContactCheck, &'st
             let error = crate::merit::scaled_norm(&g.block_terms(b, r, u));
             let mut c = ContactCheck {
                 contact: b,
+                label: None,
                 r_n: rb[0],
                 u_n: ub[0],
                 slip: 0.0,
@@ -1085,6 +1034,9 @@ pub fn block_checks(g: &GenericMechanical, r: &[f64]) -> Vec<(ContactCheck, &'st
                 complementarity: 0.0,
                 dissipation: 0.0,
                 error,
+                distance: None,
+                law: None,
+                dim: None,
             };
             let (x, v) = (rb[0], ub[0]);
             match block {

@@ -67,7 +67,7 @@
 //!
 //! | floor | modules | what they hold |
 //! |---|---|---|
-//! | 0 | `error` `norm` `rng` `friction` | errors, norms, random numbers, the friction cone and its projections: nothing from the crate |
+//! | 0 | `error` `names` `norm` `rng` `friction` | errors, names of choices, norms, random numbers, the friction cone and its projections: nothing from the crate |
 //! | 1 | `matrix` `linalg` | dense and sparse matrices, factorisations |
 //! | 2 | `problem` | the problem model |
 //! | 3 | `ncp` `merit` `certificate` `multibody` `policy` | reformulations, error measures, certificates, rigid bodies, leaf policies |
@@ -102,6 +102,7 @@ pub mod linalg;
 pub mod matrix;
 pub mod merit;
 pub mod multibody;
+mod names;
 pub mod ncp;
 pub mod newton;
 pub mod norm;

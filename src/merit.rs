@@ -495,11 +495,18 @@ pub fn ccp_error(fc: &FrictionContact, r: &DVector<f64>) -> Residual {
 }
 
 /// How one contact's `(r, u)` satisfies its law, term by term (all absolute, in the
-/// problem's units; zero for an exact solution except `dissipation`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// problem's units; zero for an exact solution except `dissipation`): the one per-contact
+/// record of the crate. [`check_contacts`] fills the measures; [`crate::check::check`]
+/// adds the label and the distance to a reference; a generic mechanical problem's blocks
+/// carry their `law` and `dim`. The command line's tables, the answer files' `contacts`
+/// and Python's structured arrays are this record, field for field, in this order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ContactCheck {
-    /// Contact index.
+    /// Contact index (for a generic mechanical problem, the block's index).
     pub contact: usize,
+    /// Label from the problem's provenance (`geom 3 / geom 7`), if any.
+    #[serde(default)]
+    pub label: Option<String>,
     /// Normal reaction `r_n`.
     pub r_n: f64,
     /// Normal velocity `u_n` (positive separates).
@@ -519,6 +526,16 @@ pub struct ContactCheck {
     pub dissipation: f64,
     /// `‖e_c‖`, the contact's natural-map residual.
     pub error: f64,
+    /// `‖r_c - r*_c‖`, the distance to a reference solution, when one was found.
+    #[serde(default)]
+    pub distance: Option<f64>,
+    /// The block's law (`"equality"`, `"unilateral"`, `"interval"`, `"contact"`) for a
+    /// generic mechanical problem; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub law: Option<String>,
+    /// The block's number of rows, for a generic mechanical problem; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dim: Option<usize>,
 }
 
 /// Checks every contact of an answer `r` (with `u = W r + q`) against the law `kind`.
@@ -547,6 +564,7 @@ pub fn check_contacts(
             let e = natural_map_contact(rc, uc, mu, kind);
             ContactCheck {
                 contact: c,
+                label: None,
                 r_n: rc[0],
                 u_n: uc[0],
                 slip,
@@ -556,6 +574,9 @@ pub fn check_contacts(
                 complementarity: (rc[0] * uhat[0] + rc[1] * uhat[1] + rc[2] * uhat[2]).abs(),
                 dissipation: -(rc[1] * uc[1] + rc[2] * uc[2]),
                 error: scaled_norm_seq(&e),
+                distance: None,
+                law: None,
+                dim: None,
             }
         })
         .collect()

@@ -9,7 +9,8 @@
 mod strategies;
 
 use nalgebra::DVector;
-use nonsmooth::newton::{FischerNewtonOptions, Start, fischer_newton};
+use nonsmooth::newton::{FischerNewtonOptions, fischer_newton};
+use nonsmooth::policy::staggered::Start;
 use nonsmooth::problem::{BoxedLcp, RowBound};
 use nonsmooth::solver::{Params, no_observer};
 use proptest::prelude::*;

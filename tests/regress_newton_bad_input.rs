@@ -12,8 +12,9 @@ use nonsmooth::composite::prox_then_newton::{ProxNsnOptions, cone_newton_prox_st
 use nonsmooth::matrix::Matrix;
 use nonsmooth::newton::{
     Armijo, ConeNewtonOptions, FischerNewtonOptions, InnerSolver, LineSearch, MinMapNewtonOptions,
-    NncgOptions, OnSingular, Start, cone_newton, fischer_newton, min_map_newton, nncg,
+    NncgOptions, OnSingular, cone_newton, fischer_newton, min_map_newton, nncg,
 };
+use nonsmooth::policy::staggered::Start;
 use nonsmooth::problem::{FrictionContact, FrictionKind, Lcp, ProblemError};
 use nonsmooth::solver::{Params, SolveError, no_observer};
 

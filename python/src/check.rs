@@ -2,9 +2,8 @@
 //! summary as attributes and its per-contact records as a NumPy structured array: the
 //! fields of `nonsmooth check --json`.
 
-use nonsmooth::check::{
-    CheckError, CheckOptions, CheckReport, ContactRecord, JudgeBy, check as crate_check,
-};
+use nonsmooth::check::{CheckError, CheckOptions, CheckReport, JudgeBy, check as crate_check};
+use nonsmooth::merit::ContactCheck;
 use nonsmooth::problem::FrictionKind;
 use pyo3::exceptions::PyAttributeError;
 use pyo3::prelude::*;
@@ -28,7 +27,7 @@ use crate::records::{fields_of, structured_array};
 /// or None). `consistent` is `verdict == "consistent"`.
 ///
 /// `contacts` is a NumPy structured array with one record per contact and the fields of
-/// the library's `ContactRecord`: contact (int64), label (unicode), r_n, u_n, slip,
+/// the library's `ContactCheck`: contact (int64), label (unicode), r_n, u_n, slip,
 /// penetration, cone_violation, dual_violation, complementarity, dissipation, error,
 /// distance (float64; NaN when no reference was found). Units are the problem's (N s
 /// and m/s at the velocity level, N and m/s^2 at the acceleration level).
@@ -172,7 +171,7 @@ pub(crate) fn report_to_py(py: Python<'_>, mut report: CheckReport) -> PyResult<
     let contacts = if records.is_empty() {
         // No contacts (an LCP): an empty array with the same fields, typed from a record
         // of zeros (a struct literal, so a new field of the record fails to compile here).
-        let zero = ContactRecord {
+        let zero = ContactCheck {
             contact: 0,
             label: Some(String::new()),
             r_n: 0.0,

@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::check::{CheckOptions, CheckReport, ContactRecord, JudgeBy, check};
+use crate::check::{CheckOptions, CheckReport, JudgeBy, check};
+use crate::merit::ContactCheck;
 use crate::problem::FrictionKind;
 use clap::{Args, ValueEnum};
 
@@ -208,7 +209,7 @@ fn contact_table(labels: bool, blocks: bool) -> Table {
     Table::new(&cols).gaps(&gaps)
 }
 
-fn contact_cells(c: &ContactRecord, labels: bool, blocks: bool) -> Vec<String> {
+fn contact_cells(c: &ContactCheck, labels: bool, blocks: bool) -> Vec<String> {
     let mut cells = vec![c.contact.to_string()];
     if blocks {
         cells.push(c.law.clone().unwrap_or_default());
@@ -378,8 +379,8 @@ const WIDTH: usize = 100;
 const INDENT: &str = "              ";
 
 /// The contacts to show, in the order asked.
-fn shown<'a>(report: &'a CheckReport, a: &CheckArgs) -> Vec<&'a ContactRecord> {
-    let mut shown: Vec<&ContactRecord> = report.contacts.iter().collect();
+fn shown<'a>(report: &'a CheckReport, a: &CheckArgs) -> Vec<&'a ContactCheck> {
+    let mut shown: Vec<&ContactCheck> = report.contacts.iter().collect();
     let key = a.sort.unwrap_or(if a.worst.is_some() {
         SortKey::Error
     } else {

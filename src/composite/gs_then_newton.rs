@@ -21,6 +21,7 @@
 //! method hands over to Newton), with the switch made on the observed rate rather than on
 //! a fixed error level as in [`super::prox_then_newton`].
 
+use crate::solver::MethodOptions;
 use std::ops::ControlFlow;
 
 use nalgebra::DVector;
@@ -81,13 +82,13 @@ pub enum NewtonFrom {
     Sweeps,
 }
 
-impl GsNsnOptions {
+impl MethodOptions for GsNsnOptions {
     /// Checks the options.
     ///
     /// # Errors
     /// [`ProblemError::InvalidOption`] naming the option: `max_sweeps` zero, `rate`
     /// outside `(0, 1]`, or an invalid Newton option.
-    pub fn check(&self) -> Result<(), ProblemError> {
+    fn check(&self) -> Result<(), ProblemError> {
         let bad = |option: &str, reason: String| {
             Err(crate::newton::invalid_option("gs-nsn", option, reason))
         };

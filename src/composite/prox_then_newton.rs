@@ -10,6 +10,7 @@
 //! tolerance, then [`cone_newton`] to the requested one. Whether it pays depends on how
 //! good Newton's own globalisation is: the book measures it on the shared problems.
 
+use crate::solver::MethodOptions;
 use std::ops::ControlFlow;
 
 use nalgebra::DVector;
@@ -45,6 +46,21 @@ pub struct ProxNsnOptions {
     #[doc(hidden)]
     #[serde(skip)]
     pub non_exhaustive: NonExhaustive,
+}
+
+impl MethodOptions for ProxNsnOptions {
+    /// `switch_tol >= 0`, then the PROX and the Newton options.
+    fn check(&self) -> Result<(), ProblemError> {
+        if !(self.switch_tol >= 0.0) {
+            return Err(ProblemError::InvalidOption {
+                method: "prox-nsn".into(),
+                option: "switch_tol".into(),
+                reason: format!("{} must be >= 0", crate::error::fmt_num(self.switch_tol)),
+            });
+        }
+        self.newton.check()?;
+        self.prox.check()
+    }
 }
 
 impl Default for ProxNsnOptions {

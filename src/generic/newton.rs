@@ -19,6 +19,7 @@
 //! the generic mechanical problem); Fukushima, Luo, Tseng 2001 (the SOC projection's
 //! derivative).
 
+use crate::solver::MethodOptions;
 use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
 
@@ -73,12 +74,12 @@ impl Default for GmpNewtonOptions {
     }
 }
 
-impl GmpNewtonOptions {
+impl MethodOptions for GmpNewtonOptions {
     /// Checks every value against its range.
     ///
     /// # Errors
     /// [`ProblemError::InvalidOption`] naming the first value out of range.
-    pub fn check(&self) -> Result<(), ProblemError> {
+    fn check(&self) -> Result<(), ProblemError> {
         let bad = |option: &str, reason: String| {
             Err(crate::newton::invalid_option("gmp-newton", option, reason))
         };

@@ -16,6 +16,7 @@
 //!
 //! The loop stops on the problem's own error ([`GenericMechanical::error`]).
 
+use crate::solver::MethodOptions;
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
@@ -50,12 +51,12 @@ impl Default for GmpPgsOptions {
     }
 }
 
-impl GmpPgsOptions {
+impl MethodOptions for GmpPgsOptions {
     /// Checks every value against its range.
     ///
     /// # Errors
     /// [`ProblemError::InvalidOption`] naming the first value out of range.
-    pub fn check(&self) -> Result<(), ProblemError> {
+    fn check(&self) -> Result<(), ProblemError> {
         let bad = |option: &str, reason: String| {
             Err(crate::newton::invalid_option("gmp-pgs", option, reason))
         };

@@ -13,6 +13,7 @@
 //!
 //! The pile of objects is the world scene [`crate::world::scenes::pile`].
 
+use crate::names::named;
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 
 use super::model::{Anchor, Hinge, Joint, Model, Node, Particle};
@@ -34,30 +35,14 @@ pub enum ImplicitScene {
     DeformableSlope,
 }
 
+named!(ImplicitScene {
+    Chain => "chain",
+    Gripper => "gripper",
+    Arch => "arch",
+    DeformableSlope => "deformable-slope",
+});
+
 impl ImplicitScene {
-    /// Every scene.
-    pub const ALL: [ImplicitScene; 4] = [
-        ImplicitScene::Chain,
-        ImplicitScene::Gripper,
-        ImplicitScene::Arch,
-        ImplicitScene::DeformableSlope,
-    ];
-
-    /// The command-line name: `chain`, `gripper`, `arch`, `deformable-slope`.
-    pub fn name(self) -> &'static str {
-        match self {
-            ImplicitScene::Chain => "chain",
-            ImplicitScene::Gripper => "gripper",
-            ImplicitScene::Arch => "arch",
-            ImplicitScene::DeformableSlope => "deformable-slope",
-        }
-    }
-
-    /// The scene called `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.name() == name)
-    }
-
     /// One line for listings.
     pub fn summary(self) -> &'static str {
         match self {

@@ -28,6 +28,7 @@
 //! gives the "stiffness formulation" `[M~ + J^T C⁻¹ J] Δu = -g - J^T C⁻¹ h`.
 //! `tests/law_newton_system.rs` checks that the three give the same step.
 
+use crate::names::named;
 use nalgebra::{DMatrix, DVector};
 use nalgebra_sparse::{CooMatrix, CsrMatrix};
 
@@ -48,20 +49,12 @@ pub enum Ncp {
     Fb,
 }
 
+named!(Ncp {
+    Min => MinMap::NAME,
+    Fb => FischerBurmeister::NAME,
+});
+
 impl Ncp {
-    /// `"min"` or `"fb"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Ncp::Min => MinMap::NAME,
-            Ncp::Fb => FischerBurmeister::NAME,
-        }
-    }
-
-    /// The NCP function called `name` (`min`, `fb`).
-    pub fn from_name(name: &str) -> Option<Ncp> {
-        [Ncp::Min, Ncp::Fb].into_iter().find(|n| n.name() == name)
-    }
-
     fn value(self, a: f64, b: f64) -> f64 {
         match self {
             Ncp::Min => MinMap::value(a, b),

@@ -47,6 +47,7 @@
 
 use crate::linalg::PatternLu;
 use crate::policy::fallback::Fallback;
+use crate::solver::MethodOptions;
 use std::ops::ControlFlow;
 
 use faer::sparse::SymbolicSparseColMat;
@@ -108,12 +109,12 @@ pub struct ConeNewtonOptions {
     pub non_exhaustive: NonExhaustive,
 }
 
-impl ConeNewtonOptions {
+impl MethodOptions for ConeNewtonOptions {
     /// Checks every value against its range (see the fields).
     ///
     /// # Errors
     /// [`ProblemError::InvalidOption`] naming the first value out of range.
-    pub fn check(&self) -> Result<(), ProblemError> {
+    fn check(&self) -> Result<(), ProblemError> {
         let bad = |option: &str, reason: String| Err(invalid_option("nsn", option, reason));
         if !(self.armijo > 0.0 && self.armijo < 0.5) {
             return bad("armijo", format!("{} is outside (0, 1/2)", self.armijo));

@@ -3,6 +3,7 @@
 
 use crate::linalg::PatternLu;
 use crate::rng::SplitMix64;
+use crate::solver::MethodOptions;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
@@ -17,7 +18,7 @@ use super::report::{Direction, NewtonReport, NewtonStep};
 use super::rows::{NewtonProblem, Rows};
 use crate::merit::Residual;
 use crate::policy::staggered::FirstPhase;
-pub use crate::policy::staggered::Start;
+use crate::policy::staggered::Start;
 use crate::problem::ProblemError;
 use crate::solver::{
     Iterate, Method, NonExhaustive, Params, SolveError, Solved, Status, Step, solve,
@@ -148,12 +149,14 @@ impl FischerNewtonOptions {
             ..Params::default()
         }
     }
+}
 
+impl MethodOptions for FischerNewtonOptions {
     /// Checks every value against its range (see the fields).
     ///
     /// # Errors
     /// [`ProblemError::InvalidOption`] naming the first value out of range.
-    pub fn check(&self) -> Result<(), ProblemError> {
+    fn check(&self) -> Result<(), ProblemError> {
         let bad = |option: &str, reason: String| Err(invalid_option(METHOD, option, reason));
         if let Err(r) = self.inner.check() {
             return bad("inner", r);

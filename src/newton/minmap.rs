@@ -3,6 +3,7 @@
 //! Erleben 2015; NOTES §3.3).
 
 use crate::linalg::PatternLu;
+use crate::solver::MethodOptions;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
@@ -66,12 +67,12 @@ impl Default for MinMapNewtonOptions {
 /// The method's name in errors and in the registry.
 const METHOD: &str = "minmap-newton";
 
-impl MinMapNewtonOptions {
+impl MethodOptions for MinMapNewtonOptions {
     /// Checks every value against its range (see the fields).
     ///
     /// # Errors
     /// [`ProblemError::InvalidOption`] naming the first value out of range.
-    pub fn check(&self) -> Result<(), ProblemError> {
+    fn check(&self) -> Result<(), ProblemError> {
         let bad = |option: &str, reason: String| Err(invalid_option(METHOD, option, reason));
         if matches!(self.inner, InnerSolver::QuasiNcg { .. }) {
             return bad(

@@ -29,7 +29,7 @@
 //! [`GeneralizedJacobian`] (an element of the B-subdifferential of the Fischer
 //! reformulation, with the [`KinkStrategy`] at nonsmooth points), the inner solvers
 //! ([`InnerSolver`]: sparse LU, [`gmres`], [`quasi_ncg`]), the line search
-//! ([`LineSearch`], [`Armijo`]), the start policy ([`Start`]: given, or semi-staggered) and
+//! ([`LineSearch`], [`Armijo`]), the start policy ([`crate::policy::staggered::Start`]: given, or semi-staggered) and
 //! the per-iteration record ([`NewtonStep`], [`NewtonReport`]). A singular Newton system
 //! never produces NaN: by default the iteration takes a GMRES or gradient step instead
 //! ([`OnSingular`]).
@@ -55,7 +55,7 @@ pub use cone::{
 };
 pub use fischer::{
     FischerNewton, FischerNewtonOptions, FischerNewtonPrepared, OnSingular,
-    PAPER_NEWTON_ITERATIONS, Start, fischer_merit, fischer_newton,
+    PAPER_NEWTON_ITERATIONS, fischer_merit, fischer_newton,
 };
 pub use inner::{InnerSolver, KrylovOutcome, gmres, gmres_with, quasi_ncg};
 /// The crate's deterministic generator, shared with the seeded scenes of

@@ -11,7 +11,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Armijo, InnerSolver, KinkStrategy, LineSearch, Start};
+use super::{Armijo, InnerSolver, KinkStrategy, LineSearch};
+use crate::policy::staggered::Start;
 
 /// Implements `Serialize` and `Deserialize` for `$t` through its remote mirror `$def` and
 /// its `FromStr` (a bare name).

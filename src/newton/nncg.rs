@@ -1,6 +1,7 @@
 //! NNCG: the nonsmooth nonlinear conjugate gradient method, Fletcher-Reeves acceleration of
 //! projected Gauss-Seidel (Silcowitz-Hansen, Niebe, Erleben 2010; NOTES §3.2).
 
+use crate::solver::MethodOptions;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
@@ -43,12 +44,12 @@ impl Default for NncgOptions {
     }
 }
 
-impl NncgOptions {
+impl MethodOptions for NncgOptions {
     /// Checks every value against its range (see the fields).
     ///
     /// # Errors
     /// [`ProblemError::InvalidOption`] naming the first value out of range.
-    pub fn check(&self) -> Result<(), ProblemError> {
+    fn check(&self) -> Result<(), ProblemError> {
         if !(self.restart_above > 0.0) {
             return Err(invalid_option(
                 "nncg",

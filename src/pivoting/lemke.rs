@@ -1,3 +1,4 @@
+use crate::solver::MethodOptions;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
@@ -88,6 +89,8 @@ pub struct LemkeOptions {
     #[serde(skip)]
     pub non_exhaustive: NonExhaustive,
 }
+
+impl MethodOptions for LemkeOptions {}
 
 impl Default for LemkeOptions {
     fn default() -> Self {

@@ -1,6 +1,7 @@
 //! The options of PROX ([`ProxOptions`]), what a solve counts ([`ProxStats`]) and why it
 //! stopped ([`StopReason`]).
 
+use crate::solver::MethodOptions;
 use serde::{Deserialize, Serialize};
 
 use super::rfactor::RFactor;
@@ -209,12 +210,14 @@ impl ProxOptions {
             reason,
         }
     }
+}
 
+impl MethodOptions for ProxOptions {
     /// Checks every option against its range.
     ///
     /// # Errors
     /// [`ProblemError::InvalidOption`] naming the first option out of range.
-    pub fn check(&self) -> Result<(), ProblemError> {
+    fn check(&self) -> Result<(), ProblemError> {
         let bad = |option: &str, range: &str, v: f64| {
             Err(self.invalid(
                 option,

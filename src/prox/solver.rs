@@ -13,6 +13,7 @@ use super::sweep::{ProxState, sweep};
 use crate::merit::Residual;
 use crate::policy::rollback::DivergenceTest;
 use crate::problem::{ProblemError, check_len, fmt_num};
+use crate::solver::MethodOptions;
 use crate::solver::{
     Iterate, Method, Params, SolveError, Solved, Status, Step, solve, solve_started,
 };

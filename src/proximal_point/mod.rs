@@ -49,6 +49,7 @@
 //! One outer iteration is one [`Method::step`]; the inner Newton iterations, failures and
 //! the `ρ` used are in [`ProximalPointStats`].
 
+use crate::solver::MethodOptions;
 use std::ops::ControlFlow;
 
 use nalgebra::DVector;
@@ -111,12 +112,12 @@ impl Default for ProximalPointOptions {
     }
 }
 
-impl ProximalPointOptions {
+impl MethodOptions for ProximalPointOptions {
     /// Checks every value against its range (see the fields).
     ///
     /// # Errors
     /// [`ProblemError::InvalidOption`] naming the first value out of range.
-    pub fn check(&self) -> Result<(), ProblemError> {
+    fn check(&self) -> Result<(), ProblemError> {
         let bad = |option: &str, reason: String| {
             Err(ProblemError::InvalidOption {
                 method: "ppa".into(),

@@ -142,7 +142,7 @@ impl<'a, 'o> Run<'a, 'o> {
             }
             flow
         };
-        let ran = (choice.spec.run)(self.problem, x, &params, &choice.options, &mut obs);
+        let ran = choice.options.run(self.problem, x, &params, &mut obs);
         let info = match &ran {
             Ok(s) => Some(s),
             Err(SolveError::NoConvergence(s)) => Some(&**s),

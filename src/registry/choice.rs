@@ -6,9 +6,11 @@ use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
-use super::options::Typed;
+use std::sync::Arc;
+
+use super::options::Configured;
 use super::{MethodSpec, find, names};
-use crate::problem::AnyProblem;
+use crate::problem::{AnyProblem, ProblemError};
 
 /// Why a method or one of its options was refused.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,8 +94,9 @@ impl std::error::Error for OptionError {}
 pub struct Choice {
     pub(super) spec: &'static MethodSpec,
     pub(super) settings: Map<String, Value>,
-    /// `settings` read as the method's options struct (defaults for the rest), checked.
-    pub(super) options: Typed,
+    /// `settings` read as the method's options struct (defaults for the rest), checked:
+    /// the method, ready to run.
+    pub(super) options: Arc<dyn Configured>,
 }
 
 /// `settings` read as `spec`'s options and checked; a refusal names `key` when the
@@ -102,15 +105,21 @@ fn read(
     spec: &'static MethodSpec,
     settings: &Map<String, Value>,
     key: &str,
-) -> Result<Typed, OptionError> {
-    (spec.read)(settings).map_err(|(option, reason)| OptionError::InvalidValue {
-        method: spec.name,
-        option: if option.is_empty() {
-            key.into()
-        } else {
-            option
-        },
-        reason,
+) -> Result<Arc<dyn Configured>, OptionError> {
+    (spec.read)(settings).map_err(|e| {
+        let (option, reason) = match e {
+            ProblemError::InvalidOption { option, reason, .. } => (option, reason),
+            e => (String::new(), e.to_string()),
+        };
+        OptionError::InvalidValue {
+            method: spec.name,
+            option: if option.is_empty() {
+                key.into()
+            } else {
+                option
+            },
+            reason,
+        }
     })
 }
 

@@ -29,36 +29,24 @@
 
 pub mod auto;
 mod choice;
+mod methods;
 mod options;
 mod run;
 
 pub use choice::{Choice, OptionError};
 
-use crate::composite::prox_then_newton::ProxNsnOptions;
 use std::fmt;
 use std::ops::ControlFlow;
 
 use nalgebra::DVector;
 use serde::Serialize;
-use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use self::options::{GS, JACOBI, Typed, defaults, no_options, prox_defaults, prox_typed, typed};
-use self::run::{run, run_either, run_gs_nsn, run_lemke, run_ppa, run_prox, run_prox_nsn};
-use crate::generic::{GmpNewton, GmpNewtonOptions, GmpPgs, GmpPgsOptions};
+use self::options::ReadFn;
 use crate::merit::{Residual, boxed_error, friction_error, lcp_error};
-use crate::newton::{
-    ConeNewton, ConeNewtonOptions, FischerNewton, FischerNewtonOptions, MinMapNewton,
-    MinMapNewtonOptions, Nncg, NncgOptions,
-};
-use crate::pivoting::LemkeOptions;
-use crate::problem::{AnyProblem, BoxedLcp, FrictionKind, Lcp, ProblemError, check_len};
-use crate::proximal_point::ProximalPointOptions;
+use crate::problem::{AnyProblem, FrictionKind, ProblemError, check_len};
 use crate::solver::scaling::solve_scaled;
 use crate::solver::{Iterate, Params, SolveError, Solved};
-use crate::splitting::{
-    Nsgs, NsgsOptions, PgsOptions, PjOptions, ProjectedSplitting, PsorOptions, Vgs, VgsOptions,
-};
 
 /// The problem types of the crate, as the registry names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -100,39 +88,12 @@ impl ProblemType {
     }
 }
 
-/// The options struct of a method, as the registry handles it: serde both ways, a
-/// default, and a range check.
-pub trait MethodOptions:
-    Serialize + DeserializeOwned + Default + Clone + Send + Sync + 'static
-{
-    /// Checks the values against their ranges.
-    ///
-    /// # Errors
-    /// `(option, reason)` for the first value out of range.
-    fn validate(&self) -> Result<(), (String, String)> {
-        Ok(())
-    }
-}
-
 /// A method's statistics, type-erased for the registry: the method's `Stats` struct as
 /// JSON (`null` for methods that count nothing).
 pub type Stats = Value;
 
 /// The observer every solve takes.
 pub type Observer<'a> = dyn FnMut(&Iterate) -> ControlFlow<()> + 'a;
-
-/// A method's settings read as its options struct and range-checked: `(option, reason)`
-/// for the first one refused.
-type ReadFn = fn(&Map<String, Value>) -> Result<Typed, (String, String)>;
-
-/// A method run with its options as [`ReadFn`] read them.
-type RunFn = fn(
-    &AnyProblem,
-    &mut DVector<f64>,
-    &Params,
-    &Typed,
-    &mut Observer<'_>,
-) -> Result<Solved<Stats>, SolveError<Stats>>;
 
 /// One method of the registry.
 pub struct MethodSpec {
@@ -148,7 +109,6 @@ pub struct MethodSpec {
     pub default_max_iter: usize,
     defaults: fn() -> Value,
     read: ReadFn,
-    run: RunFn,
 }
 
 impl fmt::Debug for MethodSpec {
@@ -197,238 +157,27 @@ pub const NEWTON_DEFAULT_MAX_ITER: usize = 500;
 /// [`DEFAULT_MAX_ITER`].
 pub const PROX_DEFAULT_MAX_ITER: usize = 1_000_000;
 
-use ProblemType::{BoxedLcp as B, Fc3d as F, Gfc3d as G, Gmp as M, Lcp as L};
-
-/// Every method of the crate.
+/// Every method of the crate, in the order of the tables; each entry is the `SPEC` of its
+/// file under `registry/methods/`.
 pub static METHODS: &[MethodSpec] = &[
-    MethodSpec {
-        name: "auto",
-        aliases: &[],
-        summary: "a strategy: methods in turn, each until it stalls, chosen by what is \
-                  measured on the problem (LCP: Lemke up to 200 unknowns, Fischer-Newton, \
-                  Lemke up to 3000; friction: an NSGS probe, then NSGS, semismooth Newton, \
-                  the proximal-point method; see `registry::auto`)",
-        applies_to: &[L, B, F, G, M],
-        default_max_iter: DEFAULT_MAX_ITER,
-        defaults: || Value::Object(Map::new()),
-        read: no_options,
-        run: |p, x, params, _, obs| auto::run_auto(p, x, params, obs),
-    },
-    MethodSpec {
-        name: "lemke",
-        aliases: &[],
-        summary: "Lemke's complementary pivoting, lexicographic (Cottle, Pang, Stone 1992 §4.4); \
-                  pivots from its own initial basis, so a warm start is not used",
-        applies_to: &[L],
-        default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<LemkeOptions>,
-        read: typed::<LemkeOptions>,
-        run: run_lemke,
-    },
-    MethodSpec {
-        name: "pj",
-        aliases: &["jacobi"],
-        summary: "projected Jacobi (Erleben 2009 slides eq. 20-37)",
-        applies_to: &[L, B],
-        default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<PjOptions>,
-        read: typed::<PjOptions>,
-        run: |p, x, params, o, obs| {
-            run_either::<PjOptions, ProjectedSplitting<Lcp>, ProjectedSplitting<BoxedLcp>>(
-                "pj", p, x, params, o, obs,
-            )
-        },
-    },
-    MethodSpec {
-        name: "pgs",
-        aliases: &["gs"],
-        summary: "projected Gauss-Seidel (Erleben 2009 slides eq. 20-37)",
-        applies_to: &[L, B],
-        default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<PgsOptions>,
-        read: typed::<PgsOptions>,
-        run: |p, x, params, o, obs| {
-            run_either::<PgsOptions, ProjectedSplitting<Lcp>, ProjectedSplitting<BoxedLcp>>(
-                "pgs", p, x, params, o, obs,
-            )
-        },
-    },
-    MethodSpec {
-        name: "psor",
-        aliases: &["sor"],
-        summary: "projected successive over-relaxation (Erleben 2009 slides eq. 20-37)",
-        applies_to: &[L, B],
-        default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<PsorOptions>,
-        read: typed::<PsorOptions>,
-        run: |p, x, params, o, obs| {
-            run_either::<PsorOptions, ProjectedSplitting<Lcp>, ProjectedSplitting<BoxedLcp>>(
-                "psor", p, x, params, o, obs,
-            )
-        },
-    },
-    MethodSpec {
-        name: "nsgs",
-        aliases: &[],
-        summary: "blocked nonsmooth Gauss-Seidel (Jean 1999; Acary, Bremond, Huber 2018); \
-                  a global problem is reduced to its local form first",
-        applies_to: &[F, G],
-        default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<NsgsOptions>,
-        read: typed::<NsgsOptions>,
-        run: |p, x, params, o, obs| run::<NsgsOptions, Nsgs>("nsgs", p, x, params, o, obs),
-    },
-    MethodSpec {
-        name: "vgs",
-        aliases: &[],
-        summary: "velocity-space blocked Gauss-Seidel, W never formed",
-        applies_to: &[G],
-        default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<VgsOptions>,
-        read: typed::<VgsOptions>,
-        run: |p, x, params, o, obs| run::<VgsOptions, Vgs>("vgs", p, x, params, o, obs),
-    },
-    MethodSpec {
-        name: "fischer-newton",
-        aliases: &["fn"],
-        summary: "Fischer-Burmeister Newton, B-subdifferential, Armijo line search (Silcowitz, Niebe, Erleben 2009 eq. 27-39)",
-        applies_to: &[L, B],
-        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
-        defaults: defaults::<FischerNewtonOptions>,
-        read: typed::<FischerNewtonOptions>,
-        run: |p, x, params, o, obs| {
-            run_either::<FischerNewtonOptions, FischerNewton<Lcp>, FischerNewton<BoxedLcp>>(
-                "fischer-newton",
-                p,
-                x,
-                params,
-                o,
-                obs,
-            )
-        },
-    },
-    MethodSpec {
-        name: "minmap-newton",
-        aliases: &["min-map-newton", "mmn"],
-        summary: "minimum-map Newton, active set, projected line search (Niebe and Erleben 2015)",
-        applies_to: &[L, B],
-        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
-        defaults: defaults::<MinMapNewtonOptions>,
-        read: typed::<MinMapNewtonOptions>,
-        run: |p, x, params, o, obs| {
-            run_either::<MinMapNewtonOptions, MinMapNewton<Lcp>, MinMapNewton<BoxedLcp>>(
-                "minmap-newton",
-                p,
-                x,
-                params,
-                o,
-                obs,
-            )
-        },
-    },
-    MethodSpec {
-        name: "nncg",
-        aliases: &[],
-        summary: "nonsmooth nonlinear conjugate gradient on PGS (Silcowitz-Hansen, Niebe, Erleben 2010)",
-        applies_to: &[L, B],
-        default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<NncgOptions>,
-        read: typed::<NncgOptions>,
-        run: |p, x, params, o, obs| {
-            run_either::<NncgOptions, Nncg<Lcp>, Nncg<BoxedLcp>>("nncg", p, x, params, o, obs)
-        },
-    },
-    MethodSpec {
-        name: "prox-gs",
-        aliases: &["prox"],
-        summary: "PROX Gauss-Seidel with adaptive r-factors (Erleben 2017 Algorithm 2)",
-        applies_to: &[L, B, F, G],
-        default_max_iter: PROX_DEFAULT_MAX_ITER,
-        defaults: prox_defaults::<GS>,
-        read: prox_typed::<GS>,
-        run: run_prox::<GS>,
-    },
-    MethodSpec {
-        name: "prox-jacobi",
-        aliases: &[],
-        summary: "PROX Jacobi with adaptive r-factors (Erleben 2017 Algorithm 1)",
-        applies_to: &[L, B, F, G],
-        default_max_iter: PROX_DEFAULT_MAX_ITER,
-        defaults: prox_defaults::<JACOBI>,
-        read: prox_typed::<JACOBI>,
-        run: run_prox::<JACOBI>,
-    },
-    MethodSpec {
-        name: "nsn",
-        aliases: &["newton"],
-        summary: "semismooth Newton on the friction cone: Alart-Curnier (Coulomb), natural \
-                  map (CCP); a global problem is reduced to its local form first",
-        applies_to: &[F, G],
-        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
-        defaults: defaults::<ConeNewtonOptions>,
-        read: typed::<ConeNewtonOptions>,
-        run: |p, x, params, o, obs| {
-            run::<ConeNewtonOptions, ConeNewton>("nsn", p, x, params, o, obs)
-        },
-    },
-    MethodSpec {
-        name: "prox-nsn",
-        aliases: &[],
-        summary: "PROX Gauss-Seidel to 1e-2, then the semismooth Newton method on the cone",
-        applies_to: &[F, G],
-        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
-        defaults: defaults::<ProxNsnOptions>,
-        read: typed::<ProxNsnOptions>,
-        run: run_prox_nsn,
-    },
-    MethodSpec {
-        name: "gs-nsn",
-        aliases: &[],
-        summary: "blocked Gauss-Seidel (NSGS) while each sweep at least halves the error (at \
-                  most 20 sweeps); if they did not finish, the semismooth Newton method on \
-                  the cone from the given start (newton_from=sweeps: from their iterate)",
-        applies_to: &[F, G],
-        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
-        defaults: defaults::<crate::composite::gs_then_newton::GsNsnOptions>,
-        read: typed::<crate::composite::gs_then_newton::GsNsnOptions>,
-        run: run_gs_nsn,
-    },
-    MethodSpec {
-        name: "ppa",
-        aliases: &["prox-point", "proximal-point"],
-        summary: "proximal-point method: outer W + rho I, q - rho r^k, inner semismooth \
-                  Newton (nsn), rho = 5 mean(diag W) error (Siconos PROX; Acary, Bremond, \
-                  Huber 2018); a global problem is reduced to its local form first",
-        applies_to: &[F, G],
-        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
-        defaults: defaults::<ProximalPointOptions>,
-        read: typed::<ProximalPointOptions>,
-        run: run_ppa,
-    },
-    MethodSpec {
-        name: "gmp-newton",
-        aliases: &[],
-        summary: "semismooth Newton on the scaled natural map of the generic mechanical \
-                  problem, Armijo line search, gradient fallback (Acary, Bremond, Huber 2018)",
-        applies_to: &[M],
-        default_max_iter: NEWTON_DEFAULT_MAX_ITER,
-        defaults: defaults::<GmpNewtonOptions>,
-        read: typed::<GmpNewtonOptions>,
-        run: |p, x, params, o, obs| {
-            run::<GmpNewtonOptions, GmpNewton>("gmp-newton", p, x, params, o, obs)
-        },
-    },
-    MethodSpec {
-        name: "gmp-pgs",
-        aliases: &[],
-        summary: "projected block Gauss-Seidel on the generic mechanical problem, local \
-                  Newton per contact in scaled variables (Jean 1999; Acary, Bremond, Huber 2018)",
-        applies_to: &[M],
-        default_max_iter: DEFAULT_MAX_ITER,
-        defaults: defaults::<GmpPgsOptions>,
-        read: typed::<GmpPgsOptions>,
-        run: |p, x, params, o, obs| run::<GmpPgsOptions, GmpPgs>("gmp-pgs", p, x, params, o, obs),
-    },
+    methods::auto::SPEC,
+    methods::lemke::SPEC,
+    methods::pj::SPEC,
+    methods::pgs::SPEC,
+    methods::psor::SPEC,
+    methods::nsgs::SPEC,
+    methods::vgs::SPEC,
+    methods::fischer_newton::SPEC,
+    methods::minmap_newton::SPEC,
+    methods::nncg::SPEC,
+    methods::prox::SPEC_GS,
+    methods::prox::SPEC_JACOBI,
+    methods::nsn::SPEC,
+    methods::prox_nsn::SPEC,
+    methods::gs_nsn::SPEC,
+    methods::ppa::SPEC,
+    methods::gmp_newton::SPEC,
+    methods::gmp_pgs::SPEC,
 ];
 
 /// Every method name, in the registry's order.
@@ -594,15 +343,14 @@ pub fn solve(
     } else {
         // The settings were read into the method's options struct and checked when the
         // choice was made (`Choice::set`): nothing is parsed per solve.
-        let settings = &choice.options;
-        let run = choice.spec.run;
+        let method = &*choice.options;
         let result = solve_scaled(
             problem,
             &mut x,
             params,
             observer,
             &measure,
-            &mut |p, x, params, obs| run(p, x, params, settings, obs),
+            &mut |p, x, params, obs| method.run(p, x, params, obs),
         );
         if params.certify {
             with_certificate(problem, &x, result)

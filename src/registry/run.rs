@@ -1,22 +1,20 @@
 //! Running a method of the registry on an [`AnyProblem`]: read the method's options from
 //! the settings, take out the problem type its [`Method`] works on, and run the one loop
-//! ([`crate::solver::solve`]). Every entry of [`super::METHODS`] runs through [`run`] (or
-//! [`run_either`] for a method with an LCP and a boxed LCP form); only five methods have a
-//! function of their own, each for a stated reason.
+//! ([`crate::solver::solve`]). The methods' files under `registry/methods/` run through
+//! [`run`] (or [`run_either`] for a method with an LCP and a boxed LCP form); Lemke's
+//! method, PROX and the methods with a driver of their own use the other functions here,
+//! each for a stated reason.
 
-use crate::composite::prox_then_newton::cone_newton_prox_start;
 use nalgebra::DVector;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::options::{IntoOptions, Typed};
-use super::{MethodOptions, Observer, Stats};
+use super::{Observer, Stats};
 use crate::pivoting::{LemkeOptions, lemke};
 use crate::problem::{
     AnyProblem, BoxedLcp, FrictionContact, GlobalFrictionContact, Held, Lcp, ProblemError,
 };
 use crate::prox::{ProxOptions, ProxProblem, prox_solve};
-use crate::proximal_point::proximal_point;
 use crate::solver::{Method, Params, SolveError, Solved, solve};
 
 /// What every run returns: the solve with its statistics as JSON.
@@ -97,39 +95,35 @@ where
     }
 }
 
-/// The registry's run of method `M`, called `name`, its options read as `O` from the
-/// settings `m` and converted to `M`'s (`O` is `M::Options` itself but for the three
-/// splitting methods, which share [`crate::splitting::SplittingOptions`]).
-pub(super) fn run<O, M>(
+/// Method `M`, called `name`, on `p` if `p` is of `M`'s problem type (or can be posed as
+/// it), with options `o`.
+pub(super) fn run<M>(
     name: &str,
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    o: &Typed,
+    o: &M::Options,
     obs: &mut Observer<'_>,
 ) -> Ran
 where
-    O: MethodOptions + IntoOptions<M::Options>,
     M: Method,
     M::Problem: Posed,
     M::Stats: Serialize,
 {
-    let o = o.get::<O>(name)?.clone().into_options();
-    attempt::<M>(p, x, params, &o, obs).unwrap_or_else(|| unsupported(name, p))
+    attempt::<M>(p, x, params, o, obs).unwrap_or_else(|| unsupported(name, p))
 }
 
 /// As [`run`] for a method with two forms on two problem types (an LCP and a boxed LCP):
 /// `A` on `A`'s problems, `B` on `B`'s.
-pub(super) fn run_either<O, A, B>(
+pub(super) fn run_either<A, B>(
     name: &str,
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    o: &Typed,
+    o: &A::Options,
     obs: &mut Observer<'_>,
 ) -> Ran
 where
-    O: MethodOptions + IntoOptions<A::Options>,
     A: Method,
     A::Problem: Posed,
     A::Stats: Serialize,
@@ -137,9 +131,8 @@ where
     B::Problem: Posed,
     B::Stats: Serialize,
 {
-    let o = o.get::<O>(name)?.clone().into_options();
-    attempt::<A>(p, x, params, &o, obs)
-        .or_else(|| attempt::<B>(p, x, params, &o, obs))
+    attempt::<A>(p, x, params, o, obs)
+        .or_else(|| attempt::<B>(p, x, params, o, obs))
         .unwrap_or_else(|| unsupported(name, p))
 }
 
@@ -149,10 +142,9 @@ pub(super) fn run_lemke(
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    o: &Typed,
+    o: &LemkeOptions,
     obs: &mut Observer<'_>,
 ) -> Ran {
-    let o = o.get::<LemkeOptions>("lemke")?;
     match p {
         AnyProblem::Lcp(p) => erase(lemke(p, x, params, o, obs)),
         _ => unsupported("lemke", p),
@@ -162,12 +154,12 @@ pub(super) fn run_lemke(
 /// A method of the local friction problem with its own driver (not the bare loop): the
 /// options `O` of method `name`, the problem's local form (made from a global problem),
 /// then `driver`.
-fn run_local_driver<O: 'static, S: Serialize>(
+pub(super) fn run_local_driver<O, S: Serialize>(
     name: &str,
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    o: &Typed,
+    o: &O,
     obs: &mut Observer<'_>,
     driver: impl FnOnce(
         &FrictionContact,
@@ -177,7 +169,6 @@ fn run_local_driver<O: 'static, S: Serialize>(
         &mut dyn FnMut(&crate::solver::Iterate) -> std::ops::ControlFlow<()>,
     ) -> Result<Solved<S>, SolveError<S>>,
 ) -> Ran {
-    let o = o.get::<O>(name)?;
     match FrictionContact::of(p) {
         Ok(Some(fc)) => erase(driver(&fc, x, params, o, obs)),
         Ok(None) => unsupported(name, p),
@@ -185,60 +176,16 @@ fn run_local_driver<O: 'static, S: Serialize>(
     }
 }
 
-/// PROX-started Newton: two methods in turn ([`cone_newton_prox_start`]).
-pub(super) fn run_prox_nsn(
+/// PROX (Gauss-Seidel or Jacobi, as `options.scheme` says) on the proximal view of any
+/// problem type ([`ProxProblem`]).
+pub(super) fn run_prox(
+    name: &str,
     p: &AnyProblem,
     x: &mut DVector<f64>,
     params: &Params,
-    o: &Typed,
+    options: &ProxOptions,
     obs: &mut Observer<'_>,
 ) -> Ran {
-    run_local_driver("prox-nsn", p, x, params, o, obs, cone_newton_prox_start)
-}
-
-/// Gauss-Seidel, then Newton: two methods in turn
-/// ([`crate::composite::gs_then_newton::cone_newton_gs_start`]).
-pub(super) fn run_gs_nsn(
-    p: &AnyProblem,
-    x: &mut DVector<f64>,
-    params: &Params,
-    o: &Typed,
-    obs: &mut Observer<'_>,
-) -> Ran {
-    run_local_driver(
-        "gs-nsn",
-        p,
-        x,
-        params,
-        o,
-        obs,
-        crate::composite::gs_then_newton::cone_newton_gs_start,
-    )
-}
-
-/// The proximal-point method: [`proximal_point`] rather than the bare loop, because the
-/// inner solves' tolerance is tied to the outer one (`params.tol`).
-pub(super) fn run_ppa(
-    p: &AnyProblem,
-    x: &mut DVector<f64>,
-    params: &Params,
-    o: &Typed,
-    obs: &mut Observer<'_>,
-) -> Ran {
-    run_local_driver("ppa", p, x, params, o, obs, proximal_point)
-}
-
-/// PROX (`SEIDEL`: Gauss-Seidel, else Jacobi) on the proximal view of any problem type
-/// ([`ProxProblem`]): its options are the scheme's recommended ones, not the defaults.
-pub(super) fn run_prox<const SEIDEL: bool>(
-    p: &AnyProblem,
-    x: &mut DVector<f64>,
-    params: &Params,
-    o: &Typed,
-    obs: &mut Observer<'_>,
-) -> Ran {
-    let name = if SEIDEL { "prox-gs" } else { "prox-jacobi" };
-    let options = o.get::<ProxOptions>(name)?;
     let pp = match p {
         AnyProblem::Lcp(p) => ProxProblem::from_lcp(p),
         AnyProblem::Boxed(p) => ProxProblem::from_boxed(p)?,

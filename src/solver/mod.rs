@@ -26,6 +26,7 @@ use crate::merit::{Measure, Residual};
 use crate::problem::ProblemError;
 
 mod method;
+mod options;
 
 pub(crate) mod scaling;
 
@@ -33,6 +34,7 @@ pub use scaling::{SCALE_WINDOW, mul_pow2};
 
 pub use crate::problem::Dim;
 pub use method::{Method, Step, solve, solve_prepared, solve_started};
+pub use options::MethodOptions;
 
 /// Hidden field that keeps [`Params`] open to new fields: build it with
 /// `Params { tol: 1e-10, ..Default::default() }`.

@@ -1,5 +1,6 @@
 use std::ops::ControlFlow;
 
+use crate::solver::MethodOptions;
 use nalgebra::{DVector, Matrix3, Vector3};
 
 use super::contact::{LocalBlock, solve_block};
@@ -391,6 +392,8 @@ pub struct NsgsOptions {
     #[serde(skip)]
     pub non_exhaustive: NonExhaustive,
 }
+
+impl MethodOptions for NsgsOptions {}
 
 // ANCHOR: nsgs_method
 /// The blocked nonsmooth Gauss-Seidel (NSGS) as a [`Method`]: one iteration is one sweep

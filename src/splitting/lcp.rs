@@ -1,5 +1,6 @@
 use std::ops::ControlFlow;
 
+use crate::solver::MethodOptions;
 use nalgebra::{DMatrix, DVector};
 
 use crate::matrix::Matrix;
@@ -217,6 +218,34 @@ impl Default for PsorOptions {
     }
 }
 
+/// The relaxation parameter of PJ and PSOR: `0 < omega < 2`, where PSOR converges for
+/// symmetric positive definite `A` (Erleben 2009 slides eq. 20-37).
+fn relaxation(method: &str, omega: f64) -> Result<(), ProblemError> {
+    if omega > 0.0 && omega < 2.0 {
+        Ok(())
+    } else {
+        Err(ProblemError::InvalidOption {
+            method: method.into(),
+            option: "omega".into(),
+            reason: format!("{} is outside (0, 2)", crate::error::fmt_num(omega)),
+        })
+    }
+}
+
+impl MethodOptions for PjOptions {
+    fn check(&self) -> Result<(), ProblemError> {
+        relaxation("pj", self.omega)
+    }
+}
+
+impl MethodOptions for PgsOptions {}
+
+impl MethodOptions for PsorOptions {
+    fn check(&self) -> Result<(), ProblemError> {
+        relaxation("psor", self.omega)
+    }
+}
+
 impl From<&PjOptions> for SplittingOptions {
     fn from(o: &PjOptions) -> Self {
         SplittingOptions {
@@ -270,65 +299,78 @@ fn prepare_splitting(
     })
 }
 
-impl Method for ProjectedSplitting<Lcp> {
-    type Problem = Lcp;
-    type Options = SplittingOptions;
-    type Prepared = SplittingPrepared;
-    type Stats = ();
+/// What a projected splitting sweeps: an [`Lcp`] (every row bounded below by zero) or a
+/// [`BoxedLcp`] (row bounds that may depend on the iterate, as a friction row's on its
+/// contact's normal value, Erleben 2007 eq. 28-30).
+pub trait SweptProblem: crate::problem::Dim {
+    /// The matrix `A` (`n × n`).
+    fn a(&self) -> &Matrix;
+    /// The vector `b` (length `n`).
+    fn b(&self) -> &DVector<f64>;
+    /// The bounds `(lo, hi)` of row `i` at the iterate `x`.
+    fn bounds(&self, i: usize, x: &[f64]) -> (f64, f64);
+    /// The problem's error measure at `x` ([`lcp_error`], [`boxed_error`]).
+    fn error(&self, x: &DVector<f64>) -> Residual;
+}
 
-    fn prepare(p: &Lcp, options: &SplittingOptions) -> Result<SplittingPrepared, SolveError> {
-        prepare_splitting(p.a(), options)
+impl SweptProblem for Lcp {
+    fn a(&self) -> &Matrix {
+        Lcp::a(self)
     }
-
-    fn start(_: &mut SplittingPrepared, _: &Lcp, _: &DVector<f64>) -> Result<(), SolveError> {
-        Ok(())
+    fn b(&self) -> &DVector<f64> {
+        Lcp::b(self)
     }
-
-    fn step(
-        s: &mut SplittingPrepared,
-        p: &Lcp,
-        x: &mut DVector<f64>,
-        _: &mut (),
-    ) -> Result<Step, SolveError> {
-        sweep(p.a(), p.b(), x, &mut s.old, s.splitting, |_, _| {
-            (0.0, f64::INFINITY)
-        });
-        Ok(Step::Moved)
+    fn bounds(&self, _: usize, _: &[f64]) -> (f64, f64) {
+        (0.0, f64::INFINITY)
     }
-
-    fn error(_: &SplittingPrepared, p: &Lcp, x: &DVector<f64>) -> Residual {
-        lcp_error(p, x)
+    fn error(&self, x: &DVector<f64>) -> Residual {
+        lcp_error(self, x)
     }
 }
 
-impl Method for ProjectedSplitting<BoxedLcp> {
-    type Problem = BoxedLcp;
+impl SweptProblem for BoxedLcp {
+    fn a(&self) -> &Matrix {
+        BoxedLcp::a(self)
+    }
+    fn b(&self) -> &DVector<f64> {
+        BoxedLcp::b(self)
+    }
+    fn bounds(&self, i: usize, x: &[f64]) -> (f64, f64) {
+        self.bounds_at(i, x)
+    }
+    fn error(&self, x: &DVector<f64>) -> Residual {
+        boxed_error(self, x)
+    }
+}
+
+impl<P: SweptProblem> Method for ProjectedSplitting<P> {
+    type Problem = P;
     type Options = SplittingOptions;
     type Prepared = SplittingPrepared;
     type Stats = ();
 
-    fn prepare(p: &BoxedLcp, options: &SplittingOptions) -> Result<SplittingPrepared, SolveError> {
+    fn prepare(p: &P, options: &SplittingOptions) -> Result<SplittingPrepared, SolveError> {
         prepare_splitting(p.a(), options)
     }
 
-    fn start(_: &mut SplittingPrepared, _: &BoxedLcp, _: &DVector<f64>) -> Result<(), SolveError> {
+    fn start(_: &mut SplittingPrepared, _: &P, _: &DVector<f64>) -> Result<(), SolveError> {
         Ok(())
     }
 
     fn step(
         s: &mut SplittingPrepared,
-        p: &BoxedLcp,
+        p: &P,
         x: &mut DVector<f64>,
         _: &mut (),
     ) -> Result<Step, SolveError> {
         sweep(p.a(), p.b(), x, &mut s.old, s.splitting, |i, v| {
-            p.bounds_at(i, v)
+            p.bounds(i, v)
         });
         Ok(Step::Moved)
     }
 
-    fn error(_: &SplittingPrepared, p: &BoxedLcp, x: &DVector<f64>) -> Residual {
-        boxed_error(p, x)
+    fn error(_: &SplittingPrepared, p: &P, x: &DVector<f64>) -> Residual {
+        p.error(x)
     }
 }
 

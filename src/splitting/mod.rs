@@ -44,7 +44,8 @@ pub use colour::{Colouring, ContactColouring, MAX_MASK_COLOURS};
 pub use contact::{ContactCase, ContactSolution, solve_contact};
 pub use lcp::{
     PgsOptions, PjOptions, ProjectedSplitting, PsorOptions, Splitting, SplittingOptions,
-    SplittingPrepared, solve_boxed, solve_lcp, splitting_matrices, sweep_boxed, sweep_lcp,
+    SplittingPrepared, SweptProblem, solve_boxed, solve_lcp, splitting_matrices, sweep_boxed,
+    sweep_lcp,
 };
 pub use velocity::{
     DEFAULT_COLOUR_BLOCK, VelocityGaussSeidel, Vgs, VgsOptions, VgsPrepared, VgsState,

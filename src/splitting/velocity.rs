@@ -1,5 +1,6 @@
 use std::ops::ControlFlow;
 
+use crate::solver::MethodOptions;
 use nalgebra::{DVector, Matrix3, Vector3};
 use nalgebra_sparse::CsrMatrix;
 
@@ -314,6 +315,8 @@ pub struct VgsOptions {
     #[serde(skip)]
     pub non_exhaustive: NonExhaustive,
 }
+
+impl MethodOptions for VgsOptions {}
 
 impl Default for VgsOptions {
     fn default() -> Self {

@@ -1,6 +1,7 @@
 //! The settings of a simulation: the time step, the scheme, the contact solver, error
 //! correction and constraint force mixing.
 
+use crate::names::named;
 use serde::{Deserialize, Serialize};
 
 use super::SimulationError;
@@ -36,31 +37,12 @@ pub enum Stepper {
     ImplicitNewton,
 }
 
-impl Stepper {
-    /// Every scheme.
-    pub const ALL: [Stepper; 4] = [
-        Stepper::Velocity,
-        Stepper::Moreau,
-        Stepper::Vsp,
-        Stepper::ImplicitNewton,
-    ];
-
-    /// The name used by the command line (`velocity`, `moreau`, `vsp`,
-    /// `implicit-newton`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Stepper::Velocity => "velocity",
-            Stepper::Moreau => "moreau",
-            Stepper::Vsp => "vsp",
-            Stepper::ImplicitNewton => "implicit-newton",
-        }
-    }
-
-    /// The scheme called `name`.
-    pub fn from_name(name: &str) -> Option<Stepper> {
-        Stepper::ALL.into_iter().find(|s| s.name() == name)
-    }
-}
+named!(Stepper {
+    Velocity => "velocity",
+    Moreau => "moreau",
+    Vsp => "vsp",
+    ImplicitNewton => "implicit-newton",
+});
 
 /// How penetration left by the velocity-level step is removed (both solve the position
 /// LCP of [`super::correction`]; they differ in how they use it).
@@ -80,28 +62,11 @@ pub enum Correction {
     PostStabilisation,
 }
 
-impl Correction {
-    /// Every kind.
-    pub const ALL: [Correction; 3] = [
-        Correction::None,
-        Correction::Projection,
-        Correction::PostStabilisation,
-    ];
-
-    /// The name used by the command line (`none`, `projection`, `post-stabilisation`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Correction::None => "none",
-            Correction::Projection => "projection",
-            Correction::PostStabilisation => "post-stabilisation",
-        }
-    }
-
-    /// The kind called `name`.
-    pub fn from_name(name: &str) -> Option<Correction> {
-        Correction::ALL.into_iter().find(|s| s.name() == name)
-    }
-}
+named!(Correction {
+    None => "none",
+    Projection => "projection",
+    PostStabilisation => "post-stabilisation",
+});
 
 /// Everything a [`super::Simulation`] needs besides the world.
 #[derive(Debug, Clone)]

@@ -49,6 +49,7 @@ pub mod direct;
 pub mod pcr;
 pub mod relaxation;
 
+use crate::names::named;
 use nalgebra::DVector;
 use nalgebra_sparse::CsrMatrix;
 use serde::{Deserialize, Serialize};
@@ -73,32 +74,15 @@ pub enum InnerSolver {
     Direct,
 }
 
+named!(InnerSolver {
+    Pcr => "pcr",
+    Cg => "cg",
+    Jacobi => "jacobi",
+    GaussSeidel => "gauss-seidel",
+    Direct => "direct",
+});
+
 impl InnerSolver {
-    /// Every solver, in declaration order.
-    pub const ALL: [InnerSolver; 5] = [
-        InnerSolver::Pcr,
-        InnerSolver::Cg,
-        InnerSolver::Jacobi,
-        InnerSolver::GaussSeidel,
-        InnerSolver::Direct,
-    ];
-
-    /// Short name: `"pcr"`, `"cg"`, `"jacobi"`, `"gauss-seidel"`, `"direct"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            InnerSolver::Pcr => "pcr",
-            InnerSolver::Cg => "cg",
-            InnerSolver::Jacobi => "jacobi",
-            InnerSolver::GaussSeidel => "gauss-seidel",
-            InnerSolver::Direct => "direct",
-        }
-    }
-
-    /// The solver of a short name ([`InnerSolver::name`]), `None` for any other string.
-    pub fn from_name(name: &str) -> Option<Self> {
-        InnerSolver::ALL.into_iter().find(|s| s.name() == name)
-    }
-
     /// `true` for the methods that divide by the diagonal of `A` (all but `Direct`).
     fn needs_positive_diagonal(self) -> bool {
         !matches!(self, InnerSolver::Direct)

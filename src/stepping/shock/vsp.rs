@@ -28,6 +28,7 @@
 //! depends on that weight is too weak. The paper uses `0 < a < 0.01`
 //! ([`crate::stepping::Settings::vsp_weight`], default [`DEFAULT_VSP_WEIGHT`]).
 
+use crate::names::named;
 use std::time::Instant;
 
 use nalgebra::DVector;
@@ -78,28 +79,11 @@ pub enum BottomVelocity {
     AtRest,
 }
 
-impl BottomVelocity {
-    /// Every choice.
-    pub const ALL: [BottomVelocity; 3] = [
-        BottomVelocity::Updated,
-        BottomVelocity::WholeSystem,
-        BottomVelocity::AtRest,
-    ];
-
-    /// The name used by the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            BottomVelocity::Updated => "updated",
-            BottomVelocity::WholeSystem => "whole-system",
-            BottomVelocity::AtRest => "at-rest",
-        }
-    }
-
-    /// The choice called `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|b| b.name() == name)
-    }
-}
+named!(BottomVelocity {
+    Updated => "updated",
+    WholeSystem => "whole-system",
+    AtRest => "at-rest",
+});
 
 /// What a VSP step did besides its [`Dynamics`].
 #[derive(Debug, Clone, Default)]

@@ -50,6 +50,7 @@ pub use pile::PileParams;
 pub use tower::TowerParams;
 pub use wall::WallParams;
 
+use crate::names::named;
 use std::fmt;
 
 use nalgebra::{UnitQuaternion, Vector3};
@@ -78,35 +79,16 @@ pub enum SceneKind {
     Pile,
 }
 
+named!(SceneKind {
+    BoxStack => "box-stack",
+    HeavyOnLight => "heavy-on-light",
+    Wall => "wall",
+    Tower => "tower",
+    BallGrid => "ball-grid",
+    Pile => "pile",
+});
+
 impl SceneKind {
-    /// Every scene, in the order of the table above.
-    pub const ALL: [SceneKind; 6] = [
-        SceneKind::BoxStack,
-        SceneKind::HeavyOnLight,
-        SceneKind::Wall,
-        SceneKind::Tower,
-        SceneKind::BallGrid,
-        SceneKind::Pile,
-    ];
-
-    /// The scene's name on the command line (kebab-case): `box-stack`, `heavy-on-light`,
-    /// `wall`, `tower`, `ball-grid`, `pile`.
-    pub fn name(self) -> &'static str {
-        match self {
-            SceneKind::BoxStack => "box-stack",
-            SceneKind::HeavyOnLight => "heavy-on-light",
-            SceneKind::Wall => "wall",
-            SceneKind::Tower => "tower",
-            SceneKind::BallGrid => "ball-grid",
-            SceneKind::Pile => "pile",
-        }
-    }
-
-    /// The scene called `name` ([`SceneKind::name`]), if any.
-    pub fn from_name(name: &str) -> Option<Self> {
-        SceneKind::ALL.into_iter().find(|k| k.name() == name)
-    }
-
     /// One line for a `--help`-style listing.
     pub fn summary(self) -> &'static str {
         match self {

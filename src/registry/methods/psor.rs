@@ -1,0 +1,30 @@
+//! `psor`: projected successive over-relaxation ([`crate::splitting::ProjectedSplitting`]).
+
+use super::prelude::*;
+use crate::problem::{BoxedLcp, Lcp};
+use crate::splitting::{ProjectedSplitting, PsorOptions, SplittingOptions};
+
+impl Configured for PsorOptions {
+    fn run(
+        &self,
+        p: &AnyProblem,
+        x: &mut DVector<f64>,
+        params: &Params,
+        obs: &mut Observer<'_>,
+    ) -> Ran {
+        let o = SplittingOptions::from(self);
+        super::super::run::run_either::<ProjectedSplitting<Lcp>, ProjectedSplitting<BoxedLcp>>(
+            "psor", p, x, params, &o, obs,
+        )
+    }
+}
+
+pub(in crate::registry) const SPEC: MethodSpec = MethodSpec {
+    name: "psor",
+    aliases: &["sor"],
+    summary: "projected successive over-relaxation (Erleben 2009 slides eq. 20-37)",
+    applies_to: &[ProblemType::Lcp, ProblemType::BoxedLcp],
+    default_max_iter: DEFAULT_MAX_ITER,
+    defaults: defaults::<PsorOptions>,
+    read: configured::<PsorOptions>,
+};
