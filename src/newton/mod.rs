@@ -84,6 +84,7 @@ pub(crate) fn invalid_option(
 mod tests {
     use super::*;
     use crate::composite::prox_then_newton::{ProxNsnOptions, ProxNsnStats};
+    use crate::policy::staggered::Start;
     use crate::prox::RFactor;
 
     fn read<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, String> {
