@@ -16,9 +16,9 @@
 //!
 //! | file | holds |
 //! |---|---|
-//! | [`format`] | the table of formats, and the detection that [`load`] runs on it |
+//! | [`format`](mod@format) | the table of formats, and the detection that [`load`] runs on it |
 //! | [`error`] | [`IoError`] and [`IoErrorKind`] |
-//! | [`file`] | the helpers under every reader and writer: [`read_file`], [`write_atomic`], ... |
+//! | [`file`](mod@file) | the helpers under every reader and writer: [`read_file`], [`write_atomic`], ... |
 //! | [`answer`] | answer files, read ([`answer::read`]) and written ([`answer::write()`]) |
 //! | [`json`], [`siconos`], `fclib`, [`opentissue`], [`mujoco`], [`numpy`] | the readers and writers, one module per format (NumPy's folder and archive share [`numpy`]) |
 //! | [`reference`](mod@reference) | the project's own files in `data/`, made from generated scenes (a test checks that the shipped files are what it makes) |

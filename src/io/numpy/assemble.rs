@@ -1,8 +1,8 @@
 //! A problem from named arrays and a problem as named arrays: the one layout the NumPy
 //! folder ([`super::folder`], `NAME.npy` files) and the `.npz` archive ([`super::npz`],
 //! `NAME.npy` members) share (the table is in the [module docs](super)). Reading goes
-//! through the [`Arrays`] trait each container implements; writing gives the list
-//! [`layout`] each container stores in its own way.
+//! through the `Arrays` trait each container implements; writing gives the list
+//! `layout` each container stores in its own way.
 
 use std::borrow::Cow;
 use std::path::Path;

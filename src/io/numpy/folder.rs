@@ -3,7 +3,7 @@
 //!
 //! # Reading
 //!
-//! Every file is read whole with [`read_file`](crate::io::read_file) (regular files only,
+//! Every file is read whole with [`crate::io::read_file`] (regular files only,
 //! at most [`MAX_FILE_BYTES`](crate::io::MAX_FILE_BYTES)), its header checked and its
 //! numbers decoded by [`super::header`], and the problem assembled by [`super::assemble`].
 //!
@@ -108,9 +108,9 @@ impl Arrays for Folder<'_> {
 /// Reads a NumPy folder (see the [layout](super)).
 ///
 /// # Errors
-/// Missing or malformed arrays (see [`parse_header`]), shapes that do not fit together,
+/// Missing or malformed arrays (see [`parse_header`](super::header::parse_header)), shapes that do not fit together,
 /// NaN, negative `mu` ([`IoErrorKind::Problem`]), a malformed `meta.json`
-/// ([`super::meta::parse`]), an entry that is not a regular file ([`IoErrorKind::NotAFile`]).
+/// ([`Meta::parse`]), an entry that is not a regular file ([`IoErrorKind::NotAFile`]).
 pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
     let has = |f: &str| has_entry(dir, f);
     let meta_path = dir.join("meta.json");

@@ -292,7 +292,7 @@ impl<'a> Lexer<'a> {
 /// this order, before allocating anything.
 ///
 /// # Errors
-/// [`IoErrorKind::Parse`] at `"header"` naming what is wrong and what was found.
+/// [`IoErrorKind::Parse`](crate::io::IoErrorKind::Parse) at `"header"` naming what is wrong and what was found.
 pub fn parse_header(path: &Path, bytes: &[u8]) -> Result<NpyHeader, IoError> {
     let bad = |m: String| IoError::parse(path, "header", m);
     const MAGIC: &[u8] = b"\x93NUMPY";
