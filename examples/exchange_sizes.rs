@@ -23,7 +23,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use nonsmooth::io::{self, AnyProblem, Provenance, json, npy, npz};
+use nonsmooth::io::numpy::{folder, npz};
+use nonsmooth::io::{self, AnyProblem, Provenance, json};
 use nonsmooth::multibody::SceneKind;
 use nonsmooth::multibody::scenes::{SceneParams, SceneSpec};
 
@@ -78,7 +79,7 @@ fn write(
         }
         "npy folder" => {
             let path = dir.join("p_npy");
-            npy::write(&path, name, p, None).map_err(e)?;
+            folder::write(&path, name, p, None).map_err(e)?;
             path
         }
         "npz" | "npz deflated" => {

@@ -22,7 +22,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use nonsmooth::io::{self, AnyProblem, Provenance, json, npy, npz, siconos};
+use nonsmooth::io::numpy::{folder, npz};
+use nonsmooth::io::{self, AnyProblem, Provenance, json, siconos};
 use nonsmooth::multibody::scenes::{SceneKind, SceneParams, SceneSpec};
 
 /// Contacts asked for (the wall generator builds the nearest wall).
@@ -120,7 +121,7 @@ fn write_all(dir: &Path, target: usize) -> (Vec<(&'static str, PathBuf)>, usize)
     let n = problem.dim();
     if n.saturating_mul(n) <= 64 << 20 {
         let f = dir.join(format!("wall_{target}_npy"));
-        npy::write(&f, &scene.name, &problem, None).expect("npy");
+        folder::write(&f, &scene.name, &problem, None).expect("npy");
         files.push(("NumPy folder (dense W)", f));
     }
     (files, contacts)

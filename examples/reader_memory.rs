@@ -20,7 +20,8 @@ mod support;
 use std::path::Path;
 
 use nalgebra::DVector;
-use nonsmooth::io::{self, AnyProblem, Provenance, json, npy, siconos};
+use nonsmooth::io::numpy::folder;
+use nonsmooth::io::{self, AnyProblem, Provenance, json, siconos};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::{FrictionContact, FrictionKind};
 
@@ -107,7 +108,7 @@ fn write(format: &str, fc: &FrictionContact, dir: &Path) -> (std::path::PathBuf,
         }
         "numpy" => {
             let p = dir.join("np");
-            npy::write(&p, "p", &AnyProblem::Friction(fc.clone()), None).unwrap();
+            folder::write(&p, "p", &AnyProblem::Friction(fc.clone()), None).unwrap();
             p
         }
         "mujoco" => {

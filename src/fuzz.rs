@@ -8,7 +8,8 @@
 
 use std::path::Path;
 
-use crate::io::{AnyProblem, npy, npz, opentissue, siconos};
+use crate::io::numpy::{header as npy, npz};
+use crate::io::{AnyProblem, opentissue, siconos};
 use crate::matrix::Matrix;
 
 /// A target body: takes any bytes, must not panic.

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use nalgebra::DVector;
-use nonsmooth::io::{self, AnyProblem, Provenance, json, npy, npz, siconos};
+use nonsmooth::io::numpy::{folder, npz};
+use nonsmooth::io::{self, AnyProblem, Provenance, json, siconos};
 use nonsmooth::problem::{
     Block, EngineAnswer, FrictionContact, FrictionKind, GenericMechanical, GlobalFrictionContact,
     Lcp,
@@ -581,7 +582,7 @@ impl PyProblem {
                     };
                     io::write_atomic(&path, (text + "\n").as_bytes()).map_err(errors::io)
                 }
-                _ => npy::write(&path, &self.name, p, self.answer.as_ref()).map_err(errors::io),
+                _ => folder::write(&path, &self.name, p, self.answer.as_ref()).map_err(errors::io),
             }
         })
     }

@@ -95,92 +95,18 @@ pub enum SortKey {
     Distance,
 }
 
-/// Reads an answer file: a NumPy `.npy` 1-D `float64` array (by its extension or its first
-/// bytes), a JSON array, a JSON object with `"r"`, a problem file with an `"answer"`, or
-/// whitespace-separated numbers.
+/// Reads an answer file ([`crate::io::answer::read`]).
 ///
 /// # Errors
-/// [`Failure::Usage`] if the file does not exist; [`Failure::Input`] if it is not a
-/// regular file, holds something else than numbers, the wrong count, or a non-finite one.
+/// [`Failure::Usage`] if the file does not exist; [`Failure::Input`] for anything else
+/// wrong with it.
 pub(super) fn read_answer(path: &Path, dim: usize) -> Result<Vec<f64>, Failure> {
-    let bytes = crate::io::read_file(path).map_err(|e| match &e.kind {
+    crate::io::answer::read(path, dim).map_err(|e| match &e.kind {
         crate::io::IoErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
             Failure::Usage(e.to_string())
         }
         _ => Failure::Input(e.to_string()),
-    })?;
-    let bad = |m: String| Failure::Input(format!("{}: {m}", path.display()));
-    let is_npy = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("npy"))
-        || bytes.starts_with(b"\x93NUMPY");
-    if is_npy {
-        // a 1-D float64 array; the reader names a wrong dtype, rank or data length
-        let v = crate::io::npy::parse_vector(path, &bytes)?;
-        return finish(path, v.as_slice().to_vec(), dim);
-    }
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        bad(format!(
-            "the answer is not text (byte {} is not UTF-8)",
-            e.valid_up_to()
-        ))
-    })?;
-    let trimmed = text.trim_start();
-    let values: Vec<f64> = if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        let v: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| bad(format!("line {} column {}: {e}", e.line(), e.column())))?;
-        let arr = if v.is_array() {
-            &v
-        } else if let Some(r) = v.get("r") {
-            r
-        } else if let Some(r) = v.get("answer").and_then(|a| a.get("r")) {
-            r
-        } else {
-            return Err(bad(
-                "a JSON answer is an array of numbers, an object with \"r\", or a problem \
-                 file with an \"answer\""
-                    .into(),
-            ));
-        };
-        let Some(items) = arr.as_array() else {
-            return Err(bad("\"r\" is not an array of numbers".into()));
-        };
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, x)| {
-                x.as_f64()
-                    .ok_or_else(|| bad(format!("entry {i} of the answer is `{x}`, not a number")))
-            })
-            .collect::<Result<_, _>>()?
-    } else {
-        let mut v = Vec::new();
-        for (i, t) in text.split_ascii_whitespace().enumerate() {
-            let x = crate::io::parse_number(t)
-                .map_err(|why| bad(format!("entry {i} of the answer: {why}")))?;
-            v.push(x);
-        }
-        v
-    };
-    finish(path, values, dim)
-}
-
-/// Checks the count and the finiteness of an answer's numbers.
-fn finish(path: &Path, values: Vec<f64>, dim: usize) -> Result<Vec<f64>, Failure> {
-    let bad = |m: String| Failure::Input(format!("{}: {m}", path.display()));
-    if values.len() != dim {
-        return Err(bad(format!(
-            "the answer has {} numbers, the problem {dim} unknowns",
-            values.len()
-        )));
-    }
-    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-        return Err(bad(format!(
-            "entry {i} of the answer is {}, not a finite number",
-            values[i]
-        )));
-    }
-    Ok(values)
+    })
 }
 
 /// The table of contacts (of blocks, with their law and rows, for a generic problem).

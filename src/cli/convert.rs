@@ -11,21 +11,31 @@ use std::process::ExitCode;
 
 use super::Failure;
 use super::output::{Output, plan};
-use crate::io::{AnyProblem, IoError, IoErrorKind, json, npy, npz, siconos};
+use crate::io::format::{self, Format, Writer};
+use crate::io::{AnyProblem, IoError, IoErrorKind};
 use crate::problem::ProblemError;
-use clap::{Args, ValueEnum};
+use clap::Args;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum To {
-    /// The project's JSON (keeps the answer and provenance).
-    Json,
-    /// Siconos numerics text `.dat` (the problem only).
-    Siconos,
-    /// A folder of NumPy `.npy` arrays (keeps the answer as `r.npy`); dense, so refused
-    /// beyond 2^27 entries per matrix.
-    Numpy,
-    /// A NumPy `.npz` archive: sparse matrices as CSR arrays, answer and provenance kept.
-    Npz,
+/// `--to`: the written formats of the table, by their `to` names.
+fn to_parser() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(
+        format::writable().map(|(_, w)| PossibleValue::new(w.to).help(w.help)),
+    )
+    .map(|name| {
+        format::writable()
+            .find(|(_, w)| w.to == name)
+            .map(|(f, _)| f)
+            .expect("a value the parser accepted")
+    })
+}
+
+/// The writer of a format of the table.
+fn write_of(to: Format) -> &'static format::Write {
+    to.entry()
+        .write
+        .as_ref()
+        .expect("only written formats are chosen")
 }
 
 #[derive(Debug, Args)]
@@ -33,8 +43,8 @@ pub struct ConvertArgs {
     /// The problem to read (any supported format).
     input: PathBuf,
     /// Output format; by default from the output's extension (.json, .dat, .npz).
-    #[arg(long, value_enum)]
-    to: Option<To>,
+    #[arg(long, value_parser = to_parser())]
+    to: Option<Format>,
     /// Output file (a folder for numpy; `-` for standard output with json and siconos).
     /// Written whole (a temporary file renamed over it); never the input.
     #[arg(long, short)]
@@ -62,8 +72,9 @@ fn write_failure(input: &Path, e: IoError) -> Failure {
     }
 }
 
-/// The output format: `--to`, else the output's extension.
-fn output_format(to: Option<To>, output: &Path) -> Result<To, Failure> {
+/// The output format: `--to`, else the output's extension (the first format of the table
+/// named so).
+fn output_format(to: Option<Format>, output: &Path) -> Result<Format, Failure> {
     if let Some(t) = to {
         return Ok(t);
     }
@@ -71,14 +82,15 @@ fn output_format(to: Option<To>, output: &Path) -> Result<To, Failure> {
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    match ext.as_str() {
-        "json" => Ok(To::Json),
-        "dat" => Ok(To::Siconos),
-        "npz" => Ok(To::Npz),
-        "hdf5" | "h5" => Err(Failure::Usage(format!(
-            "{}: FCLIB HDF5 is read, not written, by nonsmooth; write .npz (sparse, binary, \
-             read by numpy.load) or .json instead",
-            output.display()
+    let named = format::FORMATS
+        .iter()
+        .find(|e| e.extensions.contains(&ext.as_str()));
+    match named {
+        Some(e) if e.write.is_some() => Ok(e.format),
+        Some(e) if !e.write_instead.is_empty() => Err(Failure::Usage(format!(
+            "{}: {}",
+            output.display(),
+            e.write_instead
         ))),
         _ => Err(Failure::Usage(format!(
             "{}: cannot tell the output format from the name; give --to json, siconos, numpy \
@@ -97,12 +109,13 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode, Failure> {
     } else {
         output_format(a.to, &a.output)?
     };
-    if to_stdout && matches!(to, To::Numpy | To::Npz) {
+    let write = write_of(to);
+    if to_stdout && !matches!(write.writer, Writer::Text(_)) {
         return Err(Failure::Usage(
             "NumPy folders and .npz archives cannot go to standard output; give -o PATH".into(),
         ));
     }
-    if a.compress && to != To::Npz {
+    if a.compress && !write.compresses {
         return Err(Failure::Usage(
             "--compress applies to .npz output only".into(),
         ));
@@ -123,76 +136,37 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode, Failure> {
         lp.problem = AnyProblem::Friction(local);
     }
     // (a generic mechanical problem is refused below whatever its law)
-    if to == To::Siconos
+    if !write.keeps_law
         && matches!(lp.problem, AnyProblem::Friction(_) | AnyProblem::Global(_))
         && lp.problem.kind() == Some(crate::problem::FrictionKind::Ccp)
     {
         return Err(Failure::Input(format!(
-            "{}: a CCP problem cannot be written as Siconos .dat: the format has no friction \
+            "{}: a CCP problem cannot be written as {}: the format has no friction \
              law and is read back as Coulomb; write .json, .npz or a NumPy folder instead",
-            a.input.display()
+            a.input.display(),
+            write.title
         )));
     }
-    let output = if to == To::Numpy {
+    let output = if matches!(write.writer, Writer::Folder(_)) {
         Output::folder(Some(&a.output), "output (-o)")
     } else {
         Output::file(Some(&a.output), "output (-o)")
     };
     plan(std::slice::from_ref(&lp.path), &[output])?;
-    let text = match (to, &lp.problem) {
-        (To::Json, p) => Some(json::to_string(
-            &lp.name,
-            p,
-            lp.answer.as_ref(),
-            &lp.provenance,
-        )),
-        (To::Siconos, AnyProblem::Lcp(p)) => Some(siconos::lcp_to_string(p)),
-        (To::Siconos, AnyProblem::Friction(p)) => Some(siconos::fc3d_to_string(p)),
-        (To::Siconos, AnyProblem::Global(p)) => Some(siconos::gfc3d_to_string(p)),
-        (To::Siconos, AnyProblem::Boxed(_)) => {
-            return Err(Failure::Input(format!(
-                "{}: a boxed LCP cannot be written as Siconos .dat (Siconos has no boxed-LCP \
-                 file format); use --to json, --to numpy or --to npz",
-                a.input.display()
-            )));
+    match write.writer {
+        Writer::Text(text) => {
+            let t =
+                text(&lp).map_err(|why| Failure::Input(format!("{}: {why}", a.input.display())))?;
+            if to_stdout {
+                let stdout = std::io::stdout();
+                let mut out = stdout.lock();
+                super::table::emit(&mut out, t.trim_end())?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            crate::io::write_atomic(&a.output, (t + "\n").as_bytes())
         }
-        (To::Siconos, AnyProblem::Generic(_)) => {
-            return Err(Failure::Input(format!(
-                "{}: a generic mechanical problem cannot be written as Siconos .dat (the \
-                 Siconos formats hold LCPs and fc3d/gfc3d problems); use --to json, --to npz or \
-                 --to numpy",
-                a.input.display()
-            )));
-        }
-        (To::Numpy | To::Npz, _) => None,
-    };
-    match text {
-        Some(t) if to_stdout => {
-            let stdout = std::io::stdout();
-            let mut out = stdout.lock();
-            super::table::emit(&mut out, t.trim_end())?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        Some(t) => crate::io::write_atomic(&a.output, (t + "\n").as_bytes()),
-        None if to == To::Npz => npz::write(
-            &a.output,
-            &lp.name,
-            &lp.problem,
-            lp.answer.as_ref(),
-            &lp.provenance,
-            if a.compress {
-                npz::Compression::Deflated
-            } else {
-                npz::Compression::Stored
-            },
-        ),
-        None => npy::write_with_provenance(
-            &a.output,
-            &lp.name,
-            &lp.problem,
-            lp.answer.as_ref(),
-            &lp.provenance,
-        ),
+        Writer::File(file) => file(&a.output, &lp, a.compress),
+        Writer::Folder(folder) => folder(&a.output, &lp),
     }
     .map_err(|e| write_failure(&a.input, e))?;
     say!(

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::io::{AnyProblem, json, npz, siconos};
+use crate::io::numpy::npz;
+use crate::io::{AnyProblem, json, siconos};
 use crate::multibody::SceneKind;
 use crate::multibody::scenes::{self, Scene, SceneParams, SceneSpec};
 use crate::problem::FrictionKind;

@@ -4,7 +4,7 @@
 //! under another spelling, a link, or a folder that holds an input all count), and files
 //! are written whole: into a temporary file beside the target, renamed over it at the end
 //! ([`crate::io::write_atomic`]; NumPy folders are replaced as a whole by
-//! [`crate::io::npy::write`]).
+//! [`crate::io::numpy::folder::write`]).
 
 use std::fs::File;
 use std::io::Write;

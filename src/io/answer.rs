@@ -1,6 +1,8 @@
-//! Writing an answer: what `nonsmooth solve --out FILE` keeps of a solve.
+//! Answer files, written and read: what `nonsmooth solve --out FILE` keeps of a solve
+//! ([`write()`]), and what `nonsmooth check --answer` and `solve --warm-start` read
+//! ([`read`]).
 //!
-//! The format follows the file's extension:
+//! The written format follows the file's extension:
 //!
 //! | extension | contents | read back by |
 //! |---|---|---|
@@ -12,13 +14,17 @@
 //! `[r_n, r_t1, r_t2]` per contact for friction problems (of the local form for a global
 //! problem). `u` is the matching velocity: `w = A x + b` for LCPs, `u = W r + q` for
 //! friction problems. Numbers are written so that they read back bit for bit.
+//!
+//! [`read`] takes any of these, and more: a NumPy `.npy` 1-D `float64` array (by its
+//! extension or its first bytes), a JSON array of numbers, a JSON object with `"r"`, a
+//! problem file with an `"answer"`, or whitespace-separated numbers.
 
 use std::path::Path;
 
 use nalgebra::DVector;
 use serde::Serialize;
 
-use super::{AnyProblem, IoError};
+use super::{AnyProblem, IoError, IoErrorKind};
 use crate::merit::{ContactCheck, Residual, check_contacts};
 
 /// The answer of one solve, as written by [`write()`].
@@ -144,7 +150,7 @@ pub fn to_bytes(answer: &Answer, format: AnswerFormat) -> Vec<u8> {
             s.push('\n');
             s.into_bytes()
         }
-        AnswerFormat::Npy => super::npy::vector_to_npy(&answer.r),
+        AnswerFormat::Npy => super::numpy::header::vector_to_npy(&answer.r),
         AnswerFormat::Text => {
             let mut s = String::new();
             for v in &answer.r {
@@ -163,7 +169,91 @@ pub fn to_bytes(answer: &Answer, format: AnswerFormat) -> Vec<u8> {
 /// # Errors
 /// An extension that is not `.json`, `.npy`, `.txt` or `.dat`; any I/O error.
 pub fn write(path: &Path, answer: &Answer) -> Result<(), IoError> {
-    let format =
-        AnswerFormat::of(path).map_err(|m| IoError::new(path, super::IoErrorKind::Refused(m)))?;
+    let format = AnswerFormat::of(path).map_err(|m| IoError::new(path, IoErrorKind::Refused(m)))?;
     super::write_atomic(path, &to_bytes(answer, format))
+}
+
+/// Reads an answer file: a NumPy `.npy` 1-D `float64` array (by its extension or its first
+/// bytes), a JSON array, a JSON object with `"r"`, a problem file with an `"answer"`, or
+/// whitespace-separated numbers; `dim` numbers, all finite.
+///
+/// # Errors
+/// [`IoErrorKind::Io`] if the file cannot be read (missing, permissions),
+/// [`IoErrorKind::NotAFile`], [`IoErrorKind::TooLarge`]; the `.npy` reader's errors;
+/// [`IoErrorKind::Content`] if it holds something else than numbers, the wrong count, or
+/// a non-finite one.
+pub fn read(path: &Path, dim: usize) -> Result<Vec<f64>, IoError> {
+    let bytes = super::read_file(path)?;
+    let bad = |m: String| IoError::new(path, IoErrorKind::Content(m));
+    let is_npy = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("npy"))
+        || bytes.starts_with(b"\x93NUMPY");
+    if is_npy {
+        // a 1-D float64 array; the reader names a wrong dtype, rank or data length
+        let v = super::numpy::header::parse_vector(path, &bytes)?;
+        return finish(path, v.as_slice().to_vec(), dim);
+    }
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        bad(format!(
+            "the answer is not text (byte {} is not UTF-8)",
+            e.valid_up_to()
+        ))
+    })?;
+    let trimmed = text.trim_start();
+    let values: Vec<f64> = if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        let v: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| bad(format!("line {} column {}: {e}", e.line(), e.column())))?;
+        let arr = if v.is_array() {
+            &v
+        } else if let Some(r) = v.get("r") {
+            r
+        } else if let Some(r) = v.get("answer").and_then(|a| a.get("r")) {
+            r
+        } else {
+            return Err(bad(
+                "a JSON answer is an array of numbers, an object with \"r\", or a problem \
+                 file with an \"answer\""
+                    .into(),
+            ));
+        };
+        let Some(items) = arr.as_array() else {
+            return Err(bad("\"r\" is not an array of numbers".into()));
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                x.as_f64()
+                    .ok_or_else(|| bad(format!("entry {i} of the answer is `{x}`, not a number")))
+            })
+            .collect::<Result<_, _>>()?
+    } else {
+        let mut v = Vec::new();
+        for (i, t) in text.split_ascii_whitespace().enumerate() {
+            let x = super::parse_number(t)
+                .map_err(|why| bad(format!("entry {i} of the answer: {why}")))?;
+            v.push(x);
+        }
+        v
+    };
+    finish(path, values, dim)
+}
+
+/// Checks the count and the finiteness of an answer's numbers.
+fn finish(path: &Path, values: Vec<f64>, dim: usize) -> Result<Vec<f64>, IoError> {
+    let bad = |m: String| IoError::new(path, IoErrorKind::Content(m));
+    if values.len() != dim {
+        return Err(bad(format!(
+            "the answer has {} numbers, the problem {dim} unknowns",
+            values.len()
+        )));
+    }
+    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        return Err(bad(format!(
+            "entry {i} of the answer is {}, not a finite number",
+            values[i]
+        )));
+    }
+    Ok(values)
 }

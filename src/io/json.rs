@@ -464,7 +464,7 @@ impl BlockJson {
             other => Err(format!(
                 "block {b} has the unknown law `{}` (expected equality, unilateral, interval \
                  or contact)",
-                super::npy::show(other.as_bytes(), 40)
+                super::numpy::header::show(other.as_bytes(), 40)
             )),
         }
     }

@@ -2,7 +2,7 @@
 //!
 //! An `.npz` file is a zip archive of `.npy` members, as `numpy.savez` (members stored,
 //! uncompressed) and `numpy.savez_compressed` (members deflated) write it. The array
-//! names are those of the [NumPy folder](super::npy), and a matrix `X` is stored either
+//! names are those of the [NumPy folder](super::folder), and a matrix `X` is stored either
 //! dense or in compressed sparse rows:
 //!
 //! | problem | arrays | shapes |
@@ -11,7 +11,7 @@
 //! | gfc3d | `M`, `H`, `q`, `b`, `mu` | `(ndof, ndof)`, `(ndof, 3nc)`, `(ndof,)`, `(3nc,)`, `(nc,)` |
 //! | LCP | `A`, `b` | `(n, n)`, `(n,)` |
 //! | boxed LCP | `A`, `b`, `lo`, `hi`, `dep`, `factor` | `(n, n)`, then `(n,)` each; `dep` is int64, `-1` for a fixed bound |
-//! | gmp | `W`, `q`, `blocks`, `lo`, `hi`, `mu`, `mu_len` | `(n, n)`, `(n,)`, `(nb,)` each for `blocks` (int64 law codes 0 equality, 1 unilateral, 2 interval, 3 contact), `lo`, `hi`, `mu_len` (int64), and `(Σ mu_len,)` for `mu` (see the [NumPy folder](super::npy)) |
+//! | gmp | `W`, `q`, `blocks`, `lo`, `hi`, `mu`, `mu_len` | `(n, n)`, `(n,)`, `(nb,)` each for `blocks` (int64 law codes 0 equality, 1 unilateral, 2 interval, 3 contact), `lo`, `hi`, `mu_len` (int64), and `(Σ mu_len,)` for `mu` (see the [layout](super)) |
 //! | any (optional) | `r`, `u` | an engine's answer and its velocity, `(dim,)` |
 //! | any (optional) | `meta` | `uint8`, the UTF-8 bytes of a JSON object (below) |
 //!
@@ -36,9 +36,9 @@
 //! meta=np.frombuffer(json.dumps({"law": "ccp"}).encode(), np.uint8))` (call
 //! `W.sum_duplicates()` first if `W` may hold duplicates).
 //!
-//! `meta` holds any of the keys `name`, `law` (`"coulomb"` or `"ccp"`), `source`,
-//! `description`, `units` (an object of strings), `labels` (one string per contact, per
-//! block of a gmp problem) and
+//! `meta` holds the object of a folder's `meta.json` ([`super::meta`]): any of the keys
+//! `name`, `law` (`"coulomb"` or `"ccp"`), `source`, `description`, `units` (an object of
+//! strings), `labels` (one string per contact, per block of a gmp problem) and
 //! `answer_source` (who computed `r`); any other key is an error. Without a `law` a
 //! friction problem is read as Coulomb with a warning, as for the folder.
 //!
@@ -47,7 +47,7 @@
 //! Strict, and without a panic whatever the bytes: the zip structure is read by the
 //! [`zip`] crate; every member must be a known array name with the `.npy` suffix
 //! (`numpy.savez` adds it), stored or deflated; each `.npy` header is checked by
-//! [`npy::parse_header`] and its dtype, rank and exact data
+//! [`parse_header`](super::header::parse_header) and its dtype, rank and exact data
 //! length before anything is decoded. For a sparse matrix, `X_shape` holds two
 //! non-negative integers, `X_indptr` has `rows + 1` entries, starts at 0, never
 //! decreases and ends at `nnz`, the length of `X_data` and `X_indices`; every index lies
@@ -71,20 +71,21 @@
 //! int32 indices when they fit as scipy does, else int64; a dense one as a Fortran-order
 //! float64 array), writes every member stored (or deflated with
 //! [`Compression::Deflated`]), with fixed timestamps so that the same problem always gives
-//! the same bytes, and replaces the target atomically ([`write_atomic`](super::write_atomic)).
+//! the same bytes, and replaces the target atomically ([`write_atomic`](crate::io::write_atomic)).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
 
 use nalgebra::DVector;
 use nalgebra_sparse::CsrMatrix;
-use ndarray::ArrayView1;
-use ndarray_npy::WriteNpyExt;
-use serde::{Deserialize, Serialize};
 
-use super::npy::{self, dtype_words, show};
-use super::{AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, MAX_FILE_BYTES, Provenance};
+use super::assemble::{self, Array, layout};
+use super::header::{self as npy, array_to_npy, dtype_words, show};
+use super::meta::Meta;
+use crate::io::{
+    AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, MAX_FILE_BYTES, Provenance,
+};
 use crate::matrix::Matrix;
 use crate::problem::{EngineAnswer, FrictionKind};
 
@@ -136,33 +137,6 @@ pub enum Compression {
     Stored,
     /// Deflated, as `numpy.savez_compressed`.
     Deflated,
-}
-
-/// The `meta` member: a JSON object.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NpzMeta {
-    /// Problem name (default: the file's stem).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Friction law of an fc3d, gfc3d or gmp problem (default Coulomb, with a warning).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub law: Option<FrictionKind>,
-    /// Who made the problem.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    /// Free text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// Units, for example `{"r": "N s"}`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub units: BTreeMap<String, String>,
-    /// One label per contact, or none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub labels: Vec<String>,
-    /// Who computed the answer `r`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub answer_source: Option<String>,
 }
 
 /// `true` if `bytes` start like a zip archive.
@@ -453,7 +427,7 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
     }
 
     /// A 1-dimensional float64 array, decoded while it is read (the folder's
-    /// [`npy::parse_vector`] gives the message for any other dtype or rank).
+    /// [`parse_vector`](super::header::parse_vector) gives the message for any other dtype or rank).
     fn floats(&mut self, name: &str) -> Result<Vec<f64>, IoError> {
         self.stream(
             name,
@@ -657,7 +631,7 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
             .map_err(|e| IoError::parse(&ind_path, "data", format!("not a valid CSR matrix: {e}")))
     }
 
-    fn meta(&mut self) -> Result<Option<NpzMeta>, IoError> {
+    fn meta(&mut self) -> Result<Option<Meta>, IoError> {
         if !self.has("meta") {
             return Ok(None);
         }
@@ -687,13 +661,7 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
                 ),
             ));
         }
-        serde_json::from_slice(text).map(Some).map_err(|e| {
-            IoError::parse(
-                &path,
-                format!("JSON line {} column {}", e.line(), e.column()),
-                e.to_string(),
-            )
-        })
+        Meta::parse(&path, text, "`meta`").map(Some)
     }
 }
 
@@ -794,7 +762,7 @@ fn parse_index_array(path: &Path, bytes: &[u8]) -> Result<Vec<i64>, IoError> {
     Ok(decode_ints(size, big, data).collect())
 }
 
-impl<R: Read + Seek> npy::Arrays for Archive<'_, R> {
+impl<R: Read + Seek> assemble::Arrays for Archive<'_, R> {
     fn has(&self, name: &str) -> bool {
         Archive::has(self, name)
     }
@@ -848,7 +816,7 @@ fn read_problem<R: Read + Seek>(
         ));
     }
     let source = meta.answer_source.as_deref();
-    let Some((problem, answer)) = npy::assemble(&mut ar, law, path, source)? else {
+    let Some((problem, answer)) = assemble::assemble(&mut ar, law, path, source)? else {
         return Err(IoError::parse(
             path,
             "zip",
@@ -856,7 +824,7 @@ fn read_problem<R: Read + Seek>(
              (gfc3d) or A (LCP), dense or as W_data, W_indices, W_indptr, W_shape",
         ));
     };
-    npy::check_labels(&meta.labels, &problem, &ar.member_path("meta.npy"))?;
+    assemble::check_labels(&meta.labels, &problem, &ar.member_path("meta.npy"))?;
     let friction = matches!(
         problem,
         AnyProblem::Friction(_) | AnyProblem::Global(_) | AnyProblem::Generic(_)
@@ -919,7 +887,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
 /// # Errors
 /// As [`from_bytes`]; also [`IoErrorKind::Io`] and [`IoErrorKind::NotAFile`].
 pub fn load(path: &Path) -> Result<LoadedProblem, IoError> {
-    let file = super::open_regular(path)?;
+    let file = crate::io::file::open_regular(path)?;
     let len = file
         .metadata()
         .map_err(|e| IoError::new(path, IoErrorKind::Io(e)))?
@@ -930,122 +898,51 @@ pub fn load(path: &Path) -> Result<LoadedProblem, IoError> {
 // ---------------------------------------------------------------------------------------
 // Writing.
 
-fn npy_bytes<T: ndarray_npy::WritableElement>(x: &[T]) -> Vec<u8> {
-    let mut v = Vec::with_capacity(128 + std::mem::size_of_val(x));
-    ArrayView1::from(x)
-        .write_npy(&mut v)
-        .expect("writing to memory");
-    v
-}
-
-/// The members of `problem` (and `answer`, and the metadata) as `(name, .npy bytes)`.
+/// The members of `problem` (and `answer`, and the metadata) as `(name, .npy bytes)`: the
+/// arrays of the shared [`layout`], a sparse matrix `X` as its four CSR members.
 fn members(
     name: &str,
     problem: &AnyProblem,
     answer: Option<&EngineAnswer>,
     provenance: &Provenance,
 ) -> Result<Vec<(String, Vec<u8>)>, IoError> {
-    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
-    let matrix = |out: &mut Vec<(String, Vec<u8>)>, x: &str, m: &Matrix| match m {
-        Matrix::Dense(_) => out.push((x.to_string(), npy::matrix_to_npy(m))),
-        Matrix::Sparse(s) => {
-            let (offsets, cols, values) = (s.row_offsets(), s.col_indices(), s.values());
-            let small = s.ncols().max(s.nnz()) <= i32::MAX as usize;
-            out.push((format!("{x}_data"), npy_bytes(values)));
-            if small {
-                let c: Vec<i32> = cols.iter().map(|&j| j as i32).collect();
-                let p: Vec<i32> = offsets.iter().map(|&j| j as i32).collect();
-                out.push((format!("{x}_indices"), npy_bytes(&c)));
-                out.push((format!("{x}_indptr"), npy_bytes(&p)));
-            } else {
-                let c: Vec<i64> = cols.iter().map(|&j| j as i64).collect();
-                let p: Vec<i64> = offsets.iter().map(|&j| j as i64).collect();
-                out.push((format!("{x}_indices"), npy_bytes(&c)));
-                out.push((format!("{x}_indptr"), npy_bytes(&p)));
-            }
-            let shape = [s.nrows() as i64, s.ncols() as i64];
-            out.push((format!("{x}_shape"), npy_bytes(&shape)));
-        }
-    };
-    let vector = |out: &mut Vec<(String, Vec<u8>)>, x: &str, v: &[f64]| {
-        out.push((x.to_string(), npy_bytes(v)));
-    };
-    for (x, m) in problem_matrices(problem) {
-        if let Matrix::Dense(d) = m {
+    let (arrays, law) = layout(problem, answer);
+    for (x, array) in &arrays {
+        if let Array::Matrix(Matrix::Dense(d)) = array {
             crate::matrix::check_dense(&format!("the .npz writer ({x})"), d.nrows(), d.ncols())
                 .map_err(|e| IoError::new(name, IoErrorKind::Problem(e)))?;
         }
     }
-    let law = match problem {
-        AnyProblem::Generic(p) => {
-            let (codes, lo, hi, mu, mu_len) = npy::block_arrays(p.blocks());
-            matrix(&mut out, "W", p.w());
-            vector(&mut out, "q", p.q().as_slice());
-            out.push(("blocks".to_string(), npy_bytes(&codes)));
-            vector(&mut out, "lo", &lo);
-            vector(&mut out, "hi", &hi);
-            vector(&mut out, "mu", &mu);
-            out.push(("mu_len".to_string(), npy_bytes(&mu_len)));
-            Some(p.kind())
-        }
-        AnyProblem::Lcp(p) => {
-            matrix(&mut out, "A", p.a());
-            vector(&mut out, "b", p.b().as_slice());
-            None
-        }
-        AnyProblem::Boxed(p) => {
-            let (lo, hi, dep, factor) = p.to_opentissue();
-            matrix(&mut out, "A", p.a());
-            vector(&mut out, "b", p.b().as_slice());
-            vector(&mut out, "lo", &lo);
-            vector(&mut out, "hi", &hi);
-            out.push(("dep".to_string(), npy_bytes(&dep)));
-            vector(&mut out, "factor", &factor);
-            None
-        }
-        AnyProblem::Friction(p) => {
-            matrix(&mut out, "W", p.w());
-            vector(&mut out, "q", p.q().as_slice());
-            vector(&mut out, "mu", p.mu().as_slice());
-            Some(p.kind())
-        }
-        AnyProblem::Global(p) => {
-            matrix(&mut out, "M", p.m());
-            matrix(&mut out, "H", p.h());
-            vector(&mut out, "q", p.q().as_slice());
-            vector(&mut out, "b", p.b().as_slice());
-            vector(&mut out, "mu", p.mu().as_slice());
-            Some(p.kind())
-        }
-    };
-    if let Some(a) = answer {
-        vector(&mut out, "r", &a.r);
-        if let Some(u) = &a.u {
-            vector(&mut out, "u", u);
+    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+    for (x, array) in &arrays {
+        match array {
+            Array::Matrix(m @ Matrix::Dense(_)) => out.push((x.to_string(), npy::matrix_to_npy(m))),
+            Array::Matrix(Matrix::Sparse(s)) => {
+                let (offsets, cols, values) = (s.row_offsets(), s.col_indices(), s.values());
+                let small = s.ncols().max(s.nnz()) <= i32::MAX as usize;
+                out.push((format!("{x}_data"), array_to_npy(values)));
+                if small {
+                    let c: Vec<i32> = cols.iter().map(|&j| j as i32).collect();
+                    let p: Vec<i32> = offsets.iter().map(|&j| j as i32).collect();
+                    out.push((format!("{x}_indices"), array_to_npy(&c)));
+                    out.push((format!("{x}_indptr"), array_to_npy(&p)));
+                } else {
+                    let c: Vec<i64> = cols.iter().map(|&j| j as i64).collect();
+                    let p: Vec<i64> = offsets.iter().map(|&j| j as i64).collect();
+                    out.push((format!("{x}_indices"), array_to_npy(&c)));
+                    out.push((format!("{x}_indptr"), array_to_npy(&p)));
+                }
+                let shape = [s.nrows() as i64, s.ncols() as i64];
+                out.push((format!("{x}_shape"), array_to_npy(&shape)));
+            }
+            Array::Floats(v) => out.push((x.to_string(), array_to_npy(v))),
+            Array::Ints(v) => out.push((x.to_string(), array_to_npy(v))),
         }
     }
-    let meta = NpzMeta {
-        name: Some(name.to_string()),
-        law,
-        source: Some(provenance.source.clone()).filter(|s| !s.is_empty()),
-        description: Some(provenance.description.clone()).filter(|s| !s.is_empty()),
-        units: provenance.units.clone(),
-        labels: provenance.labels.clone(),
-        answer_source: answer.map(|a| a.source.clone()),
-    };
+    let meta = Meta::of(name, law, provenance, answer);
     let json = serde_json::to_vec(&meta).expect("plain data");
-    out.push(("meta".to_string(), npy_bytes(&json)));
+    out.push(("meta".to_string(), array_to_npy(&json)));
     Ok(out)
-}
-
-fn problem_matrices(problem: &AnyProblem) -> Vec<(&'static str, &Matrix)> {
-    match problem {
-        AnyProblem::Lcp(p) => vec![("A", p.a())],
-        AnyProblem::Boxed(p) => vec![("A", p.a())],
-        AnyProblem::Friction(p) => vec![("W", p.w())],
-        AnyProblem::Global(p) => vec![("M", p.m()), ("H", p.h())],
-        AnyProblem::Generic(p) => vec![("W", p.w())],
-    }
 }
 
 /// The bytes of the `.npz` archive [`write`](fn@write) writes.
@@ -1098,7 +995,7 @@ pub fn to_bytes(
 }
 
 /// Writes `problem` (and an answer, and `provenance`) as the `.npz` file `path`, replaced
-/// whole ([`write_atomic`](super::write_atomic)); see the [module docs](self) for the
+/// whole ([`write_atomic`](crate::io::write_atomic)); see the [module docs](self) for the
 /// layout.
 ///
 /// # Errors
@@ -1115,5 +1012,5 @@ pub fn write(
         path: path.to_path_buf(),
         kind: e.kind,
     })?;
-    super::write_atomic(path, &bytes)
+    crate::io::write_atomic(path, &bytes)
 }
