@@ -1,3 +1,5 @@
+//! Checked by `tests/laws/parallel_sweep.rs` and `tests/laws/velocity_gauss_seidel.rs`.
+
 use std::ops::ControlFlow;
 
 use nalgebra::{DVector, Matrix3, Vector3};
