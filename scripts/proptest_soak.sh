@@ -4,8 +4,8 @@
 # fails. One `cargo test` draws a few thousand cases per law; a law whose check is
 # sensitive to rounding near a boundary may pass a hundred runs and fail the next, so a law
 # is not finished until it survives a soak. A failure is saved by proptest in
-# tests/<crate>/<module>.proptest-regressions and replayed first on every later run: commit it with
-# the fix.
+# tests/proptest-regressions/<module>.txt and replayed first on every later run: commit it
+# with the fix.
 #
 # Usage: scripts/proptest_soak.sh [ROUNDS]      (default 100; about 5 s per round)
 set -uo pipefail

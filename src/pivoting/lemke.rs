@@ -35,7 +35,7 @@ pub const MAX_DIM: usize = 4000;
 ///   alone by the pivot. On a rank-deficient `M` (more contacts than degrees of freedom)
 ///   entries that are zero in exact arithmetic come out of the updates as rounding, and
 ///   pivoting on one divides by rounding (an earlier version cycled on the case kept in
-///   `tests/laws/redundant_contacts.proptest-regressions`);
+///   `tests/proptest-regressions/redundant_contacts.txt`);
 /// * **ties of the ratio test**: two keys `t_i / d_i`, `t_k / d_k` (`t` a column of
 ///   `[B^-1 q, B^-1]`) tie when they differ by at most `ZERO_TOL (ρ_i / d_i + ρ_k / d_k)`,
 ///   `ρ_i = max(|(B^-1 q)_i|, ‖(B^-1)_i‖∞)` the size of the numbers row `i` holds.

@@ -2,8 +2,10 @@
 //! random problems (proptest) and on problems whose answer is known. One module per law;
 //! a source module names the law modules that check it in its module doc ("Checked by
 //! `tests/laws/NAME.rs`"). Run one with `cargo test --release --test laws NAME`.
-//! A failing case is saved beside its module (`tests/laws/NAME.proptest-regressions`) and
-//! replayed first on every later run.
+//! A failing case is saved in `tests/proptest-regressions/NAME.txt` and replayed first on
+//! every later run: proptest's default (`SourceParallel`) walks up from the module's file to
+//! the folder holding `main.rs` and keeps its cases in a `proptest-regressions` folder
+//! beside that one (the cases of `tests/regress/` are kept there too).
 
 #[path = "../bodies/mod.rs"]
 mod bodies;

@@ -1,4 +1,6 @@
-//! Regressions: problems and inputs that once broke a solver, kept as tests.
+//! Regressions: problems and inputs that once broke a solver, kept as tests. Proptest keeps
+//! the failing cases of these modules in `tests/proptest-regressions/NAME.txt` (see
+//! `tests/laws/main.rs`).
 
 #[path = "../common/mod.rs"]
 mod common;
