@@ -12,7 +12,7 @@
 //! Writes, for TOL in 1e-8 and 1e-4, `book/src/generated/bench_campaign_TOL.jsonl` (the
 //! records), `bench_profile_TOL.txt` (the profile table), `bench_ratios_TOL.txt` (the ratio
 //! table) and `book/src/figures/bench_profile_TOL.svg`, and splices the 1e-8 tables into
-//! README.md (blocks `bench-profile` and `bench-ratios`, which `tests/readme.rs` checks
+//! README.md (blocks `bench-profile` and `bench-ratios`, which `tests/book/readme.rs` checks
 //! against the generated files). The timings depend on the machine, so no test compares
 //! them with a rerun.
 

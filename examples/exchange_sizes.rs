@@ -9,7 +9,7 @@
 //! a counting allocator (as in `examples/reader_memory.rs`). Writes
 //! `book/src/generated/exchange_sizes.txt` (machine-dependent) and
 //! `book/src/generated/exchange_file_sizes.txt` (file sizes only, the same bytes on every
-//! machine; `tests/io_npz.rs` checks its first size against the writers).
+//! machine; `tests/io/npz.rs` checks its first size against the writers).
 //!
 //! ```console
 //! cargo run --release --example exchange_sizes

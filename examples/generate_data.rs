@@ -6,7 +6,7 @@
 //! ```
 //!
 //! The list of files is `nonsmooth::io::reference::reference_files`; the test
-//! `tests/data_files.rs` checks that the shipped files are exactly what it makes.
+//! `tests/real/data_files.rs` checks that the shipped files are exactly what it makes.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

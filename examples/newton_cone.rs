@@ -183,7 +183,7 @@ fn shared() -> Option<(Figure, String)> {
     for path in discover(dir.join("siconos/fc3d")).ok()? {
         let name = path.file_name()?.to_string_lossy().into_owned();
         // The FCLIB file needs the hdf5 feature: left out so the table reads the same with
-        // and without it (with the feature, tests/real_fc3d_newton.rs solves it).
+        // and without it (with the feature, tests/real/fc3d_newton.rs solves it).
         if name.ends_with(".hdf5") {
             continue;
         }

@@ -192,7 +192,7 @@ fn dlm72(dir: &Path) {
     let AnyProblem::Boxed(p) = &lp.problem else {
         panic!("dlm/72 is a boxed LCP")
     };
-    // merit = abs^2 / 2 <= 1e-10  <=>  abs <= sqrt(2e-10), as tests/real_opentissue.rs
+    // merit = abs^2 / 2 <= 1e-10  <=>  abs <= sqrt(2e-10), as tests/real/opentissue.rs
     let params = |max_iter| Params {
         tol: (2e-10f64).sqrt(),
         measure: Measure::Absolute,

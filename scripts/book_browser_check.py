@@ -428,7 +428,7 @@ def check_book(book, chromium, shots):
 
 # Listings still wider than the column at 1280 px, as (page, the start of their first line):
 # each is a console session the program's own output fills (book/src/generated/cli_*.txt,
-# written by tests/cli_book.rs). Help, tables and summaries fit a 100-column terminal (or
+# written by tests/cli/book.rs). Help, tables and summaries fit a 100-column terminal (or
 # nearly: the `solve` table is about 115 columns); what is left is output that is one line
 # on purpose: diagnostics (`nonsmooth: ...`, `nonsmooth: warning: ...`, whole sentences
 # naming the file, kept on one line so that a log can be searched line by line), JSON Lines

@@ -2,7 +2,7 @@
 # Regenerates the result tables in README.md from the command-line program's own output.
 # Nothing in those tables is typed by hand: each block between
 #   <!-- results:NAME -->  and  <!-- /results:NAME -->
-# is replaced by what the command recorded above it prints. tests/readme.rs re-runs the
+# is replaced by what the command recorded above it prints. tests/book/readme.rs re-runs the
 # deterministic ones (everything but the timing columns) and fails if README.md differs.
 #
 # Usage: scripts/readme_results.sh          (Siconos for the ratios)

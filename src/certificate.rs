@@ -41,6 +41,8 @@
 //! projection of `-q` on the null space of `W` (of `W_nn` for Coulomb), put into the cone.
 //! Both are checked by [`verify_friction`] / [`verify_lcp`]; a problem whose certificate
 //! neither finds is reported with the status the method gave, never as infeasible.
+//!
+//! Checked by `tests/laws/trust.rs`.
 
 use std::fmt;
 

@@ -50,6 +50,8 @@
 //! assert_eq!(reference.unique, Some(true));
 //! assert!((reference.distance.unwrap() - 1e-3).abs() < 1e-9);
 //! ```
+//!
+//! Checked by `tests/laws/check_by.rs` and `tests/laws/check_distance.rs`.
 
 use std::ops::ControlFlow;
 use std::time::Instant;

@@ -121,7 +121,7 @@ pub mod world;
 // The book's chapters, compiled as doctests so that any Rust block in them is checked by
 // `cargo test` (GUIDE section 4). Tag non-Rust fences (`text`, `toml`, `console`); show
 // listings from compiled examples with `{{#include}}` inside `rust,ignore` blocks.
-// `tests/book.rs` fails if a chapter with a runnable Rust block is missing here.
+// `tests/book/sources.rs` fails if a chapter with a runnable Rust block is missing here.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct Readme;

@@ -41,6 +41,8 @@
 //!   requires it `<= tol` too. `abs`, `rel` and `rel_q` stay Siconos's numbers. At a
 //!   tolerance `tol` the natural map cannot see `u_n` once `mu > tol / eps`
 //!   ([`mu_beyond_resolution`]).
+//!
+//! Checked by `tests/laws/de_saxce.rs` and `tests/laws/error_measures.rs`.
 
 use nalgebra::DVector;
 use serde::{Deserialize, Serialize};

@@ -7,6 +7,9 @@
 //! `NONSMOOTH_ADVERSARIAL_BIN=path` runs another build of the program (to count what an
 //! older version got wrong); `NONSMOOTH_ADVERSARIAL_REPORT=1` prints the findings without
 //! failing; `NONSMOOTH_ADVERSARIAL_FILTER=text` runs only the cases whose name contains it.
+//!
+//! Its own test binary: `.ci/run` runs it by name with that filter and the `hdf5` feature,
+//! and it takes minutes, so it is kept apart from the test crates of `tests/*/main.rs`.
 
 #[path = "adversarial/mod.rs"]
 mod adversarial;

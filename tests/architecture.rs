@@ -7,6 +7,9 @@
 //! module, its floor and what it imports) is written to
 //! `book/src/generated/architecture.txt`, checked against the committed copy
 //! (`NONSMOOTH_BLESS=1` rewrites it).
+//!
+//! Its own test binary: it checks the source of `src/`, not a behaviour of the crate, and
+//! `src/lib.rs`, the README and the book name it by its path.
 
 mod common;
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,6 +1,9 @@
 //! Replays the committed fuzz seeds (`fuzz/seeds/<target>/`) and any crash files cargo-fuzz
 //! left (`fuzz/artifacts/<target>/`) through the library's fuzz target bodies, on stable.
 //! A panic here is a reader bug (or a failed round-trip property).
+//!
+//! Its own test binary: `.ci/run` runs it by name after fuzzing (`--test fuzz_replay`,
+//! with the `hdf5` feature), and it reads FCLIB files in child processes.
 
 use std::path::{Path, PathBuf};
 

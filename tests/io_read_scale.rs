@@ -14,6 +14,10 @@
 //! * the peak grows no faster than the entries: from the small wall to the large one, the
 //!   ratio of the peaks is at most 15 % above the ratio of the entries (fixed costs, such
 //!   as the `.npz` reader's buffers, make it grow less).
+//!
+//! Its own test binary, not a module of `tests/io/`: it installs a counting global
+//! allocator and reads the peak of the whole process, so any test running beside it in
+//! the same process would count into its peaks.
 
 #[path = "../examples/support/alloc.rs"]
 #[allow(dead_code)]

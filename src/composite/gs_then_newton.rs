@@ -20,6 +20,8 @@
 //! combination Acary, Bremond and Huber (2018) recommend in spirit (a cheap first-order
 //! method hands over to Newton), with the switch made on the observed rate rather than on
 //! a fixed error level as in [`super::prox_then_newton`].
+//!
+//! Checked by `tests/laws/gs_then_newton.rs`.
 
 use crate::solver::MethodOptions;
 use std::ops::ControlFlow;

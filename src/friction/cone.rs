@@ -17,6 +17,8 @@
 //!
 //! For `mu = 0` the cone degenerates to the ray `{ r_t = 0, r_n >= 0 }` and the formula
 //! gives `(max(x_n, 0), 0, 0)`.
+//!
+//! Checked by `tests/laws/cone_projection.rs`.
 
 /// Projects `x = [x_n, x_t1, x_t2]` onto `K_mu` (`mu >= 0` assumed, not checked).
 ///

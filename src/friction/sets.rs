@@ -17,6 +17,11 @@
 //! the set shrinks to a point or a flat set, and the projection never panics. An infinite
 //! one leaves its coordinates free. [`FrictionLaw::is_valid`] tells a caller whether the
 //! coefficients are meaningful before solving.
+//!
+//! Checked by `tests/laws/maximal_dissipation.rs`, `tests/laws/projection_boundary.rs`,
+//! `tests/laws/projection_idempotent.rs`, `tests/laws/projection_in_set.rs`,
+//! `tests/laws/projection_nonexpansive.rs`, `tests/laws/projection_oracle.rs` and
+//! `tests/laws/projection_variational_inequality.rs`.
 
 pub use super::ellipsoid::{
     EllipsoidCase, EllipsoidMethod, EllipsoidReport, ellipsoid_g, project_on_ellipsoid,

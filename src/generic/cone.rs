@@ -17,6 +17,8 @@
 //! On the two boundaries between regions (`s = m x_n` or `m s = -x_n`) `P` is not
 //! differentiable; `D` is then the limit from the region named first above (inside, then
 //! polar), an element of the B-subdifferential.
+//!
+//! Checked by `tests/laws/generic_cone.rs`.
 
 use nalgebra::DMatrix;
 

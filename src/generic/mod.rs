@@ -22,6 +22,10 @@
 //! assert!(info.error.rel <= 1e-12);
 //! assert!((r[0] + 0.5).abs() < 1e-10); // u_0 = 2 r_0 + 1 = 0
 //! ```
+//!
+//! Checked by `tests/laws/generic_anisotropic_scaling.rs`,
+//! `tests/laws/generic_ccp_minimum.rs`, `tests/laws/generic_condim6.rs`,
+//! `tests/laws/generic_equivalence.rs` and `tests/laws/generic_rank_deficient.rs`.
 
 pub mod cone;
 pub mod natural;

@@ -25,6 +25,8 @@
 //! ```text
 //! H = ∂F/∂r̃ = I - D + C W̃,    C = blockdiag(ρ_b D_b E_b).
 //! ```
+//!
+//! Checked by `tests/laws/generic_newton_jacobian.rs`.
 
 use nalgebra::{DMatrix, DVector};
 

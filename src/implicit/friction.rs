@@ -24,7 +24,7 @@
 //! argument, `φ(ψ, r_f b)`, the update is `‖λ_f‖ <- ‖λ_f‖ + φ / r_f` and
 //! `W = r_f (ψ - φ) / (r_f ‖λ_f‖ + φ)`.
 //!
-//! # The closed forms (rebuilt, NOTES 2.4; checked in `tests/law_friction_compliance.rs`)
+//! # The closed forms (rebuilt, NOTES 2.4; checked in `tests/laws/friction_compliance.rs`)
 //! * minimum map: `W_min = max(0, ψ - r_f b) / (μ λ_n)`: zero while sticking
 //!   (`ψ <= r_f b`), and growing linearly with `‖λ_f‖` outside the cone;
 //! * Fischer-Burmeister, `s = sqrt(ψ² + r_f² b²)`:
@@ -43,6 +43,8 @@
 //!   never negative and never NaN.
 //! * Contacts without normal force (`μ λ_n <= 0`) have no friction law: the caller
 //!   disables their rows (`λ_f = 0`, Macklin et al. 2019 §4.3).
+//!
+//! Checked by `tests/laws/friction_compliance.rs`.
 
 use crate::ncp::NcpFunction;
 

@@ -30,7 +30,7 @@
 //! `∇C^T λ`, row `C + α λ = 0`). Section 9.1 of the paper says that hyperelastic energies
 //! written as such sums enter the same solver; the text of section 9 is lost in our
 //! extraction of the paper, so the factorisation below is rebuilt here, and its check is
-//! `tests/law_neo_hookean.rs` (the rows' energy equals [`Tetrahedron::energy`] up to the
+//! `tests/laws/neo_hookean.rs` (the rows' energy equals [`Tetrahedron::energy`] up to the
 //! constant of [`Tetrahedron::row_energy_offset`], and the gradients agree with finite
 //! differences). The two rows are
 //!
@@ -65,6 +65,8 @@
 //! matching (§3.4) for this form: expanding `E` to second order in `H = F - I` gives
 //! `V [ μ |sym H|² + (λ - μ)/2 (tr H)² ]`, which is linear elasticity exactly when
 //! `λ - μ = λ_Lamé`. It also keeps `λ > 0` (so `γ` and `α_H` are finite) at `ν = 0`.
+//!
+//! Checked by `tests/laws/neo_hookean.rs`.
 
 use std::fmt;
 

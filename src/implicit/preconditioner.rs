@@ -13,11 +13,13 @@
 //! for the friction rows, whose first argument is a velocity. With this `r`, a single
 //! contact's `min(C₀ + r λ, r λ)` is a straight line in `λ` on each side of its kink with
 //! the same slope, and Newton solves it in one step from any start (figure 9; tested in
-//! `tests/law_complementarity_preconditioner.rs`). The diagonal is the one the Jacobi
+//! `tests/laws/complementarity_preconditioner.rs`). The diagonal is the one the Jacobi
 //! preconditioner of the inner solver needs anyway ("when using a Jacobi preconditioner
 //! the diagonal of the system matrix is already computed").
 //!
 //! The inverse choice `h² / (J M⁻¹ J^T)_ii` is ruled out by its units (s² kg, not m/N).
+//!
+//! Checked by `tests/laws/complementarity_preconditioner.rs`.
 
 use super::rows::RowKind;
 

@@ -1,5 +1,8 @@
 //! One implicit time step of a world and a model (Macklin et al. 2019 Algorithm 1):
 //! collision detection once at the start, the Newton iteration, then the new state.
+//!
+//! Checked by `tests/laws/implicit_energy.rs`, `tests/laws/implicit_stepping.rs` and
+//! `tests/laws/implicit_stick_slip.rs`.
 
 use nalgebra::{DVector, UnitQuaternion, Vector3};
 

@@ -26,7 +26,9 @@
 //! symmetric and positive semi-definite, and needs only the block-diagonal `M~⁻¹`. Where
 //! `C` is invertible (compliance on every row), the Schur complement with respect to `C`
 //! gives the "stiffness formulation" `[M~ + J^T C⁻¹ J] Δu = -g - J^T C⁻¹ h`.
-//! `tests/law_newton_system.rs` checks that the three give the same step.
+//! `tests/laws/newton_system.rs` checks that the three give the same step.
+//!
+//! Checked by `tests/laws/newton_system.rs`.
 
 use crate::names::named;
 use nalgebra::{DMatrix, DVector};

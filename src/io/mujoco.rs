@@ -60,7 +60,7 @@
 //!   solutions are MuJoCo's with zeros added; and at such a point every term of the error
 //!   measure ([`crate::merit::friction_error`], CCP or Coulomb) is the frictionless one,
 //!   `r_n - max(0, r_n - u_n)`, the added terms are zeros, and `‖q‖`, `‖r‖`, `‖u‖` are
-//!   unchanged (`tests/real_mujoco.rs` checks this on a MuJoCo export). The file's `mu`
+//!   unchanged (`tests/real/mujoco.rs` checks this on a MuJoCo export). The file's `mu`
 //!   for such a contact is not used (MuJoCo ignores friction at condim 1); a warning
 //!   ([`MujocoProblem::warnings`]) says which contacts were padded. In the pyramidal cone
 //!   the edge LCP needs no change (a condim-1 contact is one nonnegative row).

@@ -1,5 +1,7 @@
 //! A point contact between two bodies and its contact frame `[n, t1, t2]`
 //! (Erleben 2007 eq. 2, 6; Erleben 2017 eq. 52-53).
+//!
+//! Checked by `tests/laws/tangent_basis.rs`.
 
 use nalgebra::{Matrix3, Vector3};
 

@@ -35,6 +35,8 @@
 //! let local = scene.local_problem().unwrap();   // W = J M^-1 J^T, q = J(u + dt M^-1 f) + b
 //! assert_eq!(local.dim(), 36);
 //! ```
+//!
+//! Checked by `tests/laws/resting_box.rs`.
 
 pub mod assembly;
 pub mod body;

@@ -1,3 +1,5 @@
+//! Checked by `tests/laws/nested_box.rs`.
+
 use super::NcpFunction;
 
 /// The nested reformulation of one boxed-complementarity row:

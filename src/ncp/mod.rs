@@ -28,6 +28,10 @@
 //! Each function also returns an element of its **B-subdifferential** (the limits of
 //! gradients at nearby points where it is differentiable), the generalised derivative
 //! that semismooth Newton methods use (Silcowitz et al. 2009 eq. 30; Qi and Sun 1993).
+//!
+//! Checked by `tests/laws/generalized_derivatives.rs`,
+//! `tests/laws/natural_map_fixed_point.rs`, `tests/laws/ncp_functions.rs` and
+//! `tests/laws/reformulation_roots.rs`.
 
 mod boxed;
 mod fischer;

@@ -44,6 +44,9 @@
 //! of `H` (that of `W` by blocks) once, `start` computes `ρ` of the problem at hand (the
 //! Gauss-Seidel fallback is prepared when first needed), and one `step` is one Newton
 //! iteration; [`cone_newton`] runs it in the crate's loop.
+//!
+//! Checked by `tests/laws/cone_newton_jacobian.rs`, `tests/laws/cone_newton_quadratic.rs`
+//! and `tests/laws/cone_newton_rank_deficient.rs`.
 
 use crate::linalg::PatternLu;
 use crate::policy::fallback::Fallback;

@@ -1,5 +1,8 @@
 //! Fischer-Newton: the generalised Newton method on the Fischer reformulation of the boxed
 //! LCP with variable bounds (Silcowitz, Niebe, Erleben 2009).
+//!
+//! Checked by `tests/laws/newton_agrees_with_lemke.rs` and
+//! `tests/laws/newton_quadratic.rs`.
 
 use crate::linalg::PatternLu;
 use crate::rng::SplitMix64;

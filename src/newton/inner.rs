@@ -1,5 +1,7 @@
 //! Inner solvers for the Newton equation `H d = -Phi`: sparse LU (exact), restarted GMRES
 //! and the finite-difference quasi nonlinear conjugate gradient (inexact).
+//!
+//! Checked by `tests/laws/newton_krylov_step.rs`.
 
 use nalgebra::{DMatrix, DVector};
 

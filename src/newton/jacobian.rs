@@ -1,5 +1,7 @@
 //! An element of the B-subdifferential of the Fischer reformulation, assembled row by row
 //! by the chain rule (Silcowitz, Niebe, Erleben 2009 eq. 30-31).
+//!
+//! Checked by `tests/laws/fischer_jacobian.rs`.
 
 use crate::rng::SplitMix64;
 use nalgebra::{DMatrix, DVector};

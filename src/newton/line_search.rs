@@ -1,5 +1,7 @@
 //! Globalisation: the descent test and Armijo backtracking (Silcowitz, Niebe, Erleben 2009
 //! eq. 35-39; Nocedal and Wright 1999 §3.1; Niebe and Erleben 2015 for the projected form).
+//!
+//! Checked by `tests/laws/armijo_steps.rs`.
 
 use nalgebra::DVector;
 use serde::{Deserialize, Serialize};

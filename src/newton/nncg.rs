@@ -1,5 +1,7 @@
 //! NNCG: the nonsmooth nonlinear conjugate gradient method, Fletcher-Reeves acceleration of
 //! projected Gauss-Seidel (Silcowitz-Hansen, Niebe, Erleben 2010; NOTES §3.2).
+//!
+//! Checked by `tests/laws/nncg_agrees_with_lemke.rs`.
 
 use crate::solver::MethodOptions;
 use std::marker::PhantomData;

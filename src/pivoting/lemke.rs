@@ -1,3 +1,5 @@
+//! Checked by `tests/laws/lemke.rs` and `tests/laws/redundant_contacts.rs`.
+
 use crate::solver::MethodOptions;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
@@ -34,7 +36,7 @@ pub const MAX_DIM: usize = 4000;
 ///   alone by the pivot. On a rank-deficient `M` (more contacts than degrees of freedom)
 ///   entries that are zero in exact arithmetic come out of the updates as rounding, and
 ///   pivoting on one divides by rounding (an earlier version cycled on the case kept in
-///   `tests/law_redundant_contacts.proptest-regressions`);
+///   `tests/proptest-regressions/redundant_contacts.txt`);
 /// * **ties of the ratio test**: two keys `t_i / d_i`, `t_k / d_k` (`t` a column of
 ///   `[B^-1 q, B^-1]`) tie when they differ by at most `ZERO_TOL (ρ_i / d_i + ρ_k / d_k)`,
 ///   `ρ_i = max(|(B^-1 q)_i|, ‖(B^-1)_i‖∞)` the size of the numbers row `i` holds.
@@ -46,7 +48,7 @@ pub const MAX_DIM: usize = 4000;
 /// The value is measured, not derived, between two failures:
 ///
 /// * **too small**: at `1e-14` and below, the rounding that a few pivots accumulate
-///   decides ties on the random degenerate LCPs of `tests/regress_lemke_cycling.rs`, and
+///   decides ties on the random degenerate LCPs of `tests/regress/lemke_cycling.rs`, and
 ///   the path leaves that of exact arithmetic (a basis can repeat);
 /// * **too large**: data that differ by less than the tolerance are read as equal. The
 ///   adversarial LCP `A = I`, `b = (-5e-320, -1e-310)` (entries `5e-10` apart relative to
@@ -55,9 +57,9 @@ pub const MAX_DIM: usize = 4000;
 ///   entries of `q` differ by `6e-11` relative, and from `1e-11` on the path differs
 ///   from that of exact arithmetic (at `1e-9`: 69 pivots instead of 71).
 ///
-/// At `1e-12` every test of `tests/regress_lemke_cycling.rs`, `tests/law_lemke.rs`,
-/// `tests/law_redundant_contacts.rs` (rank-deficient `W`) and
-/// `tests/law_newton_agrees_with_lemke.rs` passes (they pass from `1e-13` to `1e-9`), and
+/// At `1e-12` every test of `tests/regress/lemke_cycling.rs`, `tests/laws/lemke.rs`,
+/// `tests/laws/redundant_contacts.rs` (rank-deficient `W`) and
+/// `tests/laws/newton_agrees_with_lemke.rs` passes (they pass from `1e-13` to `1e-9`), and
 /// the method makes the pivots of exact arithmetic on every real LCP at hand: the shared
 /// Siconos files, `lcp_tobenna.dat` and the MuJoCo one. Above the rounding is the safe
 /// side: a tie read where there is none only changes which of two almost equal rows
@@ -392,7 +394,7 @@ pub fn lemke(
 /// terms are exact zeros ([`ZERO_TOL`] says why and how the value was measured); comparing computed keys exactly lets
 /// rounding decide the ties, and the method cycled on a 40-variable problem from
 /// Siconos's test data. On every test problem the pivots made are those of exact
-/// arithmetic (`tests/regress_lemke_cycling.rs` compares with an exact rational Lemke).
+/// arithmetic (`tests/regress/lemke_cycling.rs` compares with an exact rational Lemke).
 /// As a guard that holds whatever the rounding, each basis is remembered (a 128-bit
 /// hash): a basis seen before, impossible in exact arithmetic, ends the method at once,
 /// so it stops within the number of almost complementary bases or `params.max_iter`

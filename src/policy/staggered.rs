@@ -8,6 +8,8 @@
 //! friction on then starts the full solve from good bounds. [`Start`] is the choice (in
 //! [`crate::newton::FischerNewtonOptions::start`]), [`FirstPhase`] the first phase as it
 //! runs: it ends when its residual reaches the threshold, when it stalls, or at its cap.
+//!
+//! Checked by `tests/laws/semi_staggered.rs`.
 
 /// Where a Fischer-Newton solve starts.
 ///

@@ -10,6 +10,8 @@
 //! Contacts are matched by a stable identity (the pair of bodies and the features that
 //! touch, as the collision detection reports it), never by position in the list: contact
 //! lists are reordered between steps.
+//!
+//! Checked by `tests/laws/warm_start.rs`.
 
 use std::collections::HashMap;
 use std::hash::Hash;

@@ -1,3 +1,5 @@
+//! Checked by `tests/laws/local_global.rs`.
+
 use nalgebra::DVector;
 
 use super::MassMatrix;

@@ -29,8 +29,10 @@
 //! # Relation to projected Gauss-Seidel
 //! With the box law, fixed local r-factors `1 / A_ii` (or `ω / A_ii`) and Gauss-Seidel over
 //! single rows ([`Blocks::Factor`]), a PROX sweep is a projected Gauss-Seidel (SOR) sweep
-//! of the friction-box model ([`crate::splitting::sweep_boxed`]); `tests/law_prox_pgs.rs`
+//! of the friction-box model ([`crate::splitting::sweep_boxed`]); `tests/laws/prox_pgs.rs`
 //! checks that the iterates agree.
+//!
+//! Checked by `tests/laws/prox_pgs.rs`.
 
 mod operator;
 mod options;

@@ -1,6 +1,8 @@
 //! The Delassus operator as the sweeps read it: the local form's `A` by contact blocks, or
 //! the global form's `H^T` and `M^-1 H` (Erleben 2017 eq. 18, 25-26), and the extreme
 //! eigenvalues the spectral r-factor needs.
+//!
+//! Checked by `tests/laws/prox_fixed_point.rs`.
 
 use nalgebra::DVector;
 use nalgebra_sparse::CsrMatrix;

@@ -1,5 +1,7 @@
 //! PROX Jacobi and Gauss-Seidel (Erleben 2017 §4, Algorithms 1 and 2) with adaptive
 //! r-factors, as a [`Method`]: one iteration is one sweep and its divergence test.
+//!
+//! Checked by `tests/laws/prox_solvers.rs`.
 
 use std::ops::ControlFlow;
 

@@ -48,6 +48,8 @@
 //!
 //! One outer iteration is one [`Method::step`]; the inner Newton iterations, failures and
 //! the `ρ` used are in [`ProximalPointStats`].
+//!
+//! Checked by `tests/laws/proximal_point.rs`.
 
 use crate::solver::MethodOptions;
 use std::ops::ControlFlow;

@@ -1,3 +1,6 @@
+//! Checked by `tests/laws/blocked_gauss_seidel.rs`, `tests/laws/ccp_optimality.rs` and
+//! `tests/laws/nsgs_prepared.rs`.
+
 use std::ops::ControlFlow;
 
 use crate::solver::MethodOptions;

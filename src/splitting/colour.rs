@@ -8,6 +8,8 @@
 //! machines and GPUs (Tonge, Benevolenski, Voroshilov 2012, "Mass splitting for jitter-free
 //! parallel rigid body simulation", §3; Fratarcangeli, Tibaldo, Pellacini 2016, "Vivace: a
 //! practical Gauss-Seidel method for stable soft body dynamics", §4).
+//!
+//! Checked by `tests/laws/colouring.rs`.
 
 use std::ops::Range;
 

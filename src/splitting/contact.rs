@@ -27,6 +27,8 @@
 //! by the contact's natural-map residual, so the answer is exact to rounding.
 //! This is the enumerative approach of Siconos's `FC3D_QUARTIC` local solver, derived here
 //! for both laws at once.
+//!
+//! Checked by `tests/laws/contact_solver.rs`.
 
 use nalgebra::{Matrix3, Vector3};
 

@@ -1,3 +1,6 @@
+//! Checked by `tests/laws/splitting_agrees_with_lemke.rs` and
+//! `tests/laws/splitting_sweep.rs`.
+
 use std::ops::ControlFlow;
 
 use crate::solver::MethodOptions;

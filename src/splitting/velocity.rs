@@ -1,3 +1,5 @@
+//! Checked by `tests/laws/parallel_sweep.rs` and `tests/laws/velocity_gauss_seidel.rs`.
+
 use std::ops::ControlFlow;
 
 use crate::solver::MethodOptions;

@@ -12,11 +12,13 @@
 //! gradient `b + 2 (A + gamma I) lambda` and so the LCP of `(2A', b)`; the halves make it
 //! the LCP of `(A', b)` exactly). The last term pulls `|lambda|` down: damping always
 //! weakens the constraint forces, and `|lambda(gamma)|` does not grow with `gamma`
-//! (`tests/law_cfm.rs` checks both). `A'` is positive definite even where `A` is only
+//! (`tests/laws/cfm.rs` checks both). `A'` is positive definite even where `A` is only
 //! semidefinite (redundant contacts), which is why splitting methods converge faster on
 //! it (the paper's figure 6; the book's chapter *Damping and CFM* measures it). It is a
 //! change of the model, a compliance of `gamma` (m/s per N s) in every contact
 //! direction, not a preconditioner (compare the r-factors of PROX, Erleben 2017 4.2).
+//!
+//! Checked by `tests/laws/cfm.rs`.
 
 use crate::matrix::Matrix;
 

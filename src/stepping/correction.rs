@@ -31,6 +31,8 @@
 //!   tolerance and repeated, with collision detection again between passes, until no
 //!   contact penetrates more than the tolerance (the gap is linearised, so one pass
 //!   need not remove all of it: 2017 end of 4.4).
+//!
+//! Checked by `tests/laws/correction.rs`.
 
 use std::time::Instant;
 

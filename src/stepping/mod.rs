@@ -17,6 +17,8 @@
 //! Any method of the solver registry that solves a local friction problem is the
 //! step's contact solver ([`Settings::method`]), warm-started from the previous step's
 //! impulses of the contacts that persist.
+//!
+//! Checked by `tests/laws/time_stepping.rs`.
 
 pub mod cfm;
 pub mod correction;

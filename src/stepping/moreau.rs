@@ -9,7 +9,7 @@
 //!
 //! The positions advance with the mean of the two velocities, a second-order update: a
 //! free body falling under gravity follows the exact parabola and keeps its energy
-//! exactly (`tests/law_time_stepping.rs`). Contacts are found at the mid-point, so a
+//! exactly (`tests/laws/time_stepping.rs`). Contacts are found at the mid-point, so a
 //! contact enters the problem when the bodies overlap half-way through the step (the
 //! "softness" the paper mentions). With Newton's impact law (eq. 21-22 of Erleben 2007,
 //! [`crate::multibody::Assembly`]) a touching contact leaves with `-e` times its

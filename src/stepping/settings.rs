@@ -93,7 +93,7 @@ pub struct Settings {
     /// How the gyroscopic torque enters. Default [`Gyroscopic::Implicit`]: the explicit
     /// term of Erleben 2007 eq. 18 lets a small body set spinning by a hard contact gain
     /// energy every step until the simulation blows up (a 2000-body pile at 10 NSGS sweeps
-    /// a step did; `tests/law_time_stepping.rs` shows the mechanism on a tumbling plate).
+    /// a step did; `tests/laws/time_stepping.rs` shows the mechanism on a tumbling plate).
     pub gyroscopic: Gyroscopic,
     /// Warm-start each contact solve from the previous step's impulses of the contacts
     /// that persist (matched by [`crate::world::ContactId`]). Default `true`.

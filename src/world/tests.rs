@@ -1,5 +1,5 @@
 //! Unit tests of the world's laws that need no collision detection (see also
-//! `tests/world_collision.rs` and `tests/world_problem.rs`).
+//! `tests/world/collision.rs` and `tests/world/problem.rs`).
 
 use proptest::prelude::*;
 

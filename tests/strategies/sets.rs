@@ -1,5 +1,6 @@
 //! Proptest strategies for the friction sets (`nonsmooth::friction::sets`), shared by the
-//! `tests/law_projection_*.rs` files (included with `#[path = "strategies/sets.rs"]`).
+//! `tests/laws/projection_*.rs` modules (declared once, as `crate::sets`, in
+//! `tests/laws/main.rs`).
 //!
 //! A [`SetCase`] is one of the sets with parameters drawn over many orders of magnitude,
 //! degenerate ones included (a zero radius or semi-axis, semi-axis ratios up to 1e12); the

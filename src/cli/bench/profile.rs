@@ -16,6 +16,8 @@
 //! fraction on which `s` was the fastest (ties count for every tied solver); `rho_s(tau)`
 //! for large `tau` is the fraction `s` solved at all. A problem no solver solved counts in
 //! `|P|` and for no solver.
+//!
+//! Checked by `tests/laws/performance_profile.rs`.
 
 use std::collections::BTreeMap;
 use std::path::Path;

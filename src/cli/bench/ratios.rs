@@ -6,6 +6,8 @@
 //! performance profile (Dolan and Moré 2002): ours unsolved where Siconos solved gives the
 //! ratio +inf, Siconos unsolved where ours solved gives 0, and a problem neither side
 //! solved has no ratio and is left out of the median.
+//!
+//! Checked by `tests/laws/bench_ratios.rs`.
 
 use std::collections::BTreeMap;
 

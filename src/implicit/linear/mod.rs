@@ -43,6 +43,8 @@
 //! `x` at the last finite iterate (the start if the first iteration failed). The direct
 //! solver leaves `x` unchanged on [`InnerError::Singular`]. No function here panics on bad
 //! input or returns NaN.
+//!
+//! Checked by `tests/laws/inner_linear_solvers.rs`.
 
 pub mod cg;
 pub mod direct;
@@ -244,7 +246,7 @@ pub fn solve(
 /// preconditioned residual norms `‖r‖_{P^-1} = sqrt(r^T P^-1 r)`, `r = b - A x` the true
 /// residual, `P = diag(A)`, at the start and after each iteration (same length as
 /// [`InnerReport::residuals`]). For SPD `A` these do not increase, up to rounding (Fong
-/// and Saunders 2012): the law tested in `tests/law_inner_linear_solvers.rs`.
+/// and Saunders 2012): the law tested in `tests/laws/inner_linear_solvers.rs`.
 ///
 /// # Errors
 /// As [`solve`].

@@ -1,6 +1,8 @@
 //! The Delassus operator `W = J M^-1 J^T` (Erleben 2007 eq. 20), formed block by block
 //! from the per-side Jacobian blocks and the block-diagonal `M^-1`, without any
 //! factorisation.
+//!
+//! Checked by `tests/laws/delassus.rs`.
 
 use nalgebra::Matrix3;
 use nalgebra_sparse::CsrMatrix;

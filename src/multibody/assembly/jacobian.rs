@@ -1,6 +1,8 @@
 //! The contact Jacobian `J` (`3nc x 6nb`) and the torsion rows, built from the `3 x 6`
 //! block of each contact side: `[+-C^T  +-(r x C)^T]` in the columns of the side's body
 //! (Erleben 2007 eq. 2, 6, 11-13; Erleben 2017 appendix A).
+//!
+//! Checked by `tests/laws/jacobian.rs`.
 
 use nalgebra::Matrix3;
 use nalgebra_sparse::CsrMatrix;

@@ -21,9 +21,11 @@
 //! by zero in `J M^-1 J^T`, so the block's Delassus operator couples only the top bodies
 //! and the stack's large mass ratios no longer slow the inner iteration. The price is
 //! that a block never sees the blocks above it: a top body is solved before the weight
-//! resting on it exists for its layer. `tests/law_shock_propagation.rs` checks both
+//! resting on it exists for its layer. `tests/laws/shock_propagation.rs` checks both
 //! halves: one bottom-up pass equals the block scheme written out with the modified
 //! inverse mass, and on a resting column each layer carries only its top body's weight.
+//!
+//! Checked by `tests/laws/shock_propagation.rs`.
 
 pub mod correction;
 pub mod graph;

@@ -106,7 +106,7 @@ pub struct VspReport {
 /// along such a direction and still report convergence. When the bodies then turn, the
 /// directions are no longer opposite and those impulses become velocities, and a
 /// falling pile of 200 bodies gains energy by orders of magnitude in one step
-/// (`tests/law_shock_propagation.rs`, `vsp_defaults_do_not_create_energy_in_a_falling_pile`,
+/// (`tests/laws/shock_propagation.rs`, `vsp_defaults_do_not_create_energy_in_a_falling_pile`,
 /// fails with the cone Newton). Projected Gauss-Seidel only moves an impulse as far as
 /// its own contact needs, so it does not drift.
 fn over(settings: &Settings, h: f64) -> Settings {

@@ -1,4 +1,4 @@
-//! Unit tests of the renderer's pieces (see also `tests/world_render.rs`).
+//! Unit tests of the renderer's pieces (see also `tests/world/render.rs`).
 
 use nalgebra::{UnitQuaternion, Vector3};
 

@@ -1,0 +1,714 @@
+//! Checks on what the book's chapters say, beside the structural checks of `tests/book/sources.rs`.
+//!
+//! * The introduction's learning path ("How to read it") links every chapter of `SUMMARY.md`,
+//!   in the order of `SUMMARY.md`.
+//! * Every author-year citation in a chapter ("Erleben 2017", "Silcowitz, Niebe and Erleben
+//!   (2009", "Macklin et al. 2019") has an entry in `bibliography.md` whose key names the same
+//!   first author and year.
+//! * Every subcommand the program's `--help` lists has a section in `command-line.md`, and
+//!   every method `nonsmooth methods` lists is named in that chapter's prose.
+//! * What the Fischer-Newton chapter says about its kink-strategy and inner-solver tables holds
+//!   on the committed tables (`book/src/generated/newton_*.txt`).
+//! * No chapter but the notation page uses a spelling the notation table forbids (`FORBIDDEN`):
+//!   the time step `\Delta t` (it is $h$), the losing names of the sets (`\mathcal N` for
+//!   $\mathbb R_+$, `D(\mu r_n)` for the friction disk $\mathcal F(r_n)$, `\operatorname{proj}`
+//!   for $P_S$, the row sets $\mathcal F$/$\mathcal H$ for $\mathcal A$/$\mathcal I$ ...), and in
+//!   the Newton chapters $H$ or $J$ for an element $V$ of the generalised Jacobian.
+//!
+//! The parsers work on strings, so the tests at the bottom show on in-memory text that each
+//! check fails when it should.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn book_src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src")
+}
+
+fn read(name: &str) -> String {
+    let path = book_src().join(name);
+    fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// The `.md` targets of the links in `text`, in order (`[title](target.md)` or
+/// `[title](target.md#anchor)`); external links and non-Markdown targets are skipped.
+fn md_links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(pos) = rest.find("](") {
+        let after = &rest[pos + 2..];
+        let Some(close) = after.find(')') else { break };
+        let target = &after[..close];
+        let file = target.split('#').next().unwrap_or("");
+        if file.ends_with(".md") && !file.contains("://") && !file.contains('/') {
+            out.push(file.to_string());
+        }
+        rest = &after[close..];
+    }
+    out
+}
+
+/// The body of the section `## heading` of `text` (up to the next `## ` heading).
+fn section<'a>(text: &'a str, heading: &str) -> Option<&'a str> {
+    let start = text.find(&format!("\n## {heading}\n"))? + 1;
+    let body = &text[start..];
+    let first_line = body.find('\n').map_or(body.len(), |i| i + 1);
+    let end = body[first_line..]
+        .find("\n## ")
+        .map_or(body.len(), |i| first_line + i + 1);
+    Some(&body[..end])
+}
+
+/// Chapters of `summary` missing from `path`, or named out of order, as messages. The
+/// introduction itself is not expected in its own path.
+fn reading_path_problems(summary: &str, path: &str) -> Vec<String> {
+    let chapters: Vec<String> = md_links(summary)
+        .into_iter()
+        .filter(|c| c != "introduction.md")
+        .collect();
+    let named = md_links(path);
+    let mut problems = Vec::new();
+    let mut last: Option<(usize, &str)> = None;
+    for chapter in &chapters {
+        match named.iter().position(|n| n == chapter) {
+            None => problems.push(format!("{chapter} is not in the reading path")),
+            Some(i) => {
+                if let Some((j, prev)) = last
+                    && i < j
+                {
+                    problems.push(format!(
+                        "{chapter} comes before {prev} in the reading path, after it in SUMMARY.md"
+                    ));
+                }
+                last = Some((i, chapter));
+            }
+        }
+    }
+    problems
+}
+
+/// Words that start a sentence or a clause and so may stand before a year without being an
+/// author ("The 2009 slides", "In 2017").
+const NOT_AUTHORS: &[&str] = &[
+    "A", "After", "An", "And", "As", "Before", "Beside", "Both", "By", "Chapter", "Figure", "For",
+    "From", "Here", "In", "It", "Its", "Like", "NOTES", "Of", "On", "Per", "Section", "See",
+    "Since", "So", "Table", "That", "The", "Their", "Then", "Theorem", "These", "This", "Unlike",
+    "When", "Where", "Which", "With",
+];
+
+/// A word that can be (part of) an author's surname: a capital letter, then letters, hyphens
+/// or apostrophes ("De" of "De Saxcé" included), with an optional trailing comma.
+fn is_name(word: &str) -> bool {
+    let w = word.trim_start_matches('(').trim_end_matches(',');
+    let mut chars = w.chars();
+    match chars.next() {
+        Some(c) if c.is_uppercase() => {}
+        _ => return false,
+    }
+    w.chars()
+        .all(|c| c.is_alphabetic() || c == '-' || c == '\'')
+        && !NOT_AUTHORS.contains(&w)
+}
+
+/// `(first author, year)` of every author-year citation in `text`: a year from 1950 to 2039
+/// (optionally opened by `(`) preceded by a chain of surnames joined by `,`, `and` or followed
+/// by `et al.`; the first surname of the chain is the first author.
+fn citations(text: &str) -> Vec<(String, u32)> {
+    // A chain never crosses a heading or a paragraph break: both become a word that is not
+    // a name ("# Fischer-Newton" above "Silcowitz, Niebe and Erleben (2009)").
+    let text: String = text
+        .lines()
+        .map(|l| {
+            if l.trim().is_empty() || l.starts_with('#') {
+                "\u{b6}"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut out = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let digits: String = word
+            .trim_start_matches('(')
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        if digits.len() != 4 || !word.trim_start_matches('(').starts_with(&digits[..]) {
+            continue;
+        }
+        // The year must end the word or be followed by punctuation, not by more characters of
+        // a number or an identifier ("2009x" is not a year, "2009," and "2009)" are).
+        let tail = &word.trim_start_matches('(')[4..];
+        if tail
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '.' && tail.len() > 1)
+        {
+            continue;
+        }
+        let year: u32 = digits.parse().unwrap();
+        if !(1950..2040).contains(&year) {
+            continue;
+        }
+        let mut j = i;
+        let mut first: Option<&str> = None;
+        while j > 0 {
+            let w = words[j - 1];
+            if w == "and" || w == "al." || w == "et" {
+                j -= 1;
+                continue;
+            }
+            if is_name(w) {
+                first = Some(w);
+                j -= 1;
+                // A name that opens a parenthesis starts the chain.
+                if w.starts_with('(') {
+                    break;
+                }
+                continue;
+            }
+            break;
+        }
+        if let Some(name) = first {
+            let name = name.trim_start_matches('(').trim_end_matches(',');
+            // "De Saxcé": the chain walked back to the particle; keep it as the first word.
+            out.push((name.to_string(), year));
+        }
+    }
+    out
+}
+
+/// The bold keys of the bibliography's entries (`* **Erleben 2017.** ...`).
+fn bibliography_keys(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.trim_start().strip_prefix("* **"))
+        .filter_map(|l| l.split("**").next())
+        .map(str::to_string)
+        .collect()
+}
+
+fn has_entry(keys: &[String], author: &str, year: u32) -> bool {
+    let year = year.to_string();
+    keys.iter()
+        .any(|k| k.split([' ', ',', '.']).any(|w| w == author) && k.contains(&year))
+}
+
+/// The chapters of the book: every `.md` file under `book/src` but `SUMMARY.md`.
+fn chapters() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = fs::read_dir(book_src())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .filter(|p| p.file_name().is_some_and(|n| n != "SUMMARY.md"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The subcommands of a clap `--help` text (the `Commands:` block), without `help`.
+fn subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| l.trim() != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+/// The method names of `nonsmooth methods`: the first word of each unindented line.
+fn method_names(listing: &str) -> Vec<String> {
+    listing
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with(char::is_whitespace))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// `text` without its `{{#include ...}}` lines, so that a generated listing does not count
+/// as the chapter naming something.
+fn prose(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.contains("{{#include"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The chapters that write Newton's method for $\Phi(x) = 0$, where an element of
+/// $\partial_B\Phi$ is $V$ (notation.md) and $H$ is kept for the global problem's matrix.
+const NEWTON_CHAPTERS: &[&str] = &[
+    "complementarity.md",
+    "newton-nonsmooth.md",
+    "fischer-newton.md",
+    "minmap-newton.md",
+    "line-search.md",
+    "inexact-newton.md",
+    "newton-cone.md",
+    "generic-mechanical.md",
+    "solver-interface.md",
+    "warm-starting.md",
+];
+
+/// Spellings the notation table (notation.md) forbids: the text, the chapters it is forbidden
+/// in (`None`: every chapter but notation.md) and what the book writes instead. Each is a
+/// plain substring of a chapter line, so a rule catches only the spellings it names.
+const FORBIDDEN: &[(&str, Option<&[&str]>, &str)] = &[
+    ("\\Delta t", None, "the time step is $h$"),
+    ("Δt", None, "the time step is $h$"),
+    (
+        "\\mathcal N",
+        None,
+        "the set of normal impulses is $\\mathbb R_+$ ($N_S$ is a normal cone)",
+    ),
+    (
+        "\\mathbb R_{\\ge",
+        None,
+        "the non-negative reals are $\\mathbb R_+$",
+    ),
+    (
+        "\\mathbb{R}_{\\ge",
+        None,
+        "the non-negative reals are $\\mathbb R_+$",
+    ),
+    (
+        "\\operatorname{proj}",
+        None,
+        "the projection onto a set $S$ is $P_S$",
+    ),
+    ("D(\\mu", None, "the friction disk is $\\mathcal F(r_n)$"),
+    (
+        "\\mathcal D",
+        None,
+        "the friction disk is $\\mathcal F(r_n)$",
+    ),
+    ("\\mathcal K_\\mu", None, "the friction cone is $K_\\mu$"),
+    ("\\mathcal C_\\mu", None, "the friction cone is $K_\\mu$"),
+    ("C_\\mu", None, "the friction cone is $K_\\mu$"),
+    ("_{\\mathcal F}", None, "the free rows are $\\mathcal A$"),
+    (
+        "_{\\mathcal F\\mathcal",
+        None,
+        "the free rows are $\\mathcal A$",
+    ),
+    ("_{\\mathcal H}", None, "the held rows are $\\mathcal I$"),
+    (
+        "\\mathcal F\\mathcal H",
+        None,
+        "the held rows are $\\mathcal I$",
+    ),
+    (
+        "H \\in \\partial",
+        None,
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "H_k",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "H^T\\Phi",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "H^T \\Phi",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "H\\,\\Delta",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "H\\Delta",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "H d ",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "Hd",
+        Some(NEWTON_CHAPTERS),
+        "an element of the generalised Jacobian is $V$",
+    ),
+    (
+        "J(x",
+        Some(NEWTON_CHAPTERS),
+        "$J$ is the contact Jacobian; a smooth map's is $F'$",
+    ),
+    (
+        "\\Phi + r",
+        Some(NEWTON_CHAPTERS),
+        "$r$ is the impulse; an inner solve's residual is $z$",
+    ),
+    (
+        "+ r_k",
+        Some(NEWTON_CHAPTERS),
+        "$r$ is the impulse; an inner solve's residual is $z$",
+    ),
+];
+
+/// The lines of chapter `name` (1-based) outside fenced blocks with a spelling of
+/// `FORBIDDEN`, and what the book writes instead. The notation page states the rules, so it may name what they forbid.
+fn forbidden_spellings(name: &str, text: &str) -> Vec<(usize, &'static str, &'static str)> {
+    if name == "notation.md" {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for (i, line) in text.lines().enumerate() {
+        // Fenced blocks (pseudocode, listings, console output) are not the chapter's math.
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for &(spelling, scope, instead) in FORBIDDEN {
+            if scope.is_some_and(|s| !s.contains(&name)) {
+                continue;
+            }
+            if line.contains(spelling) {
+                out.push((i + 1, spelling, instead));
+            }
+        }
+    }
+    out
+}
+
+fn run(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_nonsmooth"))
+        .args(args)
+        .output()
+        .expect("run nonsmooth");
+    assert!(out.status.success(), "nonsmooth {args:?} failed: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_reading_path_names_every_chapter_in_order() {
+    let summary = read("SUMMARY.md");
+    let intro = read("introduction.md");
+    let path = section(&intro, "How to read it").expect("introduction has 'How to read it'");
+    let problems = reading_path_problems(&summary, path);
+    assert!(
+        problems.is_empty(),
+        "introduction.md:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn every_citation_has_a_bibliography_entry() {
+    let keys = bibliography_keys(&read("bibliography.md"));
+    assert!(keys.len() >= 30, "bibliography has {} entries", keys.len());
+    let mut missing = Vec::new();
+    let mut found = 0;
+    for (name, text) in chapters() {
+        if name == "bibliography.md" {
+            continue;
+        }
+        for (author, year) in citations(&text) {
+            found += 1;
+            if !has_entry(&keys, &author, year) {
+                missing.push(format!("{name}: {author} {year}"));
+            }
+        }
+    }
+    missing.sort();
+    missing.dedup();
+    assert!(
+        found > 100,
+        "only {found} citations found: is the parser broken?"
+    );
+    assert!(
+        missing.is_empty(),
+        "cited but not in bibliography.md:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn every_subcommand_and_method_is_documented() {
+    let chapter = read("command-line.md");
+    let commands = subcommands(&run(&["--help"]));
+    assert!(commands.len() >= 8, "--help lists {commands:?}");
+    let missing: Vec<_> = commands
+        .iter()
+        .filter(|c| !chapter.contains(&format!("\n## `{c}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "command-line.md has no section for {missing:?}"
+    );
+
+    let methods = method_names(&run(&["methods"]));
+    assert!(methods.len() >= 14, "`nonsmooth methods` lists {methods:?}");
+    let text = prose(&chapter);
+    let missing: Vec<_> = methods
+        .iter()
+        .filter(|m| !text.contains(&format!("`{m}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "command-line.md does not name the methods {missing:?}"
+    );
+}
+
+#[test]
+fn chapters_follow_the_notation_table() {
+    let mut bad = Vec::new();
+    for (name, text) in chapters() {
+        for (line, spelling, instead) in forbidden_spellings(&name, &text) {
+            bad.push(format!("{name}:{line}: `{spelling}`: {instead}"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "spellings the notation table (notation.md) forbids:\n{}",
+        bad.join("\n")
+    );
+}
+
+// The checks themselves, on in-memory text.
+
+#[test]
+fn reading_path_check_finds_missing_and_misordered_chapters() {
+    let summary = "[Introduction](introduction.md)\n- [A](a.md)\n- [B](b.md)\n  - [C](c.md)\n";
+    assert!(reading_path_problems(summary, "[A](a.md), [B](b.md#x), [C](c.md)").is_empty());
+    let p = reading_path_problems(summary, "[A](a.md), [C](c.md)");
+    assert_eq!(p, vec!["b.md is not in the reading path".to_string()]);
+    let p = reading_path_problems(summary, "[B](b.md), [A](a.md), [C](c.md)");
+    assert_eq!(p.len(), 1, "{p:?}");
+    let intro = "# I\n\n## How to read it\n\n[A](a.md)\n\n## Sources\n\n[B](b.md)\n";
+    assert_eq!(
+        section(intro, "How to read it"),
+        Some("## How to read it\n\n[A](a.md)\n\n")
+    );
+}
+
+#[test]
+fn citation_parser_finds_author_year_chains() {
+    let text = "# Fischer-Newton\n\nas Erleben 2017 shows; Silcowitz, Niebe and Erleben (2009, section 3) and \
+                Macklin et al. 2019 agree. The 2009 slides, an LCP of up to 2000 rows, \
+                Acary, Brémond, Huber 2018 and De Saxcé and Feng (1991) and Anitescu (2006; \
+                Anitescu and Hart 2004).";
+    assert_eq!(
+        citations(text),
+        vec![
+            ("Erleben".to_string(), 2017),
+            ("Silcowitz".to_string(), 2009),
+            ("Macklin".to_string(), 2019),
+            ("Acary".to_string(), 2018),
+            ("De".to_string(), 1991),
+            ("Anitescu".to_string(), 2006),
+            ("Anitescu".to_string(), 2004),
+        ]
+    );
+    let keys =
+        bibliography_keys("* **Erleben 2017.** K. Erleben.\n* **De Saxcé and Feng 1991.** x\n");
+    assert!(has_entry(&keys, "Erleben", 2017));
+    assert!(has_entry(&keys, "De", 1991));
+    assert!(!has_entry(&keys, "Erleben", 2007));
+    assert!(!has_entry(&keys, "Macklin", 2019));
+}
+
+#[test]
+fn cli_parsers_read_help_and_methods() {
+    let help =
+        "Usage: x\n\nCommands:\n  solve  Solve\n  info   Describe\n  help   Print\n\nOptions:\n";
+    assert_eq!(subcommands(help), vec!["solve", "info"]);
+    let methods = "auto  (lcp)\n    runs x\nlemke  (lcp)\n    --set polish=true\n";
+    assert_eq!(method_names(methods), vec!["auto", "lemke"]);
+    assert_eq!(prose("a `x`\n{{#include generated/y.txt}}\n"), "a `x`");
+    let lines = |name: &str, text: &str| -> Vec<usize> {
+        forbidden_spellings(name, text)
+            .iter()
+            .map(|&(l, _, _)| l)
+            .collect()
+    };
+    assert_eq!(lines("x.md", "a $h$\nb $\\Delta t$\nc Δt"), vec![2, 3]);
+    assert!(lines("notation.md", "b $\\Delta t$").is_empty());
+    // The Newton element: forbidden as $H_k$ in a Newton chapter, $H$ of the global form kept.
+    let newton = "a $V_k \\in \\partial_B\\Phi$\nb $H_k d = -\\Phi$\nc $Mv = q + Hr$";
+    assert_eq!(lines("newton-nonsmooth.md", newton), vec![2]);
+    assert!(lines("splitting.md", newton).is_empty());
+    assert!(lines("newton-nonsmooth.md", "```text\n$H_k$\n```").is_empty());
+    // Sets: the friction disk, the normal impulses, the row sets of the Schur reduction.
+    let sets = "$P_{\\mathcal F(r_n)}$\n$\\operatorname{proj}_{D(\\mu r_n)}$\n$\\mathcal N = [0, \\infty)$\n$r_{\\mathcal F}$\n$A_{\\mathcal A\\mathcal I}$";
+    assert_eq!(lines("x.md", sets), vec![2, 2, 3, 4]);
+}
+
+/// The rows of a Markdown table in `text` (the lines that start with `|`, header and rule
+/// excluded), each as its trimmed cells.
+fn table_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// The claims the Fischer-Newton chapter makes about its kink-strategy table, checked on the
+/// table (columns: scene, inner solve, strategy, kinks, iterations, passes, error, status).
+fn kink_claims(table: &str) -> Result<(), String> {
+    let rows = table_rows(table);
+    let mut scenes: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    scenes.dedup();
+    if scenes.len() != 3 {
+        return Err(format!("three scenes expected, found {scenes:?}"));
+    }
+    let mut random_failed = 0;
+    for scene in &scenes {
+        let of = |inner: &str| -> Vec<&Vec<String>> {
+            rows.iter()
+                .filter(|r| r[0] == *scene && r[1] == inner)
+                .collect()
+        };
+        let iters = |r: &Vec<String>| r[4].parse::<u32>().unwrap_or(u32::MAX);
+        let (lu, gmres) = (of("lu"), of("gmres"));
+        if gmres.iter().any(|r| r[7] != "converged") {
+            return Err(format!("{scene}: not every strategy converged with GMRES"));
+        }
+        fn fixed<'a>(rs: &[&'a Vec<String>]) -> Option<&'a Vec<String>> {
+            rs.iter().find(|r| r[2].starts_with("fixed")).copied()
+        }
+        let fixed_gmres = fixed(&gmres).ok_or("no fixed row")?;
+        if gmres.iter().all(|r| iters(r) >= iters(fixed_gmres)) {
+            return Err(format!(
+                "{scene}: the fixed element is the fastest with GMRES"
+            ));
+        }
+        if fixed(&lu).ok_or("no fixed row")?[7] != "converged" {
+            return Err(format!(
+                "{scene}: the fixed element did not converge with LU"
+            ));
+        }
+        let random: Vec<_> = lu.iter().filter(|r| r[2].starts_with("random")).collect();
+        let most = lu.iter().map(|r| iters(r)).max().unwrap_or(0);
+        if random.iter().any(|r| r[7] != "converged") {
+            random_failed += 1;
+        } else if !random.iter().any(|r| iters(r) == most) {
+            return Err(format!(
+                "{scene}: a random element neither failed nor needed the most with LU"
+            ));
+        }
+    }
+    if random_failed != 2 {
+        return Err(format!(
+            "a random element failed with LU on {random_failed} scenes, not two"
+        ));
+    }
+    Ok(())
+}
+
+/// The claims about the inner-solver table (columns: scene, unknowns, method, iterations,
+/// passes, error, status): Fischer-Newton with GMRES converged on all four scenes, with LU it
+/// failed on the wall, with the quasi-NCG on the pyramid and the wall, and GMRES is not the
+/// one with the fewest Newton iterations on every scene.
+fn inner_solver_claims(table: &str) -> Result<(), String> {
+    let rows = table_rows(table);
+    let row = |scene: &str, method: &str| {
+        rows.iter()
+            .find(|r| r[0].starts_with(scene) && r[2] == method)
+            .ok_or(format!("no row {scene} / {method}"))
+    };
+    let mut scenes: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    scenes.dedup();
+    if scenes.len() != 4 {
+        return Err(format!("four scenes expected, found {scenes:?}"));
+    }
+    for scene in &scenes {
+        if row(scene, "Fischer-Newton, gmres")?[6] != "converged" {
+            return Err(format!(
+                "{scene}: Fischer-Newton with GMRES did not converge"
+            ));
+        }
+    }
+    let failed = |scene: &str, m: &str| row(scene, m).map(|r| r[6] != "converged");
+    if !failed("wall", "Fischer-Newton, lu")?
+        || !failed("wall", "Fischer-Newton, qncg")?
+        || !failed("pyramid", "Fischer-Newton, qncg")?
+    {
+        return Err("LU should fail on the wall, the quasi-NCG on the pyramid and the wall".into());
+    }
+    let newton = [
+        "Fischer-Newton, lu",
+        "Fischer-Newton, gmres",
+        "Fischer-Newton, qncg",
+        "minimum-map Newton",
+    ];
+    let iters = |r: &Vec<String>| r[3].parse::<u32>().unwrap_or(u32::MAX);
+    let gmres_always_fewest = scenes.iter().all(|scene| {
+        let g = row(scene, "Fischer-Newton, gmres").map(iters).unwrap_or(0);
+        newton
+            .iter()
+            .all(|m| row(scene, m).map(iters).unwrap_or(u32::MAX) >= g)
+    });
+    if gmres_always_fewest {
+        return Err("GMRES needed the fewest Newton iterations on every scene".into());
+    }
+    Ok(())
+}
+
+#[test]
+fn fischer_newton_prose_matches_its_tables() {
+    let kinks = read("generated/newton_kink_strategies.txt");
+    kink_claims(&kinks).unwrap_or_else(|e| {
+        panic!(
+            "fischer-newton.md, 'Choices at the kinks': the prose no longer matches the table: {e}"
+        )
+    });
+    let inner = read("generated/newton_inner_solvers.txt");
+    inner_solver_claims(&inner).unwrap_or_else(|e| {
+        panic!("fischer-newton.md, 'One iteration': the prose no longer matches the table: {e}")
+    });
+}
+
+#[test]
+fn table_claim_checks_fail_on_other_tables() {
+    let kinks = read("generated/newton_kink_strategies.txt");
+    // GMRES failing once breaks "every strategy converged with GMRES".
+    let broken = kinks.replacen(
+        "| gmres | zero (reduced) | 36 | 7 | 140 | 8.6e-13 | converged |",
+        "| gmres | zero (reduced) | 36 | 7 | 140 | 8.6e-13 | not converged |",
+        1,
+    );
+    assert_ne!(broken, kinks, "the row to break is in the table");
+    assert!(kink_claims(&broken).is_err());
+    let inner = read("generated/newton_inner_solvers.txt");
+    let broken = inner
+        .replacen(
+            "| Fischer-Newton, gmres | 12 |",
+            "| Fischer-Newton, gmres | 101 |",
+            1,
+        )
+        .replacen(
+            "| 687 | 9.9e-13 | converged |",
+            "| 687 | 9.9e-13 | not converged |",
+            1,
+        );
+    assert_ne!(broken, inner, "the row to break is in the table");
+    assert!(inner_solver_claims(&broken).is_err());
+}
