@@ -5,6 +5,8 @@
 //! Its own test binary: `.ci/run` runs it by name after fuzzing (`--test fuzz_replay`,
 //! with the `hdf5` feature), and it reads FCLIB files in child processes.
 
+use nonsmooth::io::numpy::header;
+
 use std::path::{Path, PathBuf};
 
 use nonsmooth::fuzz::TARGETS;
@@ -152,7 +154,6 @@ fn every_fuzz_target_is_replayed() {
 /// The `.npy` and command-line seeds: the valid ones are read (or parsed) as intended.
 #[test]
 fn valid_npy_and_cli_seeds_read() {
-    use nonsmooth::io::npy;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
     let seed = |t: &str, f: &str| std::fs::read(root.join(t).join(f)).unwrap();
     for f in [
@@ -163,23 +164,23 @@ fn valid_npy_and_cli_seeds_read() {
         "f8_version3.npy",
         "py2_long_shape.npy",
     ] {
-        npy::parse_matrix(Path::new(f), &seed("npy_array", f)).unwrap_or_else(|e| panic!("{e}"));
+        header::parse_matrix(Path::new(f), &seed("npy_array", f)).unwrap_or_else(|e| panic!("{e}"));
     }
     for f in ["f8_vector.npy", "f8_version2.npy"] {
-        npy::parse_vector(Path::new(f), &seed("npy_array", f)).unwrap_or_else(|e| panic!("{e}"));
+        header::parse_vector(Path::new(f), &seed("npy_array", f)).unwrap_or_else(|e| panic!("{e}"));
     }
     for f in ["i8_dep.npy", "i8_dep_big_endian.npy"] {
-        npy::parse_ints(Path::new(f), &seed("npy_array", f)).unwrap_or_else(|e| panic!("{e}"));
+        header::parse_ints(Path::new(f), &seed("npy_array", f)).unwrap_or_else(|e| panic!("{e}"));
     }
-    let m = npy::parse_matrix(Path::new("W"), &seed("npy_array", "f8_fortran_2x3.npy")).unwrap();
+    let m = header::parse_matrix(Path::new("W"), &seed("npy_array", "f8_fortran_2x3.npy")).unwrap();
     assert_eq!(m[(0, 1)], 1.0);
     assert_eq!(m[(1, 0)], 3.0);
     for f in files(&root.join("npy_array")) {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
         if name.starts_with("bad_") {
             let bytes = std::fs::read(&f).unwrap();
-            assert!(npy::parse_matrix(&f, &bytes).is_err(), "{name}");
-            assert!(npy::parse_vector(&f, &bytes).is_err(), "{name}");
+            assert!(header::parse_matrix(&f, &bytes).is_err(), "{name}");
+            assert!(header::parse_vector(&f, &bytes).is_err(), "{name}");
         }
     }
     for f in files(&root.join("cli_args")) {

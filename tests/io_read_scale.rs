@@ -23,9 +23,11 @@
 #[allow(dead_code)]
 mod alloc;
 
+use nonsmooth::io::numpy::npz;
+
 use std::path::{Path, PathBuf};
 
-use nonsmooth::io::{self, AnyProblem, Provenance, json, npz, siconos};
+use nonsmooth::io::{self, AnyProblem, Provenance, json, siconos};
 use nonsmooth::multibody::scenes;
 
 #[global_allocator]

@@ -53,23 +53,7 @@ pub use error::{IoError, IoErrorKind};
 pub(crate) use file::{has_entry, json_error, temporary_sibling};
 pub use file::{read_file, write_atomic};
 pub use format::{Format, is_hdf5_file, load_json};
-pub use numpy::npz;
 pub use text::parse_number;
-
-/// The NumPy folder and the `.npy` arrays under their former path, `io::npy` (they are
-/// now [`numpy::folder`] and [`numpy::header`]).
-pub mod npy {
-    pub use super::numpy::assemble::BLOCK_CODES;
-    pub use super::numpy::folder::{
-        FOLDER_FILES, is_problem_folder, load, write, write_with_provenance,
-    };
-    pub use super::numpy::header::{
-        NpyHeader, array_from_dvector, array_from_matrix, dmatrix_from_array, dvector_from_array,
-        ints_to_npy, matrix_to_npy, parse_header, parse_ints, parse_matrix, parse_vector,
-        vector_to_npy,
-    };
-    pub use super::numpy::meta::Meta;
-}
 
 use std::path::{Path, PathBuf};
 

@@ -6,6 +6,8 @@
 //! runs every case through every subcommand (and `solve` with every method) and checks it.
 //! `cargo run --example adversarial_corpus -- OUT` writes the corpus to a folder.
 
+use nonsmooth::io::numpy::{header, npz};
+
 use super::rng::{Rng, pick};
 use super::seeds::{self, Seed, f64_bytes, i64_bytes, npy_f64, npy_header, npy_raw};
 
@@ -280,7 +282,6 @@ fn strict_cases() -> Vec<Case> {
 /// `.npz` archives (issue 28): a valid one, and ones holding arrays their problem does not
 /// use, or members that unpack beyond the archive cap.
 fn npz_cases() -> Vec<Case> {
-    use nonsmooth::io::{npy, npz};
     use nonsmooth::problem::{AnyProblem, FrictionContact, FrictionKind, Provenance};
     use std::io::Write;
     let p = AnyProblem::Friction(
@@ -309,7 +310,7 @@ fn npz_cases() -> Vec<Case> {
         }
         z.finish().unwrap().into_inner()
     };
-    let v2 = npy::vector_to_npy(&[1.0, 2.0]);
+    let v2 = header::vector_to_npy(&[1.0, 2.0]);
     // every member's declared size raised to 600 MiB in the central directory
     let mut big = base.clone();
     let mut i = 0;
@@ -340,7 +341,7 @@ fn npz_cases() -> Vec<Case> {
             "npz/gmp-without-blocks",
             "issue 28: a gmp archive without blocks.npy read as fc3d",
             "p.npz",
-            with(&[("mu_len.npy", npy::vector_to_npy(&[2.0]))]),
+            with(&[("mu_len.npy", header::vector_to_npy(&[2.0]))]),
             reject(&["`mu_len`", "needs `blocks`"]),
         ),
         one(

@@ -340,7 +340,7 @@ fn check() {
     std::fs::write(dir.join("static.json"), answer).unwrap();
     std::fs::write(
         dir.join("static.npy"),
-        nonsmooth::io::npy::vector_to_npy(&common::static_box_stack_answer()),
+        nonsmooth::io::numpy::header::vector_to_npy(&common::static_box_stack_answer()),
     )
     .unwrap();
     std::fs::write(

@@ -3,13 +3,15 @@
 //! word, a NumPy folder without `meta.json` was read as Coulomb without a word, and
 //! `check --answer` refused an `.npy` answer.
 
+use nonsmooth::io::numpy::{folder, header};
+
 use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use nalgebra::{DMatrix, DVector};
-use nonsmooth::io::{AnyProblem, npy};
+use nonsmooth::io::AnyProblem;
 use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::{BoxedLcp, FrictionKind, Lcp, RowBound};
 use nonsmooth::registry::{Choice, measure, solve};
@@ -71,7 +73,7 @@ fn boxed_folder(dir: &Path) -> PathBuf {
         ],
     )
     .unwrap();
-    npy::write(&p, "boxed", &AnyProblem::Boxed(b), None).unwrap();
+    folder::write(&p, "boxed", &AnyProblem::Boxed(b), None).unwrap();
     p
 }
 
@@ -304,7 +306,7 @@ fn check_reads_an_npy_answer() {
     let dir = tmp("npy-answer");
     let r = common::static_box_stack_answer();
     let npy = dir.join("r.npy");
-    std::fs::write(&npy, npy::vector_to_npy(&r)).unwrap();
+    std::fs::write(&npy, header::vector_to_npy(&r)).unwrap();
     let json = dir.join("r.json");
     std::fs::write(&json, serde_json::json!({ "r": r }).to_string()).unwrap();
     let big = dir.join("big_endian.npy");
@@ -312,7 +314,7 @@ fn check_reads_an_npy_answer() {
     std::fs::write(&big, npy_bytes(">f8", "(60,)", &be)).unwrap();
     // numpy.save's bytes under another name: recognised by the magic
     let other_name = dir.join("answer.bin");
-    std::fs::write(&other_name, npy::vector_to_npy(&r)).unwrap();
+    std::fs::write(&other_name, header::vector_to_npy(&r)).unwrap();
 
     let judged = |answer: &Path| {
         let o = run!(
@@ -345,7 +347,7 @@ fn check_reads_an_npy_answer() {
     let cases: Vec<(&str, Vec<u8>, String)> = vec![
         (
             "short.npy",
-            npy::vector_to_npy(&r[..59]),
+            header::vector_to_npy(&r[..59]),
             "the answer has 59 numbers, the problem 60 unknowns".into(),
         ),
         (
@@ -362,7 +364,7 @@ fn check_reads_an_npy_answer() {
         ),
         (
             "nan.npy",
-            npy::vector_to_npy(&[f64::NAN; 60]),
+            header::vector_to_npy(&[f64::NAN; 60]),
             "entry 0 of the answer is NaN, not a finite number".into(),
         ),
         (

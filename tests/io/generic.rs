@@ -4,13 +4,15 @@
 //! answer, and the independent judge of `tests/adversarial/judge.rs` on answers whose
 //! correctness is known by construction.
 
+use nonsmooth::io::numpy::{folder, header, npz};
+
 use crate::judge;
 
 use std::path::{Path, PathBuf};
 
 use nalgebra::{DMatrix, DVector};
 use nonsmooth::check::{CheckOptions, check};
-use nonsmooth::io::{AnyProblem, json, npy, npz};
+use nonsmooth::io::{AnyProblem, json};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::generic::project_on_isotropic_cone;
 use nonsmooth::problem::{
@@ -270,7 +272,7 @@ fn numpy_folder_round_trip_keeps_blocks_and_provenance() {
     let dir = tmp("folder");
     let p = problem(false, FrictionKind::Ccp);
     let out = dir.join("g");
-    npy::write_with_provenance(
+    folder::write_with_provenance(
         &out,
         "gmp",
         &AnyProblem::Generic(p.clone()),
@@ -298,19 +300,19 @@ fn numpy_folder_round_trip_keeps_blocks_and_provenance() {
             "u.npy"
         ]
     );
-    let back = npy::load(&out).unwrap();
+    let back = folder::load(&out).unwrap();
     same(&p, generic(&back.problem));
     assert_eq!(back.answer, Some(answer()));
     assert_eq!(back.provenance, provenance());
     assert_eq!(back.name, "gmp");
     // The arrays as documented.
-    let codes = npy::parse_ints(
+    let codes = header::parse_ints(
         &out.join("blocks.npy"),
         &std::fs::read(out.join("blocks.npy")).unwrap(),
     )
     .unwrap();
     assert_eq!(codes, [0, 1, 2, 2, 3, 3, 3]);
-    let mu_len = npy::parse_ints(
+    let mu_len = header::parse_ints(
         &out.join("mu_len.npy"),
         &std::fs::read(out.join("mu_len.npy")).unwrap(),
     )
@@ -343,25 +345,26 @@ fn numpy_folder_keeps_labels_and_provenance_of_fc3d() {
         r: vec![1.0, 0.0, 0.0, 2.0, 0.0, 0.0],
         u: None,
     };
-    npy::write_with_provenance(&out, "fc", &AnyProblem::Friction(fc), Some(&ans), &prov).unwrap();
+    folder::write_with_provenance(&out, "fc", &AnyProblem::Friction(fc), Some(&ans), &prov)
+        .unwrap();
     let meta = std::fs::read_to_string(out.join("meta.json")).unwrap();
     for key in ["labels", "units", "source", "description", "answer_source"] {
         assert!(meta.contains(&format!("\"{key}\"")), "{key}: {meta}");
     }
-    let back = npy::load(&out).unwrap();
+    let back = folder::load(&out).unwrap();
     assert_eq!(back.provenance, prov);
     assert_eq!(back.answer.unwrap().source, "the engine");
     // Labels of the wrong count are an error naming meta.json.
     let bad = meta.replace("\"box2/floor\"", "\"box2/floor\", \"extra\"");
     std::fs::write(out.join("meta.json"), bad).unwrap();
-    let e = npy::load(&out).unwrap_err().to_string();
+    let e = folder::load(&out).unwrap_err().to_string();
     assert!(
         e.contains("meta.json") && e.contains("3 labels for 2 contacts"),
         "{e}"
     );
     // A label that is not a string is named.
     std::fs::write(out.join("meta.json"), r#"{"labels": ["a", 3]}"#).unwrap();
-    let e = npy::load(&out).unwrap_err().to_string();
+    let e = folder::load(&out).unwrap_err().to_string();
     assert!(e.contains("`labels`[1]") && e.contains("a number"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -379,10 +382,10 @@ fn malformed_block_arrays_are_named() {
     .unwrap();
     let out = dir.join("g");
     let ints = |name: &str, v: &[i64]| {
-        std::fs::write(out.join(name), npy::ints_to_npy(v)).unwrap();
+        std::fs::write(out.join(name), header::ints_to_npy(v)).unwrap();
     };
     let floats = |name: &str, v: &[f64]| {
-        std::fs::write(out.join(name), npy::vector_to_npy(v)).unwrap();
+        std::fs::write(out.join(name), header::vector_to_npy(v)).unwrap();
     };
     type Spoil<'a> = Box<dyn Fn() + 'a>;
     let cases: Vec<(Spoil, &str)> = vec![
@@ -416,10 +419,10 @@ fn malformed_block_arrays_are_named() {
         ),
     ];
     for (spoil, want) in cases {
-        npy::write(&out, "g", &AnyProblem::Generic(p.clone()), None).unwrap();
-        npy::load(&out).unwrap();
+        folder::write(&out, "g", &AnyProblem::Generic(p.clone()), None).unwrap();
+        folder::load(&out).unwrap();
         spoil();
-        let e = npy::load(&out).unwrap_err().to_string();
+        let e = folder::load(&out).unwrap_err().to_string();
         assert!(e.contains(want), "got: {e}\nwant: {want}");
     }
     let _ = std::fs::remove_dir_all(&dir);

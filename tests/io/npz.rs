@@ -2,12 +2,14 @@
 //! dense and sparse; the layout Python's `zipfile` and `numpy.load` see; malformed
 //! archives give errors, never panics.
 
+use nonsmooth::io::numpy::{header, npz};
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use nalgebra::{DMatrix, DVector};
-use nonsmooth::io::{self, AnyProblem, Format, IoErrorKind, Provenance, npy, npz};
+use nonsmooth::io::{self, AnyProblem, Format, IoErrorKind, Provenance};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::{
     BoxedLcp, EngineAnswer, FrictionContact, FrictionKind, GlobalFrictionContact, Lcp,
@@ -252,7 +254,7 @@ fn npy_i<T: ndarray_npy::WritableElement>(x: &[T]) -> Vec<u8> {
 }
 
 fn f(x: &[f64]) -> Vec<u8> {
-    npy::vector_to_npy(x)
+    header::vector_to_npy(x)
 }
 
 /// A valid sparse fc3d archive's members: W = diag(1, 2, 3) stored as CSR.
@@ -431,7 +433,7 @@ fn malformed_archives_are_errors_that_name_the_member() {
     assert!(e.contains("holds no problem matrix"), "{e}");
     // dense and sparse at once; unknown and non-.npy members
     let mut m = csr_members();
-    m.push(("W.npy", npy::matrix_to_npy(&Matrix::identity(3))));
+    m.push(("W.npy", header::matrix_to_npy(&Matrix::identity(3))));
     assert!(err_of(m).contains("`W.npy` (dense) and `W_*.npy` (sparse)"));
     let mut m = csr_members();
     m.push(("notes.npy", f(&[1.0])));

@@ -3,11 +3,13 @@
 //! problem. Runs where `/usr/bin/python3` has numpy (CI installs it with python3-siconos);
 //! skipped with a notice elsewhere.
 
+use nonsmooth::io::numpy::folder;
+
 use std::path::PathBuf;
 use std::process::Command;
 
 use nalgebra::{DMatrix, DVector};
-use nonsmooth::io::{AnyProblem, load, npy};
+use nonsmooth::io::{AnyProblem, load};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::{EngineAnswer, FrictionContact, FrictionKind};
 
@@ -69,7 +71,7 @@ fn our_folder_reads_in_numpy() {
         r: vec![1.0, 0.1, 0.0, 0.5, 0.0, -0.2],
         u: None,
     };
-    npy::write(
+    folder::write(
         &dir,
         "exchange",
         &AnyProblem::Friction(fc.clone()),
@@ -182,7 +184,7 @@ fn convert_replaces_a_problem_folder_and_refuses_others() {
         r: vec![0.5, 0.0, 0.0],
         u: None,
     };
-    npy::write(&out, "fc", &AnyProblem::Friction(p), Some(&answer)).unwrap();
+    folder::write(&out, "fc", &AnyProblem::Friction(p), Some(&answer)).unwrap();
     assert!(out.join("W.npy").exists());
     let second = convert(&lcp);
     assert!(
@@ -303,7 +305,7 @@ fn load_with_w(tag: &str, w_npy: &[u8]) -> String {
         FrictionKind::Coulomb,
     )
     .unwrap();
-    npy::write(&dir, tag, &AnyProblem::Friction(p), None).unwrap();
+    folder::write(&dir, tag, &AnyProblem::Friction(p), None).unwrap();
     std::fs::write(dir.join("W.npy"), w_npy).unwrap();
     let r = load(&dir).map(|lp| lp.problem.type_name());
     std::fs::remove_dir_all(&dir).ok();

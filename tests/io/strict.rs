@@ -156,17 +156,17 @@ fn append(path: &Path, members: &[(&str, Vec<u8>)]) {
 fn npz_arrays_that_do_not_belong_are_errors() {
     let d = tmp("npz");
     let p = d.join("p.npz");
-    io::npz::write(
+    io::numpy::npz::write(
         &p,
         "p",
         &fc3d(),
         None,
         &Provenance::default(),
-        io::npz::Compression::Stored,
+        io::numpy::npz::Compression::Stored,
     )
     .unwrap();
     assert!(io::load(&p).is_ok());
-    let a = io::npy::vector_to_npy(&[1.0, 2.0]);
+    let a = io::numpy::header::vector_to_npy(&[1.0, 2.0]);
     append(&p, &[("A.npy", a.clone()), ("b.npy", a)]);
     let e = io::load(&p).unwrap_err().to_string();
     assert!(
@@ -180,16 +180,19 @@ fn npz_arrays_that_do_not_belong_are_errors() {
     assert!(!out.exists());
     // a gmp archive that lost blocks.npy reads as fc3d and names the stray arrays
     let g = d.join("g.npz");
-    io::npz::write(
+    io::numpy::npz::write(
         &g,
         "g",
         &fc3d(),
         None,
         &Provenance::default(),
-        io::npz::Compression::Stored,
+        io::numpy::npz::Compression::Stored,
     )
     .unwrap();
-    append(&g, &[("mu_len.npy", io::npy::vector_to_npy(&[2.0]))]);
+    append(
+        &g,
+        &[("mu_len.npy", io::numpy::header::vector_to_npy(&[2.0]))],
+    );
     let e = io::load(&g).unwrap_err().to_string();
     assert!(
         e.contains("`mu_len`") && e.contains("needs `blocks`"),
@@ -203,13 +206,13 @@ fn npz_arrays_that_do_not_belong_are_errors() {
 fn npz_total_unpacked_size_is_bounded() {
     let d = tmp("npz-total");
     let p = d.join("big.npz");
-    io::npz::write(
+    io::numpy::npz::write(
         &p,
         "p",
         &fc3d(),
         None,
         &Provenance::default(),
-        io::npz::Compression::Stored,
+        io::numpy::npz::Compression::Stored,
     )
     .unwrap();
     // raise the declared uncompressed size (central directory, offset 24) of every member
