@@ -36,7 +36,7 @@
 
 use std::time::Instant;
 
-use nalgebra::DVector;
+use nalgebra::{DVector, Vector3};
 use serde::Serialize;
 
 use super::dynamics::{Stage, registry_solve};
@@ -109,17 +109,131 @@ pub fn displace(world: &mut World, step: &StepProblem, lambda: &DVector<f64>) {
 }
 // ANCHOR_END: displace
 
+// ANCHOR: translating
+/// Each contact's normal row restricted to the translations: for contact `c`, the blocks
+/// `k` it touches with `n_ck`, the linear part of its row of `J_n` (`+n` or `-n`).
+fn linear_normal_rows(step: &StepProblem) -> Vec<Vec<(usize, Vector3<f64>)>> {
+    let j = step.assembly.jacobian();
+    (0..step.contacts.len())
+        .map(|c| {
+            let mut row: Vec<(usize, Vector3<f64>)> = Vec::new();
+            j.for_each_in_row(3 * c, |col, v| {
+                if col % 6 < 3 {
+                    match row.iter_mut().find(|(k, _)| *k == col / 6) {
+                        Some((_, n)) => n[col % 6] = v,
+                        None => {
+                            let mut n = Vector3::zeros();
+                            n[col % 6] = v;
+                            row.push((col / 6, n));
+                        }
+                    }
+                }
+            });
+            row
+        })
+        .collect()
+}
+
+/// The position LCP of the translations alone: `A_t = J_n,lin M_lin^-1 J_n,lin^T`, the
+/// position LCP of [`position_lcp`] with the rotational inertia taken infinite, so that
+/// a push moves a body without turning it; `(A_t)_ij = sum_k (1/m_k) n_ik . n_jk` over
+/// the bodies `k` that contacts `i` and `j` share. Returns the LCP and the rows.
+///
+/// # Errors
+/// As [`Lcp::new`] (only for non-finite data).
+pub fn translating_lcp(
+    step: &StepProblem,
+) -> Result<(Lcp, Vec<Vec<(usize, Vector3<f64>)>>), crate::problem::ProblemError> {
+    let rows = linear_normal_rows(step);
+    let a = &step.assembly;
+    let mut touching: Vec<Vec<(usize, Vector3<f64>)>> = vec![Vec::new(); a.dof_map().blocks()];
+    for (c, row) in rows.iter().enumerate() {
+        for &(k, n) in row {
+            touching[k].push((c, n));
+        }
+    }
+    let mut t = Vec::new();
+    for (k, list) in touching.iter().enumerate() {
+        let inv_m = a.inverse_mass(k);
+        for &(i, ni) in list {
+            for &(j, nj) in list {
+                t.push((i, j, inv_m * ni.dot(&nj)));
+            }
+        }
+    }
+    let nc = step.contacts.len();
+    let lcp = Lcp::new(
+        Matrix::from_triplets(nc, nc, &t).expect("indices within nc"),
+        step.gaps(),
+    )?;
+    Ok((lcp, rows))
+}
+
+/// Moves the bodies of `world` by `dx_k = (1/m_k) sum_c n_ck lambda_c`, without turning
+/// them: the displacement of [`translating_lcp`]'s answer `lambda` (kg m).
+fn displace_translating(
+    world: &mut World,
+    step: &StepProblem,
+    rows: &[Vec<(usize, Vector3<f64>)>],
+    lambda: &DVector<f64>,
+) {
+    let a = &step.assembly;
+    let mut dx = vec![Vector3::zeros(); a.dof_map().blocks()];
+    for (row, &l) in rows.iter().zip(lambda.iter()) {
+        for &(k, n) in row {
+            dx[k] += n * (l * a.inverse_mass(k));
+        }
+    }
+    for (k, d) in dx.iter().enumerate() {
+        let i = a.dof_map().body(k);
+        let body = &mut world.body_mut(i).expect("a body of the assembly").body;
+        body.displace(d, &Vector3::zeros());
+    }
+}
+// ANCHOR_END: translating
+
+/// How a correction pass moves the bodies it pushes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Push {
+    /// `dq = M^-1 J_n^T lambda`: translation and rotation, as Erleben 2007 eq. 46c and
+    /// 2017 eq. 51 print it. The correction of the whole system.
+    Turning,
+    /// Translation only ([`translating_lcp`]): the correction of one stack layer with its
+    /// bottom fixed. A push off a body's centre turns it; the points of its upper face
+    /// that carry the next layer then move by the turn times their lever arm, which
+    /// exceeds the push, so each layer would hand the next a larger penetration than it
+    /// removed (the book's shock-propagation chapter measures it).
+    Translating,
+}
+
 /// One pass: the position LCP of `contacts` solved with the correction solver, and the
-/// bodies moved. Returns the iterations and the error.
+/// bodies moved as `push` says. Returns the iterations and the error.
 pub(crate) fn pass(
     world: &mut World,
     contacts: Vec<WorldContact>,
     settings: &Settings,
     step_index: usize,
+    push: Push,
 ) -> Result<(usize, f64), SimulationError> {
     let step = world
         .assemble(contacts, &settings.step_params(world))
         .map_err(SimulationError::world(step_index))?;
+    if push == Push::Translating {
+        let (lcp, rows) = translating_lcp(&step).map_err(|e| SimulationError::Solve {
+            step: step_index,
+            stage: "correction",
+            message: e.to_string(),
+        })?;
+        let (lambda, summary) = registry_solve(
+            &AnyProblem::Lcp(lcp),
+            &settings.correction_method,
+            DVector::zeros(step.contacts.len()),
+            &settings.correction_params,
+            Stage::new("correction", step_index),
+        )?;
+        displace_translating(world, &step, &rows, &lambda);
+        return Ok((summary.iterations, summary.error));
+    }
     let lcp = position_lcp(&step).map_err(|e| SimulationError::Solve {
         step: step_index,
         stage: "correction",
@@ -157,7 +271,7 @@ fn passes(
     let mut contacts = contacts;
     while s.passes < max_passes && worst_penetration(&contacts) > tolerance {
         let t0 = Instant::now();
-        let (it, err) = pass(world, contacts, settings, step_index)?;
+        let (it, err) = pass(world, contacts, settings, step_index, Push::Turning)?;
         s.seconds += t0.elapsed().as_secs_f64();
         s.passes += 1;
         s.iterations += it;

@@ -333,6 +333,11 @@ impl Assembly {
         block_diagonal(self.mass.iter().map(|(m, i)| (*m, *i)))
     }
 
+    /// The inverse mass `1/m` (1/kg) of block `k` of the [`DofMap`] (`k < nb`).
+    pub fn inverse_mass(&self, k: usize) -> f64 {
+        self.inv_mass[k].inv_m
+    }
+
     /// The inverse mass matrix `M^-1` (`6nb x 6nb`, sparse CSR, blocks
     /// `diag(1/m 1_3, R I_body^-1 R^T)`).
     pub fn inverse_mass_matrix(&self) -> Matrix {
