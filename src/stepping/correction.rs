@@ -36,6 +36,7 @@
 
 use std::time::Instant;
 
+use crate::names::named;
 use nalgebra::{DVector, Vector3};
 use serde::Serialize;
 
@@ -198,13 +199,19 @@ pub enum Push {
     /// `dq = M^-1 J_n^T lambda`: translation and rotation, as Erleben 2007 eq. 46c and
     /// 2017 eq. 51 print it. The correction of the whole system.
     Turning,
-    /// Translation only ([`translating_lcp`]): the correction of one stack layer with its
-    /// bottom fixed. A push off a body's centre turns it; the points of its upper face
-    /// that carry the next layer then move by the turn times their lever arm, which
-    /// exceeds the push, so each layer would hand the next a larger penetration than it
-    /// removed (the book's shock-propagation chapter measures it).
+    /// Translation only ([`translating_lcp`]): the default correction of one stack layer
+    /// with its bottom fixed ([`Settings::vsp_layer_push`]). A push off a body's centre
+    /// turns it; the points of its upper face that carry the next layer then move by the
+    /// turn times their lever arm, which exceeds the push, so each layer would hand the
+    /// next a larger penetration than it removed (the book's shock-propagation chapter
+    /// measures it).
     Translating,
 }
+
+named!(Push {
+    Turning => "turning",
+    Translating => "translating",
+});
 
 /// One pass: the position LCP of `contacts` solved with the correction solver, and the
 /// bodies moved as `push` says. Returns the iterations and the error.

@@ -15,7 +15,7 @@ use std::time::Instant;
 use super::graph::{edges, world_heights};
 use super::layers::StackLayers;
 use super::propagate::shock_propagation;
-use crate::stepping::correction::{CorrectionSummary, Push, pass, worst_penetration};
+use crate::stepping::correction::{CorrectionSummary, pass, worst_penetration};
 use crate::stepping::{Settings, SimulationError};
 use crate::world::{World, WorldContact};
 
@@ -35,7 +35,7 @@ pub fn correct_layer(
     if worst_penetration(&mine) == 0.0 {
         return Ok(None);
     }
-    pass(world, mine, settings, step_index, Push::Translating).map(Some)
+    pass(world, mine, settings, step_index, settings.vsp_layer_push).map(Some)
 }
 
 // ANCHOR: shock_correction
