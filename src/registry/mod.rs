@@ -162,9 +162,9 @@ pub const PROX_DEFAULT_MAX_ITER: usize = 1_000_000;
 pub static METHODS: &[MethodSpec] = &[
     methods::auto::SPEC,
     methods::lemke::SPEC,
-    methods::pj::SPEC,
-    methods::pgs::SPEC,
-    methods::psor::SPEC,
+    methods::splitting::SPEC_PJ,
+    methods::splitting::SPEC_PGS,
+    methods::splitting::SPEC_PSOR,
     methods::nsgs::SPEC,
     methods::vgs::SPEC,
     methods::fischer_newton::SPEC,
