@@ -52,9 +52,9 @@ use crate::solver::{Iterate, Params, SolveError, Solved};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ProblemType {
-    /// [`Lcp`].
+    /// [`crate::problem::Lcp`].
     Lcp,
-    /// [`BoxedLcp`].
+    /// [`crate::problem::BoxedLcp`].
     BoxedLcp,
     /// A local friction problem ([`crate::problem::FrictionContact`]).
     Fc3d,
