@@ -6,7 +6,7 @@
 //!
 //! | extension | contents | read back by |
 //! |---|---|---|
-//! | `.json` | the project's answer object: `r`, `u`, status, iterations, error (all measures), method and options, statistics, and for friction problems one record per contact ([`ContactCheck`]); for a generic mechanical problem one record per block in `blocks` ([`ContactCheck`](crate::merit::ContactCheck), with the block's `law` and `dim`) | `nonsmooth check --answer`, `json.load` (Siconos's Python: `r = json.load(f)["r"]`) |
+//! | `.json` | the project's answer object: `r`, `u`, status, iterations, error (all measures), method and options, statistics, and for friction problems one record per contact ([`ContactCheck`]); for a generic mechanical problem one record per block in `blocks` ([`ContactCheck`], with the block's `law` and `dim`) | `nonsmooth check --answer`, `json.load` (Siconos's Python: `r = json.load(f)["r"]`) |
 //! | `.npy` | `r` as a 1-D `float64` NumPy array (`numpy.load`) | `check --answer`, `solve --warm-start` |
 //! | `.txt`, `.dat` | `r`, one number per line, shortest round-trip decimal (`numpy.loadtxt`, Siconos scripts) | `check --answer`, `solve --warm-start` |
 //!

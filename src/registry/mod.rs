@@ -52,9 +52,9 @@ use crate::solver::{Iterate, Params, SolveError, Solved};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ProblemType {
-    /// [`Lcp`].
+    /// [`crate::problem::Lcp`].
     Lcp,
-    /// [`BoxedLcp`].
+    /// [`crate::problem::BoxedLcp`].
     BoxedLcp,
     /// A local friction problem ([`crate::problem::FrictionContact`]).
     Fc3d,
@@ -162,9 +162,9 @@ pub const PROX_DEFAULT_MAX_ITER: usize = 1_000_000;
 pub static METHODS: &[MethodSpec] = &[
     methods::auto::SPEC,
     methods::lemke::SPEC,
-    methods::pj::SPEC,
-    methods::pgs::SPEC,
-    methods::psor::SPEC,
+    methods::splitting::SPEC_PJ,
+    methods::splitting::SPEC_PGS,
+    methods::splitting::SPEC_PSOR,
     methods::nsgs::SPEC,
     methods::vgs::SPEC,
     methods::fischer_newton::SPEC,

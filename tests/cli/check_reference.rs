@@ -2,42 +2,13 @@
 //! run through the built binary on problems with a known solution.
 
 use crate::common;
+use crate::program::{stderr, stdout};
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::AnyProblem;
 use nonsmooth::problem::{EngineAnswer, FrictionContact, FrictionKind, Provenance};
-
-fn tmp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nonsmooth-check-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn nonsmooth(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nonsmooth"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the nonsmooth binary runs")
-}
-
-macro_rules! run {
-    ($($a:expr),* $(,)?) => {
-        nonsmooth(&[$(std::ffi::OsStr::new($a)),*])
-    };
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// Two contacts, CCP, `W` positive definite; both stick, so `r* = -W⁻¹ q`.
 fn two_contacts() -> (AnyProblem, Vec<f64>, Provenance) {
@@ -82,7 +53,7 @@ fn off(by: f64) -> Vec<f64> {
 /// worst contact with its label; the JSON has the same fields; --no-reference drops them.
 #[test]
 fn distance_to_the_reference() {
-    let dir = tmp("distance");
+    let dir = tmp!("distance");
     let exact = dir.join("exact.json");
     let wrong = dir.join("wrong.json");
     write(&exact, &off(0.0));
@@ -215,7 +186,7 @@ fn acceleration_wording_on_mujoco_data() {
 /// one object per step; --plot writes an SVG.
 #[test]
 fn trajectories() {
-    let dir = tmp("trajectory");
+    let dir = tmp!("trajectory");
     let folder = dir.join("steps");
     std::fs::create_dir_all(&folder).unwrap();
     // step_10 sorts after step_2 by number, before it by characters
@@ -327,7 +298,7 @@ fn trajectories() {
 /// refused with a message.
 #[test]
 fn bad_trajectories() {
-    let dir = tmp("bad-trajectory");
+    let dir = tmp!("bad-trajectory");
     let (p, _, prov) = two_contacts();
     let jsonl = dir.join("bad.jsonl");
     std::fs::write(
@@ -391,7 +362,7 @@ fn bad_trajectories() {
 /// the JSON carries `by`; `--by distance --no-reference` is a usage error (exit 2).
 #[test]
 fn judged_by_distance() {
-    let dir = tmp("by");
+    let dir = tmp!("by");
     let wrong = dir.join("wrong.json");
     write(&wrong, &off(0.5));
     let o = run!("check", &wrong, "--by", "distance", "--tol", "0.1");

@@ -4,39 +4,10 @@
 //! condim-4 and an anisotropic condim-6 contact, `W = I` so that the answer is known
 //! exactly (the blocks decouple).
 
+use crate::program::{stderr, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use nonsmooth::problem::generic::project_on_isotropic_cone;
-
-fn tmp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nonsmooth-cli-gmp-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn nonsmooth(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nonsmooth"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the nonsmooth binary runs")
-}
-
-macro_rules! run {
-    ($($a:expr),* $(,)?) => {
-        nonsmooth(&[$(std::ffi::OsStr::new($a)),*])
-    };
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 const BLOCKS: &str = r#"[
     {"law": "equality"},
@@ -114,7 +85,7 @@ fn write_problem(dir: &Path) -> PathBuf {
 
 #[test]
 fn info_describes_the_blocks() {
-    let dir = tmp("info");
+    let dir = tmp!("info");
     let p = write_problem(&dir);
     let o = run!("info", &p);
     let out = stdout(&o);
@@ -146,11 +117,11 @@ fn info_describes_the_blocks() {
 /// route).
 #[test]
 fn convert_round_trips_bit_for_bit() {
-    let dir = tmp("convert-sparse");
+    let dir = tmp!("convert-sparse");
     let p = write_problem(&dir);
     round_trips(&dir, &p, false);
     let _ = std::fs::remove_dir_all(&dir);
-    let dir = tmp("convert-dense");
+    let dir = tmp!("convert-dense");
     let (q, r) = q_and_answer();
     let rows: Vec<String> = (0..N)
         .map(|i| {
@@ -234,7 +205,7 @@ fn round_trips(dir: &Path, p: &Path, dense: bool) {
 
 #[test]
 fn malformed_files_are_refused_with_the_block_named() {
-    let dir = tmp("bad");
+    let dir = tmp!("bad");
     let (q, _) = q_and_answer();
     let cases = [
         (
@@ -283,7 +254,7 @@ fn malformed_files_are_refused_with_the_block_named() {
 
 #[test]
 fn check_without_reference_judges_every_block() {
-    let dir = tmp("check");
+    let dir = tmp!("check");
     let p = write_problem(&dir);
     let o = run!("check", &p, "--no-reference");
     let out = stdout(&o);

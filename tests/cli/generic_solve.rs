@@ -5,40 +5,8 @@
 //! The problem: every kind of block, a condim-4 and an anisotropic condim-6 contact, a
 //! symmetric positive definite `W` (not diagonal), the CCP, so the solution is unique.
 
+use crate::program::{stderr, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn tmp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "nonsmooth-cli-gmp-solve-{tag}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn nonsmooth(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nonsmooth"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the nonsmooth binary runs")
-}
-
-macro_rules! run {
-    ($($a:expr),* $(,)?) => {
-        nonsmooth(&[$(std::ffi::OsStr::new($a)),*])
-    };
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 const N: usize = 17;
 
@@ -82,7 +50,7 @@ fn write_problem(dir: &Path) -> PathBuf {
 
 #[test]
 fn solve_then_check_with_the_reference() {
-    let dir = tmp("solve");
+    let dir = tmp!("solve");
     let p = write_problem(&dir);
     for method in ["auto", "gmp-newton", "gmp-pgs"] {
         let ans = dir.join(format!("{method}.json"));

@@ -6,6 +6,22 @@ mod common;
 #[path = "../../examples/support/mod.rs"]
 mod support;
 
+/// Runs `nonsmooth` with string arguments and paths mixed.
+macro_rules! run {
+    ($($a:expr),* $(,)?) => {
+        crate::program::nonsmooth(&[$(std::ffi::OsStr::new($a)),*])
+    };
+}
+
+/// A fresh scratch folder for this test module and the case `tag`.
+macro_rules! tmp {
+    ($tag:expr) => {
+        crate::program::tmp(module_path!(), $tag)
+    };
+}
+
+mod program;
+
 mod answer_out;
 mod bench_campaign;
 mod book;

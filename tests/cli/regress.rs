@@ -3,12 +3,12 @@
 //! word, a NumPy folder without `meta.json` was read as Coulomb without a word, and
 //! `check --answer` refused an `.npy` answer.
 
+use crate::program::{stderr, stdout};
 use nonsmooth::io::numpy::{folder, header};
 
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use nalgebra::{DMatrix, DVector};
 use nonsmooth::io::AnyProblem;
@@ -16,36 +16,6 @@ use nonsmooth::matrix::Matrix;
 use nonsmooth::problem::{BoxedLcp, FrictionKind, Lcp, RowBound};
 use nonsmooth::registry::{Choice, measure, solve};
 use nonsmooth::solver::{Params, no_observer};
-
-fn tmp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nonsmooth-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn nonsmooth(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nonsmooth"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the nonsmooth binary runs")
-}
-
-/// Runs `nonsmooth` with string arguments and paths mixed.
-macro_rules! run {
-    ($($a:expr),* $(,)?) => {
-        nonsmooth(&[$(std::ffi::OsStr::new($a)),*])
-    };
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// `A = [[2, 1], [1, 2]]`, `b = [-5, -6]` as a Siconos LCP file.
 fn lcp_file(dir: &Path) -> PathBuf {
@@ -89,7 +59,7 @@ fn refusal(path: &Path, holds: &str, ty: &str, kind: &str) -> String {
 /// the path, what it holds and why on standard error), not ignored.
 #[test]
 fn kind_on_a_problem_without_friction_is_refused() {
-    let dir = tmp("kind");
+    let dir = tmp!("kind");
     let lcp = lcp_file(&dir);
     let boxed = boxed_folder(&dir);
     for (path, holds, ty) in [
@@ -130,7 +100,7 @@ fn kind_on_a_problem_without_friction_is_refused() {
 /// for, and the exit status is 1.
 #[test]
 fn kind_in_a_folder_refuses_only_the_problems_without_friction() {
-    let dir = tmp("kind-folder");
+    let dir = tmp!("kind-folder");
     let lcp = lcp_file(&dir);
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("data/box_stack_5.json"),
@@ -201,7 +171,7 @@ fn library_refuses_a_law_for_an_lcp() {
 /// silent; a law in the folder of an LCP is ignored with a warning.
 #[test]
 fn numpy_folder_without_a_law_says_which_it_assumed() {
-    let dir = tmp("meta");
+    let dir = tmp!("meta");
     let folder = dir.join("stack");
     let o = run!(
         "convert",
@@ -303,7 +273,7 @@ fn npy_bytes(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
 /// dtype or rank is an input error (exit 1) that says which.
 #[test]
 fn check_reads_an_npy_answer() {
-    let dir = tmp("npy-answer");
+    let dir = tmp!("npy-answer");
     let r = common::static_box_stack_answer();
     let npy = dir.join("r.npy");
     std::fs::write(&npy, header::vector_to_npy(&r)).unwrap();

@@ -1,7 +1,9 @@
 //! One file per method of the registry: its [`MethodSpec`](super::MethodSpec) (`SPEC`: name,
 //! aliases, summary, the problem types it solves, its iteration cap, how its options are
 //! read) and how its options run it ([`Configured`](super::options::Configured)). Adding a
-//! method is one file here and one line in [`super::METHODS`].
+//! method is one file here and one line in [`super::METHODS`]. Methods that are one
+//! pattern with other options share a file (`prox`: PROX Gauss-Seidel and Jacobi;
+//! `splitting`: PJ, PGS, PSOR).
 //!
 //! The options structs and their range checks ([`crate::solver::MethodOptions`]) live
 //! beside each method, in its family; these files only name and run them.
@@ -16,12 +18,10 @@ pub(super) mod minmap_newton;
 pub(super) mod nncg;
 pub(super) mod nsgs;
 pub(super) mod nsn;
-pub(super) mod pgs;
-pub(super) mod pj;
 pub(super) mod ppa;
 pub(super) mod prox;
 pub(super) mod prox_nsn;
-pub(super) mod psor;
+pub(super) mod splitting;
 pub(super) mod vgs;
 
 /// What every method file uses.
