@@ -529,6 +529,15 @@ fn costs() {
         )
         .unwrap();
     }
+    let mut turning = exact(Settings::default().with_shock_propagation(1.0));
+    turning.vsp_layer_push = Push::Turning;
+    writeln!(
+        t,
+        "  {:<28} {:>12.3e}",
+        "VSP a = 1, turning push",
+        pushed_light_box(turning)
+    )
+    .unwrap();
     writeln!(
         t,
         "\nBox carried on a box sliding at 1 m/s on frictionless ground: slip after 1 s (m)\n"

@@ -139,14 +139,15 @@ pub struct SimulateArgs {
     /// rest), whole-system (its velocity after the whole-system part of the step) or
     /// updated (the one its own layer gave it; velocity errors then grow from layer to
     /// layer on brick towers).
-    #[arg(long, value_name = "V", value_parser = |s: &str| BottomVelocity::from_name(s).ok_or_else(|| format!("unknown bottom velocity `{s}` (expected whole-system, updated or at-rest)")))]
+    #[arg(long, value_name = "V", value_parser = |s: &str| BottomVelocity::from_name(s).ok_or_else(|| format!("unknown bottom velocity `{s}` (expected one of {})", BottomVelocity::ALL.map(|b| b.name()).join(", "))))]
     vsp_bottoms: Option<BottomVelocity>,
     /// Error correction: none, projection (Erleben 2007 eq. 46, 5 PGS sweeps) or
-    /// post-stabilisation (Erleben 2017 eq. 43-51, solved to tolerance). Default none,
-    /// projection with shock propagation (the final correction of figure 14).
+    /// post-stabilisation (Erleben 2017 eq. 43-51, passes until no contact penetrates
+    /// more than 1e-6 m). Default post-stabilisation (100 sweeps a pass), projection with
+    /// shock propagation (the final correction of figure 14), none for implicit-newton.
     #[arg(long, value_parser = |s: &str| Correction::from_name(s).ok_or_else(|| format!("unknown correction `{s}` (expected none, projection or post-stabilisation)")))]
     correction: Option<Correction>,
-    /// Iteration cap of each correction solve (default 5 for projection, 1000 for
+    /// Iteration cap of each correction solve (default 5 for projection, 100 for
     /// post-stabilisation).
     #[arg(long, value_parser = args::iterations)]
     correction_iter: Option<usize>,
@@ -271,11 +272,15 @@ fn stepper(a: &SimulateArgs) -> Stepper {
     }
 }
 
-/// The correction asked for, with its default (projection for shock propagation).
+/// The correction asked for, with its default: post-stabilisation
+/// ([`Settings::recommended`]), projection for shock propagation (figure 14's final
+/// `correction()`), none for implicit-newton (its contacts are solved at the new
+/// positions' linearisation).
 fn correction(a: &SimulateArgs) -> Correction {
     a.correction.unwrap_or(match stepper(a) {
         Stepper::Vsp => Correction::Projection,
-        _ => Correction::None,
+        Stepper::ImplicitNewton => Correction::None,
+        _ => Correction::PostStabilisation,
     })
 }
 
@@ -363,9 +368,12 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
         friction: a.kind,
         warm_start: !a.cold,
         cfm: a.cfm,
-        ..Settings::default()
+        ..Settings::recommended()
     }
     .with_correction(correction(a));
+    if s.correction == Correction::PostStabilisation {
+        s.correction_params.max_iter = Settings::recommended().correction_params.max_iter;
+    }
     if let Some(w) = a.vsp_weight {
         s.vsp_weight = w;
     }
@@ -410,6 +418,20 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     }
     s.validate().map_err(|e| Failure::Usage(e.to_string()))?;
     Ok(s)
+}
+
+/// The contact solver as the header states it; `auto` says what it resolves to.
+fn describe_method(s: &Settings) -> String {
+    if s.method.name() == "auto" && s.stepper == Stepper::Vsp {
+        "auto (nsgs, the paper's projected Gauss-Seidel, in every part of the step)".into()
+    } else if s.method.name() == "auto" && s.stepper != Stepper::ImplicitNewton {
+        format!(
+            "auto (cone Newton up to {} contacts, nsgs above)",
+            s.auto_newton_max_contacts
+        )
+    } else {
+        s.method.name().to_string()
+    }
 }
 
 /// The table of steps; with a layers column for shock propagation.
@@ -573,7 +595,8 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
     let mut sim = Simulation::with_model(world, model, settings)
         .map_err(|e| Failure::Usage(e.to_string()))?;
     let every = a.every.unwrap_or((a.steps / 20).max(1));
-    let frame_every = (a.steps / 100).max(1);
+    // The first frame and one every `frame_every` steps: at most 100 frames.
+    let frame_every = a.steps.div_ceil(99).max(1);
     let mut frames = vec![Frame::of(sim.world(), 0.0)];
 
     let bar = if a.quiet || a.json {
@@ -602,7 +625,7 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
             } else {
                 String::new()
             },
-            sim.settings().method.name(),
+            describe_method(sim.settings()),
             sim.settings().correction.name()
         );
         bar.suspend(|| emit(&mut lock, &t.header()))?;

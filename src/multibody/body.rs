@@ -30,7 +30,7 @@ const UNIT_TOL: f64 = 1e-9;
 /// (normally zero): contacts see it move, nothing moves it.
 ///
 /// The fields are public so that a scene can be edited; [`RigidBody::validate`] (which
-/// [`super::Assembly::new`] calls for every body) checks them again.
+/// [`super::Assembly::new`] calls for every body it reads) checks them again.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RigidBody {
     /// Mass `m` in kg (`> 0` unless the body is fixed).
@@ -52,6 +52,14 @@ pub struct RigidBody {
     pub torque: Vector3<f64>,
     /// `true` for a body with infinite mass (the ground, a wall, a kinematic platform).
     pub fixed: bool,
+}
+
+/// So that [`super::Assembly::new`] takes a slice of rigid bodies as well as a slice of
+/// anything that holds one.
+impl AsRef<RigidBody> for RigidBody {
+    fn as_ref(&self) -> &RigidBody {
+        self
+    }
 }
 
 impl RigidBody {

@@ -5,6 +5,7 @@
 //! `u^{t+1} = u^t + dt M^-1 f_ext + M^-1 J^T r` (eq. 45d). The position update (eq. 45e)
 //! is the scheme's.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use nalgebra::DVector;
@@ -12,7 +13,6 @@ use serde::Serialize;
 
 use super::posed::pose;
 use super::{Settings, SimulationError};
-use crate::policy::warm_start;
 use crate::problem::AnyProblem;
 use crate::registry::{Choice, solve};
 use crate::solver::Params;
@@ -97,33 +97,43 @@ pub(crate) fn registry_solve(
     Ok((out.x, summary))
 }
 
-/// The impulses of the previous step, kept to warm-start the next one.
+/// The impulses of the previous step, kept to warm-start the next one, with an index
+/// from contact identity to position built once per step, so that each of the many
+/// solves of a step (one per stack layer under shock propagation) looks its contacts up
+/// in time proportional to its own size.
 #[derive(Debug, Clone, Default)]
 pub struct WarmStart {
-    ids: Vec<ContactId>,
+    at: HashMap<ContactId, usize>,
     r: Vec<f64>,
 }
 
 impl WarmStart {
-    /// The start of a step whose contacts are `ids`: the previous impulse of every
-    /// contact that persists, zero for the new ones ([`warm_start::by_identity`]).
+    /// The start of a step whose contacts are `ids`: the previous impulse (3 entries)
+    /// of every contact that persists, zero for the new ones (the rule of
+    /// [`crate::policy::warm_start::by_identity`]).
     pub fn start_for(&self, ids: &[ContactId]) -> DVector<f64> {
-        warm_start::by_identity(&self.ids, &self.r, ids, 3)
-            .expect("the remembered impulses are finite, three per remembered identity")
+        let mut r = DVector::zeros(3 * ids.len());
+        for (c, id) in ids.iter().enumerate() {
+            if let Some(&p) = self.at.get(id) {
+                r.fixed_rows_mut::<3>(3 * c)
+                    .copy_from_slice(&self.r[3 * p..3 * p + 3]);
+            }
+        }
+        r
     }
 
     /// The same impulses times `factor` (the start of a solve over a fraction `factor`
     /// of the step, whose impulses scale with its duration).
     pub fn scaled(&self, factor: f64) -> WarmStart {
         WarmStart {
-            ids: self.ids.clone(),
+            at: self.at.clone(),
             r: self.r.iter().map(|r| r * factor).collect(),
         }
     }
 
     /// Remembers the impulses `r` of contacts `ids`.
     pub fn remember(&mut self, ids: Vec<ContactId>, r: &DVector<f64>) {
-        self.ids = ids;
+        self.at = ids.into_iter().enumerate().map(|(c, id)| (id, c)).collect();
         self.r = r.as_slice().to_vec();
     }
 }

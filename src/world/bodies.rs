@@ -51,6 +51,14 @@ pub struct WorldBody {
     pub material: MaterialId,
 }
 
+/// A world body lends its rigid body to [`crate::multibody::Assembly::new`], which then
+/// reads the world's bodies in place.
+impl AsRef<RigidBody> for WorldBody {
+    fn as_ref(&self) -> &RigidBody {
+        &self.body
+    }
+}
+
 /// Bodies, ground, gravity, materials and the contact margin.
 ///
 /// Bodies are numbered in the order they are added; the number is the body index of

@@ -112,7 +112,7 @@ impl World {
         step: &StepParams,
     ) -> Result<StepProblem, MultibodyError> {
         let list: Vec<Contact> = contacts.iter().map(|c| c.contact.clone()).collect();
-        let assembly = Assembly::new(&self.rigid_bodies(), &list, step)?;
+        let assembly = Assembly::new(self.bodies(), &list, step)?;
         Ok(StepProblem { contacts, assembly })
     }
 }

@@ -625,3 +625,39 @@ fn implicit_usage_errors() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("scene files hold rigid bodies"), "{err}");
 }
+
+/// Without options, `simulate` says what it picked: `auto` with the contact count up to
+/// which it runs the cone Newton, and post-stabilisation, which leaves the resting
+/// stack without penetration; `--correction none` is still there to ask for.
+#[test]
+fn defaults_are_stated_and_remove_penetration() {
+    let (code, out, err) = run(&["simulate", "pile", "--n", "12", "--steps", "120", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, _, header) = run(&["simulate", "pile", "--n", "12", "--steps", "1"]);
+    assert!(
+        header.contains("method auto (cone Newton up to 100 contacts, nsgs above)")
+            && header.contains("correction post-stabilisation"),
+        "{header}"
+    );
+    let last: serde_json::Value = serde_json::from_str(
+        out.lines()
+            .filter(|l| l.contains("\"step\""))
+            .last()
+            .unwrap(),
+    )
+    .unwrap();
+    let pen = last["max_penetration"].as_f64().unwrap();
+    assert!(pen < 1e-5, "penetration {pen:.3e} m after 120 steps");
+    let (code, _, header) = run(&[
+        "simulate",
+        "pile",
+        "--n",
+        "12",
+        "--steps",
+        "1",
+        "--correction",
+        "none",
+    ]);
+    assert_eq!(code, 0, "{header}");
+    assert!(header.contains("correction none"), "{header}");
+}

@@ -17,12 +17,13 @@ use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::Params;
 use nonsmooth::stepping::dynamics::{WarmStart, apply_velocity, dynamics, posed_step};
 use nonsmooth::stepping::shock::graph::{Edge, edges};
+use nonsmooth::stepping::shock::vsp::BottomVelocity;
 use nonsmooth::stepping::shock::{
     GraphError, StackLayers, shock_correction, shock_propagation, stack_heights, vsp, world_heights,
 };
 use nonsmooth::stepping::{Correction, Settings, Simulation, StepRecord, Stepper};
 use nonsmooth::world::scenes::{SceneKind, build};
-use nonsmooth::world::{World, WorldContact};
+use nonsmooth::world::{GroundPlane, Material, MaterialId, Shape, World, WorldContact};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
@@ -679,4 +680,44 @@ fn shock_propagation_keeps_a_tall_tower_at_rest() {
         "energy rose from {e0:.6e} J to {:.6e} J in one step",
         energy(v)
     );
+}
+
+/// A 500 kg box carried on another that slides at 1 m/s over frictionless ground
+/// (friction 0.5 between the boxes), VSP at `a = 0.005` with the cone Newton: the slip
+/// of the top box over the bottom one after `steps` steps of 0.01 s, in m.
+fn carried_slip(bottoms: BottomVelocity, steps: usize) -> f64 {
+    let mut world = World::new();
+    let ice = world
+        .add_material(Material::new(0.0, 0.0).unwrap())
+        .unwrap();
+    world = world
+        .with_ground(Some(GroundPlane::new(0.0, ice).unwrap()))
+        .unwrap();
+    let cube = Shape::cuboid(0.5, 0.5, 0.5).unwrap();
+    for z in [0.5, 1.5] {
+        let q = UnitQuaternion::identity();
+        let at = Vector3::new(0.0, 0.0, z);
+        world
+            .add(cube, 500.0, at, q, MaterialId::default())
+            .unwrap();
+    }
+    for i in 0..2 {
+        world.body_mut(i).unwrap().body.linear_velocity = Vector3::x();
+    }
+    let mut s = with_method(vsp_settings(200), "nsn", 200);
+    s.vsp_bottom_velocity = bottoms;
+    let (after, _) = run(world, s, steps);
+    let b = after.bodies();
+    b[1].body.position.x - b[0].body.position.x
+}
+
+/// With bottoms `carried`, a box riding on a sliding box moves with it; with bottoms at
+/// rest (the default, which keeps tall towers at rest) the layered part of each step
+/// drags it back towards rest, and it falls behind by decimetres within half a second.
+#[test]
+fn carried_bottoms_carry_a_box_at_rest_bottoms_drag_it() {
+    let carried = carried_slip(BottomVelocity::Carried, 50);
+    assert!(carried.abs() < 1e-6, "carried: slip {carried:.3e} m");
+    let at_rest = carried_slip(BottomVelocity::AtRest, 50);
+    assert!(at_rest < -0.1, "at-rest: slip {at_rest:.3e} m");
 }

@@ -14,11 +14,11 @@ pub struct DofMap {
 
 impl DofMap {
     /// The map for `bodies`.
-    pub fn new(bodies: &[RigidBody]) -> Self {
+    pub fn new<B: AsRef<RigidBody>>(bodies: &[B]) -> Self {
         let mut block_of_body = Vec::with_capacity(bodies.len());
         let mut body_of_block = Vec::with_capacity(bodies.len());
         for (i, b) in bodies.iter().enumerate() {
-            if b.fixed {
+            if b.as_ref().fixed {
                 block_of_body.push(None);
             } else {
                 block_of_body.push(Some(body_of_block.len()));

@@ -84,8 +84,9 @@ use crate::problem::{FrictionContact, FrictionKind, GlobalFrictionContact};
 ///   reading). Zero when `e = 0`, the default ([`Assembly::b_restitution`]).
 ///
 /// # Errors
-/// [`Assembly::new`] validates every body ([`RigidBody::validate`], with the body
-/// index), every contact (indices in range, no self-contact, at least one side not
+/// [`Assembly::new`] validates every body it reads ([`RigidBody::validate`], with the
+/// body index): the bodies that are not fixed and the bodies of the contacts (a fixed
+/// body no contact touches does not enter the assembly), every contact (indices in range, no self-contact, at least one side not
 /// fixed: [`MultibodyError::UnknownBody`], [`MultibodyError::SelfContact`],
 /// [`MultibodyError::NoDynamicBody`]) and the step parameters.
 #[derive(Debug, Clone)]
@@ -109,22 +110,40 @@ pub struct Assembly {
 }
 
 impl Assembly {
-    /// Assembles `J`, `M`, `u`, `f_ext` and `b` for `bodies` and `contacts`.
+    /// Assembles `J`, `M`, `u`, `f_ext` and `b` for `bodies` and `contacts`. `bodies`
+    /// is any slice whose items lend a [`RigidBody`] (a world's bodies are read in
+    /// place, not copied).
     ///
-    /// Linear in the number of bodies and contacts.
+    /// Linear in the number of free bodies and contacts; the fixed bodies cost one flag
+    /// read each, so a stack layer of a large world (everything fixed but the layer's
+    /// top) assembles in time proportional to the layer.
     ///
     /// # Errors
     /// See the [type documentation](Assembly#errors).
-    pub fn new(
-        bodies: &[RigidBody],
+    pub fn new<B: AsRef<RigidBody>>(
+        bodies: &[B],
         contacts: &[Contact],
         step: &StepParams,
     ) -> Result<Self, MultibodyError> {
         step.validate()?;
-        for (i, body) in bodies.iter().enumerate() {
-            body.validate().map_err(|e| e.at_body(i))?;
-        }
         let dofs = DofMap::new(bodies);
+        for k in 0..dofs.blocks() {
+            let i = dofs.body(k);
+            bodies[i].as_ref().validate().map_err(|e| e.at_body(i))?;
+        }
+        for c in contacts {
+            let ids = [c.a(), BodyRef::Body(c.b())];
+            for i in ids.into_iter().filter_map(|s| match s {
+                BodyRef::Body(i) => Some(i),
+                _ => None,
+            }) {
+                if let Some(b) = bodies.get(i).map(AsRef::as_ref)
+                    && b.fixed
+                {
+                    b.validate().map_err(|e| e.at_body(i))?;
+                }
+            }
+        }
         let nb = dofs.blocks();
         let nc = contacts.len();
 
@@ -134,7 +153,7 @@ impl Assembly {
         let mut u = DVector::zeros(6 * nb);
         let mut f_ext = DVector::zeros(6 * nb);
         for k in 0..nb {
-            let body = &bodies[dofs.body(k)];
+            let body = bodies[dofs.body(k)].as_ref();
             let i_world = body.inertia_world();
             inv_mass.push(InvMass {
                 inv_m: 1.0 / body.mass,
@@ -165,7 +184,7 @@ impl Assembly {
             let side_refs = [(contact.a(), -1.0), (BodyRef::Body(contact.b()), 1.0)];
             for (side, sign) in side_refs {
                 let BodyRef::Body(i) = side else { continue };
-                let body = &bodies[i];
+                let body = bodies[i].as_ref();
                 let r = contact.point() - body.position;
                 match dofs.block(i) {
                     Some(k) => {

@@ -77,13 +77,32 @@ pub enum BottomVelocity {
     WholeSystem,
     /// Zero: the layer is solved against bottoms at rest.
     AtRest,
+    /// The part of its own layer's velocity that carries a body resting on it: the
+    /// linear velocity across gravity and the spin about the vertical, with the lift,
+    /// the fall and the rocking removed (zero under zero gravity).
+    Carried,
 }
 
 named!(BottomVelocity {
     Updated => "updated",
     WholeSystem => "whole-system",
     AtRest => "at-rest",
+    Carried => "carried",
 });
+
+/// The part of the twist `(v, omega)` that carries a body resting on the moving one,
+/// for gravity `g`: `v` without its component along `g`, `omega` only its component
+/// along `g`. The stack layers are ordered by height along `g`, so the contacts between
+/// a layer and its bottom have normals near `g`: the removed parts are the ones that
+/// move the contact points along their normals.
+fn carried((v, o): Twist, g: &nalgebra::Vector3<f64>) -> Twist {
+    let n2 = g.norm_squared();
+    if n2 == 0.0 || !n2.is_finite() {
+        return Default::default();
+    }
+    let up = g / n2.sqrt();
+    (v - up * up.dot(&v), up * up.dot(&o))
+}
 
 /// What a VSP step did besides its [`Dynamics`].
 #[derive(Debug, Clone, Default)]
@@ -259,6 +278,7 @@ pub fn step(
                                 velocity_of(after_whole.as_ref().expect("kept for whole-system"), i)
                             }
                             BottomVelocity::AtRest => Default::default(),
+                            BottomVelocity::Carried => carried(velocity_of(w, i), w.gravity()),
                         };
                         set_velocity(w, i, v);
                     }
