@@ -47,9 +47,8 @@ fn main() {
     for (view, name) in [(View::Isometric, "isometric"), (View::Front, "front")] {
         let opts = RenderOptions {
             view,
-            highlight: vec![3], // the turned box in orange
-            ..Default::default()  // 800 x 600 pixels, fitted to the bodies,
-                                // "t = 0.00 s" and a scale bar
+            highlight: vec![3],   // the turned box in orange
+            ..Default::default()  // 800 x 600 px, fits the bodies, time, scale bar
         };
         let svg = frame_svg(&frame, &opts).expect("a valid frame");
         support::publish(&format!("figures/world_scene_{name}.svg"), &svg);
