@@ -48,7 +48,7 @@ fn main() {
         let opts = RenderOptions {
             view,
             highlight: vec![3],   // the turned box in orange
-            ..Default::default()  // 480 x 360 pixels, fitted to the bodies, "t = 0.00 s"
+            ..Default::default()  // 800 x 600 px, fits the bodies, time, scale bar
         };
         let svg = frame_svg(&frame, &opts).expect("a valid frame");
         support::publish(&format!("figures/world_scene_{name}.svg"), &svg);

@@ -73,6 +73,7 @@ fn a_box_seen_from_the_front_is_a_rectangle_of_its_size() {
         height: 300,
         bounds: Some((Vector3::new(-2.0, -1.0, 0.0), Vector3::new(2.0, 1.0, 3.0))),
         label: false,
+        scale_bar: false,
         ..Default::default()
     };
     let f = frame(vec![b]);
@@ -118,12 +119,10 @@ fn a_sphere_is_a_disc_of_its_radius() {
             .unwrap()
             .scale();
         assert!((r - 0.3 * scale).abs() < PX / 2.0, "{view:?}: {r}");
-        if view == View::Front {
-            // Alone, without ground: the 0.6 m cube fits the height below the label.
-            let fit = (360.0 - 2.0 * MARGIN_PX - LABEL_PX) / 0.6;
-            assert!((scale - fit).abs() < 1e-9);
-            assert!((r - 0.5 * (360.0 - 2.0 * MARGIN_PX - LABEL_PX)).abs() < PX / 2.0);
-        }
+        // Alone, its disc fills the height below the band in every view.
+        let fit = (600.0 - 2.0 * MARGIN_PX - LABEL_PX) / 0.6;
+        assert!((scale - fit).abs() < 1e-9, "{view:?}");
+        assert!((r - 0.5 * (600.0 - 2.0 * MARGIN_PX - LABEL_PX)).abs() < PX / 2.0);
     }
 }
 
@@ -142,7 +141,7 @@ fn a_lying_capsule_from_the_front_is_a_stadium() {
         .unwrap()
         .scale();
     let svg = frame_svg(&f, &opts).unwrap();
-    let paths = elements(&svg, "<path");
+    let paths = elements(&svg, "<path data-body");
     assert_eq!(paths.len(), 1);
     // M p1+n L p2+n A r,r 0 0 0 p2-n L p1-n A r,r 0 0 0 p1+n Z
     let d = attr(paths[0], "d");
@@ -222,6 +221,138 @@ fn the_nearer_box_is_drawn_later() {
     }
 }
 
+/// `true` when every element of body `a` comes before every element of body `b`.
+fn painted_before(svg: &str, a: usize, b: usize) -> bool {
+    let last_a = svg.rfind(&format!("data-body=\"{a}\"")).unwrap();
+    let first_b = svg.find(&format!("data-body=\"{b}\"")).unwrap();
+    last_a < first_b
+}
+
+#[test]
+fn a_body_behind_a_near_wall_is_painted_first() {
+    // A bin of four fixed walls on the ground (front y < 0, back, left, right) and a
+    // small box just behind the front wall, near its right end: the box's centre is
+    // nearer the isometric viewer than the long wall's centre, but the wall hides it.
+    let wall = |hx, hy, x, y| BodyPose {
+        fixed: true,
+        ..pose(Shape::cuboid(hx, hy, 0.5).unwrap(), x, y, 0.5)
+    };
+    let small = pose(Shape::cuboid(0.1, 0.1, 0.1).unwrap(), 1.5, -0.7, 0.1);
+    let bin = Frame {
+        ground: Some(0.0),
+        ..frame(vec![
+            wall(2.1, 0.1, 0.0, -1.0),
+            wall(2.1, 0.1, 0.0, 1.0),
+            wall(0.1, 0.9, -2.0, 0.0),
+            wall(0.1, 0.9, 2.0, 0.0),
+            small,
+        ])
+    };
+    for view in [View::Isometric, View::Front] {
+        let opts = RenderOptions {
+            view,
+            ..Default::default()
+        };
+        let svg = frame_svg(&bin, &opts).unwrap();
+        assert!(
+            painted_before(&svg, 4, 0),
+            "{view:?}: the front wall hides the box"
+        );
+        assert!(
+            painted_before(&svg, 1, 4),
+            "{view:?}: the back wall is behind it"
+        );
+    }
+    // A box on a big slab, at the slab's far corner: the slab's centre is nearer.
+    let slab = BodyPose {
+        fixed: true,
+        ..pose(Shape::cuboid(5.0, 5.0, 0.1).unwrap(), 0.0, 0.0, -0.1)
+    };
+    let far = pose(Shape::cuboid(0.2, 0.2, 0.2).unwrap(), -4.0, 4.0, 0.2);
+    let svg = frame_svg(&frame(vec![far, slab]), &RenderOptions::default()).unwrap();
+    assert!(painted_before(&svg, 1, 0), "the box stands on the slab");
+}
+
+#[test]
+fn the_bodies_fill_the_picture_and_the_ground_does_not_frame_it() {
+    let cube = Shape::cuboid(0.5, 0.5, 0.5).unwrap();
+    let two = |ground| Frame {
+        ground,
+        ..frame(vec![pose(cube, 0.0, 0.0, 0.5), pose(cube, 3.0, 0.0, 0.5)])
+    };
+    for view in [View::Isometric, View::Front, View::Side, View::Top] {
+        let opts = RenderOptions {
+            view,
+            ..Default::default()
+        };
+        let fit = |g| Camera::fit(&[two(g)], &opts).unwrap().scale();
+        assert_eq!(fit(Some(0.0)), fit(None), "{view:?}");
+        assert_eq!(fit(Some(-100.0)), fit(None), "{view:?}");
+        // The boxes' faces reach the border on two opposite sides.
+        let svg = frame_svg(&two(Some(0.0)), &opts).unwrap();
+        let pts: Vec<_> = elements(&svg, "data-body=")
+            .iter()
+            .flat_map(|e| points(e))
+            .collect();
+        let (x0, x1, y0, y1) = extent(&pts);
+        let across = (x0 - MARGIN_PX).abs() < PX && (x1 - (800.0 - MARGIN_PX)).abs() < PX;
+        let down = (y0 - MARGIN_PX - LABEL_PX).abs() < PX && (y1 - (600.0 - MARGIN_PX)).abs() < PX;
+        assert!(across || down, "{view:?}: {x0} {x1} {y0} {y1}");
+    }
+}
+
+#[test]
+fn the_band_has_a_caption_and_a_scale_bar() {
+    let f = frame(vec![pose(
+        Shape::cuboid(0.5, 0.5, 0.5).unwrap(),
+        0.0,
+        0.0,
+        0.5,
+    )]);
+    let opts = RenderOptions {
+        view: View::Front,
+        title: Some("pile <3>".into()),
+        ..Default::default()
+    };
+    let svg = frame_svg(&f, &opts).unwrap();
+    let caption = elements(&svg, "class=\"caption\"");
+    assert_eq!(caption.len(), 1);
+    assert!(caption[0].contains(">pile &lt;3&gt;, t = 0.50 s</text>"));
+    // The 1 m cube fills the 552 px below the band; a quarter of the 776 px inside the
+    // border is 0.35 m, so the bar is 0.2 m long.
+    let scale = Camera::fit(std::slice::from_ref(&f), &opts)
+        .unwrap()
+        .scale();
+    assert!((scale - (600.0 - 2.0 * MARGIN_PX - LABEL_PX)).abs() < 1e-9);
+    assert!(svg.contains("data-length=\"0.2\"") && svg.contains(">0.2 m</text>"));
+    let bar = elements(&svg, "stroke-width=\"2\"")[0];
+    let d: Vec<f64> = attr(bar, "d")
+        .split(|c: char| c == ',' || c.is_ascii_alphabetic() || c == ' ')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    // M x0,y V y H x1 V y-5: the bar is d[3] - d[0] pixels long, ending at the border.
+    assert!((d[3] - d[0] - 0.2 * scale).abs() < PX);
+    assert!((d[3] - (800.0 - MARGIN_PX)).abs() < PX);
+    // Text is at least 14 px.
+    for e in elements(&svg, "<text") {
+        assert!(attr(e, "font-size").parse::<f64>().unwrap() >= 14.0, "{e}");
+    }
+    // Nothing to print: no band, and the cube fills the whole height.
+    let bare = RenderOptions {
+        label: false,
+        scale_bar: false,
+        title: None,
+        ..opts
+    };
+    let svg = frame_svg(&f, &bare).unwrap();
+    assert!(!svg.contains("<text") && !svg.contains("scale-bar"));
+    let scale = Camera::fit(std::slice::from_ref(&f), &bare)
+        .unwrap()
+        .scale();
+    assert!((scale - (600.0 - 2.0 * MARGIN_PX)).abs() < 1e-9);
+}
+
 fn mixed_frame(t: f64) -> Frame {
     let q = UnitQuaternion::from_euler_angles(0.3 * t, 0.7, 1.1 * t);
     let mut bodies = vec![
@@ -254,7 +385,7 @@ fn the_same_frame_renders_byte_identically() {
         let b = frame_svg(&f.clone(), &opts.clone()).unwrap();
         assert_eq!(a, b);
         assert!(a.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
-        assert!(a.contains("viewBox=\"0 0 480 360\"") && a.ends_with("</svg>\n"));
+        assert!(a.contains("viewBox=\"0 0 800 600\"") && a.ends_with("</svg>\n"));
         assert!(a.contains("t = 0.70 s"));
         // No number has more than two decimals.
         assert!(!a.contains(".000"));
@@ -321,9 +452,12 @@ fn an_animation_has_one_group_per_frame_and_shows_the_first() {
 fn a_strip_puts_the_frames_side_by_side() {
     let frames: Vec<Frame> = (0..3).map(|k| mixed_frame(0.5 * k as f64)).collect();
     let svg = strip_svg(&frames, &RenderOptions::default()).unwrap();
-    assert!(svg.contains("viewBox=\"0 0 1440 360\""));
+    assert!(svg.contains("viewBox=\"0 0 2400 600\""));
     assert_eq!(elements(&svg, "<g data-frame=").len(), 3);
-    assert!(svg.contains("translate(960,0)"));
+    assert!(svg.contains("translate(1600,0)"));
+    // Each picture is cut at its edge, and has its own scale bar.
+    assert_eq!(svg.matches("clip-path=\"url(#panel)\"").count(), 3);
+    assert_eq!(svg.matches("class=\"scale-bar\"").count(), 3);
     for t in ["t = 0.00 s", "t = 0.50 s", "t = 1.00 s"] {
         assert_eq!(svg.matches(t).count(), 1);
     }
@@ -350,16 +484,27 @@ fn auto_bounds_hold_every_body_of_every_frame() {
                         if k & 2 == 0 { l.y } else { h.y },
                         if k & 4 == 0 { l.z } else { h.z },
                     );
+                    // Box corners are on the body only for boxes.
+                    if !matches!(b.shape, Shape::Box { .. }) {
+                        continue;
+                    }
                     let (x, y) = cam.project(&p);
                     let m = MARGIN_PX - 1e-9;
-                    assert!(x >= m && x <= 480.0 - m, "{view:?} x {x}");
-                    assert!(y >= m + LABEL_PX && y <= 360.0 - m, "{view:?} y {y}");
+                    assert!(x >= m && x <= 800.0 - m, "{view:?} x {x}");
+                    assert!(y >= m + LABEL_PX && y <= 600.0 - m, "{view:?} y {y}");
                 }
             }
         }
-        // The ground is near, so it is in the box too.
-        assert!(lo.z < 0.0);
     }
+    // The ground does not enter the box.
+    let floating: Vec<Frame> = frames
+        .iter()
+        .map(|f| Frame {
+            ground: None,
+            ..f.clone()
+        })
+        .collect();
+    assert_eq!(auto_bounds(&floating).unwrap(), (lo, hi));
 }
 
 #[test]

@@ -1,28 +1,22 @@
-//! Fitting a picture: the world box to draw ([`auto_bounds`]) and the orthographic
-//! [`Camera`] that maps it onto the pixels.
+//! Fitting a picture: the world box of the bodies ([`auto_bounds`]) and the orthographic
+//! [`Camera`] that maps the bodies' outlines onto the pixels.
 
 use nalgebra::Vector3;
 
-use super::frame::{Frame, invalid};
+use super::frame::{BodyPose, Frame, invalid};
 use super::view::RenderOptions;
 use crate::multibody::MultibodyError;
+use crate::world::Shape;
 
 /// The empty border around a picture, in pixels.
-pub const MARGIN_PX: f64 = 10.0;
-/// The band at the top of a picture kept free for the time label, in pixels (only when
-/// [`RenderOptions::label`] is set).
-pub const LABEL_PX: f64 = 20.0;
+pub const MARGIN_PX: f64 = 12.0;
+/// The band at the top of a picture kept for the caption (title, time) and the scale
+/// bar, in pixels: only when one of them is drawn ([`RenderOptions::has_band`]).
+pub const LABEL_PX: f64 = 24.0;
 
-/// The world box that a picture of `frames` fits: the union of every body's bounding box
-/// ([`BodyPose::aabb`](super::BodyPose::aabb)) in every frame, and the ground when it is
-/// near.
-///
-/// With `L` the largest side of the bodies' box: the ground is included when some frame
-/// has one whose height is at most `L` below the lowest body (a world whose bodies fell
-/// far through the floor, or start far above it, is not shrunk to a speck to show it).
-/// Then the box grows by `L/5` on each side in `x` and `y`, so the ground shows as a
-/// patch around the bodies, and reaches down to the bottom of the ground's slab (drawn a
-/// twentieth of the patch's larger side thick).
+/// The world box that a picture of `frames` fits when no bounds are given: the union of
+/// every body's bounding box ([`BodyPose::aabb`](super::BodyPose::aabb)) in every frame
+/// (m). The ground does not enter it.
 ///
 /// # Errors
 /// [`MultibodyError::InvalidScene`] for no frames, a frame that fails
@@ -46,29 +40,45 @@ pub fn auto_bounds(frames: &[Frame]) -> Result<(Vector3<f64>, Vector3<f64>), Mul
             "no body in any frame and no bounds given: nothing to fit".into(),
         ));
     }
-    let side = (hi - lo).max();
-    let ground = frames
-        .iter()
-        .filter_map(|f| f.ground)
-        .filter(|&g| g >= lo.z - side)
-        .fold(None, |m: Option<f64>, g| Some(m.map_or(g, |m| m.min(g))));
-    if let Some(g) = ground {
-        let pad = side / 5.0;
-        lo.x -= pad;
-        lo.y -= pad;
-        hi.x += pad;
-        hi.y += pad;
-        lo.z = lo.z.min(g - slab_thickness(lo, hi));
-        hi.z = hi.z.max(g);
-    }
     Ok((lo, hi))
 }
 
-/// The thickness of the ground slab drawn for the world box `(lo, hi)`: a twentieth of
-/// its larger side in `x` and `y` (the ground patch), which does not change when
-/// [`auto_bounds`] extends the box down to the ground.
-pub(super) fn slab_thickness(lo: Vector3<f64>, hi: Vector3<f64>) -> f64 {
-    (hi.x - lo.x).max(hi.y - lo.y) / 20.0
+/// The extent `(x0, x1, y0, y1)` of body `b` along the screen axes `right` and `up` (m):
+/// exact for every shape (a box's corners, a sphere's or a capsule's ends `± r`).
+fn screen_extent(b: &BodyPose, right: &Vector3<f64>, up: &Vector3<f64>) -> [f64; 4] {
+    let (points, r) = match b.shape {
+        Shape::Box { half_extents: h } => {
+            let corners = (0..8).map(|k| {
+                let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
+                b.position + b.orientation * Vector3::new(s(1) * h.x, s(2) * h.y, s(4) * h.z)
+            });
+            (corners.collect(), 0.0)
+        }
+        Shape::Sphere { radius } => (vec![b.position], radius),
+        Shape::Capsule {
+            half_height,
+            radius,
+        } => {
+            let axis = b.orientation * Vector3::new(0.0, 0.0, half_height);
+            (vec![b.position - axis, b.position + axis], radius)
+        }
+    };
+    let mut e = [
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    for p in points {
+        let (x, y) = (p.dot(right), p.dot(up));
+        e = [
+            e[0].min(x - r),
+            e[1].max(x + r),
+            e[2].min(y - r),
+            e[3].max(y + r),
+        ];
+    }
+    e
 }
 
 /// An orthographic camera: world points (m) to pixels (`x` right, `y` down, as in SVG),
@@ -82,13 +92,19 @@ pub struct Camera {
     centre: (f64, f64),
     pixel_centre: (f64, f64),
     bounds: (Vector3<f64>, Vector3<f64>),
+    ground: (Vector3<f64>, Vector3<f64>),
 }
 
 impl Camera {
-    /// The camera of `opts` for `frames`: the box `opts.bounds`, or [`auto_bounds`] of
-    /// `frames`, projected along `opts.view` and scaled as large as fits
-    /// `opts.width × opts.height` less a border of [`MARGIN_PX`] (and [`LABEL_PX`] at the top
-    /// when labelled), centred, with the same scale across and up.
+    /// The camera of `opts` for `frames`, projecting along `opts.view` with the same scale
+    /// across and up, as large as fits `opts.width × opts.height` less a border of
+    /// [`MARGIN_PX`] (and [`LABEL_PX`] at the top for the caption and scale bar), centred.
+    ///
+    /// What is fitted: the box `opts.bounds` if given, else the outlines of the bodies of
+    /// all `frames` together (a box's corners, a sphere's disc, a capsule's stadium), so
+    /// the scene fills the picture and an animation keeps one scale. The ground does not
+    /// enter the fit: it is drawn as a patch around the bodies (their box grown by a fifth
+    /// of its largest side in `x` and `y`) and cut at the picture's edge.
     ///
     /// # Errors
     /// [`MultibodyError::InvalidScene`] as [`RenderOptions::validate`] and
@@ -101,30 +117,48 @@ impl Camera {
         for f in frames {
             f.validate()?;
         }
-        let (lo, hi) = match opts.bounds {
-            Some(b) => b,
-            None => auto_bounds(frames)?,
-        };
         let (right, up, forward) = opts.view.axes();
-        let (mut x0, mut x1, mut y0, mut y1) = (
+        let mut e = [
             f64::INFINITY,
             f64::NEG_INFINITY,
             f64::INFINITY,
             f64::NEG_INFINITY,
-        );
-        for k in 0..8 {
-            let p = Vector3::new(
-                if k & 1 == 0 { lo.x } else { hi.x },
-                if k & 2 == 0 { lo.y } else { hi.y },
-                if k & 4 == 0 { lo.z } else { hi.z },
-            );
-            let (x, y) = (p.dot(&right), p.dot(&up));
-            x0 = x0.min(x);
-            x1 = x1.max(x);
-            y0 = y0.min(y);
-            y1 = y1.max(y);
-        }
-        let top = if opts.label { LABEL_PX } else { 0.0 };
+        ];
+        let mut grow = |b: [f64; 4]| {
+            e = [
+                e[0].min(b[0]),
+                e[1].max(b[1]),
+                e[2].min(b[2]),
+                e[3].max(b[3]),
+            ];
+        };
+        let (bounds, ground) = match opts.bounds {
+            Some((lo, hi)) => {
+                for k in 0..8 {
+                    let p = Vector3::new(
+                        if k & 1 == 0 { lo.x } else { hi.x },
+                        if k & 2 == 0 { lo.y } else { hi.y },
+                        if k & 4 == 0 { lo.z } else { hi.z },
+                    );
+                    let (x, y) = (p.dot(&right), p.dot(&up));
+                    grow([x, x, y, y]);
+                }
+                ((lo, hi), (lo, hi))
+            }
+            None => {
+                for b in frames.iter().flat_map(|f| &f.bodies) {
+                    grow(screen_extent(b, &right, &up));
+                }
+                let (lo, hi) = auto_bounds(frames)?;
+                let side = (hi - lo).max();
+                let pad = Vector3::new(side / 5.0, side / 5.0, 0.0);
+                // Below: the ground is drawn when it is at most `side` under the bodies.
+                let down = Vector3::new(0.0, 0.0, side);
+                ((lo, hi), (lo - pad - down, hi + pad + down))
+            }
+        };
+        let [x0, x1, y0, y1] = e;
+        let top = if opts.has_band() { LABEL_PX } else { 0.0 };
         let avail_w = f64::from(opts.width) - 2.0 * MARGIN_PX;
         let avail_h = f64::from(opts.height) - 2.0 * MARGIN_PX - top;
         if avail_w <= 0.0 || avail_h <= 0.0 {
@@ -133,7 +167,7 @@ impl Camera {
                 opts.width, opts.height
             )));
         }
-        // x1 > x0 and y1 > y0: a box with positive sides never projects to a segment.
+        // x1 > x0 and y1 > y0: bodies and boxes of positive size never project to a segment.
         let scale = (avail_w / (x1 - x0)).min(avail_h / (y1 - y0));
         if !scale.is_finite() || scale <= 0.0 {
             return Err(invalid(
@@ -147,7 +181,8 @@ impl Camera {
             scale,
             centre: ((x0 + x1) / 2.0, (y0 + y1) / 2.0),
             pixel_centre: (f64::from(opts.width) / 2.0, top + MARGIN_PX + avail_h / 2.0),
-            bounds: (lo, hi),
+            bounds,
+            ground,
         })
     }
 
@@ -156,9 +191,15 @@ impl Camera {
         self.scale
     }
 
-    /// The world box `(lo, hi)` the camera fits (m).
+    /// The world box `(lo, hi)` the camera fits (m): `opts.bounds`, or [`auto_bounds`].
     pub fn bounds(&self) -> (Vector3<f64>, Vector3<f64>) {
         self.bounds
+    }
+
+    /// The box `(lo, hi)` (m) the ground is drawn in: its `x-y` patch, and the heights
+    /// `z` of a ground that is drawn.
+    pub(super) fn ground_box(&self) -> (Vector3<f64>, Vector3<f64>) {
+        self.ground
     }
 
     /// The unit vector the viewer looks along (into the picture).
@@ -172,6 +213,14 @@ impl Camera {
             self.pixel_centre.0 + (p.dot(&self.right) - self.centre.0) * self.scale,
             self.pixel_centre.1 - (p.dot(&self.up) - self.centre.1) * self.scale,
         )
+    }
+
+    /// A world point (m) that projects to pixel `(x, y)`: the line of sight through the
+    /// pixel is this point plus multiples of [`Camera::forward`].
+    pub(super) fn unproject(&self, (x, y): (f64, f64)) -> Vector3<f64> {
+        let u = self.centre.0 + (x - self.pixel_centre.0) / self.scale;
+        let v = self.centre.1 - (y - self.pixel_centre.1) / self.scale;
+        u * self.right + v * self.up
     }
 
     /// The distance of `p` along the view direction (m, up to a constant): larger is

@@ -8,8 +8,9 @@ use std::fmt::Write;
 
 use nalgebra::{UnitQuaternion, Vector3};
 
-use super::camera::{Camera, slab_thickness};
+use super::camera::Camera;
 use super::frame::{BodyPose, Frame};
+use super::order::paint_order;
 use super::view::RenderOptions;
 use crate::world::Shape;
 
@@ -52,33 +53,17 @@ pub(super) fn num(v: f64) -> String {
     if s == "-0.00" { "0.00".into() } else { s }
 }
 
-/// One drawing element with its place in the painter's order.
-#[derive(Debug, Clone)]
-pub(super) struct Item {
-    /// The body's depth (larger is farther, drawn earlier).
-    depth: f64,
-    /// Ties: the body index, then the part index within the body.
-    body: usize,
-    part: usize,
-    /// The SVG element.
-    pub(super) svg: String,
-}
-
-/// The SVG elements of `frame` in drawing order: the ground first (when it is inside the
-/// camera's box), then the bodies from the farthest to the nearest.
-///
-/// The painter's order is by the depth of each body's centre along the view direction,
-/// ties broken by body index, then by part (a box's faces, a sphere's disc and marks).
-/// The visible parts of one convex body never overlap one another, so this is exact for
-/// bodies of similar size; a small body close to a much larger one (a box on a big fixed
-/// slab) can be drawn behind it. A floor is better given as the ground.
+/// The SVG elements of `frame` in drawing order: the ground first (when the camera
+/// draws it, [`Camera::fit`]), then the bodies in the painter's order of
+/// [`paint_order`], each body's parts together (a box's faces, a sphere's disc and
+/// marks: the visible parts of one convex body never overlap one another).
 pub(super) fn items(frame: &Frame, cam: &Camera, opts: &RenderOptions) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(g) = frame.ground {
         ground(g, cam, &mut out);
     }
-    let mut bodies = Vec::new();
-    for (i, b) in frame.bodies.iter().enumerate() {
+    for i in paint_order(&frame.bodies, cam) {
+        let b = &frame.bodies[i];
         let colour = if opts.highlight.contains(&i) {
             ACCENT
         } else if b.fixed {
@@ -86,8 +71,7 @@ pub(super) fn items(frame: &Frame, cam: &Camera, opts: &RenderOptions) -> Vec<St
         } else {
             MOVING
         };
-        let depth = cam.depth(&b.position);
-        let parts = match b.shape {
+        out.extend(match b.shape {
             Shape::Box { half_extents } => {
                 box_faces(b.position, &b.orientation, half_extents, cam, colour, i)
             }
@@ -96,21 +80,8 @@ pub(super) fn items(frame: &Frame, cam: &Camera, opts: &RenderOptions) -> Vec<St
                 half_height,
                 radius,
             } => capsule(b, half_height, radius, cam, colour, i),
-        };
-        bodies.extend(parts.into_iter().enumerate().map(|(part, svg)| Item {
-            depth,
-            body: i,
-            part,
-            svg,
-        }));
+        });
     }
-    bodies.sort_by(|a, b| {
-        b.depth
-            .total_cmp(&a.depth)
-            .then(a.body.cmp(&b.body))
-            .then(a.part.cmp(&b.part))
-    });
-    out.extend(bodies.into_iter().map(|it| it.svg));
     out
 }
 
@@ -352,15 +323,16 @@ pub(super) fn nice_step(v: f64) -> Option<f64> {
     })
 }
 
-/// The ground at height `g`: a slab under the camera box's `x-y` patch (its visible
-/// faces, `class="ground"`), with grid lines on its top when the top faces the viewer.
-/// Drawn only when `g` is inside the camera box's `z` range.
+/// The ground at height `g`: a slab under the camera's ground patch
+/// ([`Camera::fit`]; its visible faces, `class="ground"`, a twentieth of the patch's
+/// larger side thick), with grid lines on its top when the top faces the viewer. Drawn
+/// only when `g` is inside the patch's `z` range.
 fn ground(g: f64, cam: &Camera, out: &mut Vec<String>) {
-    let (lo, hi) = cam.bounds();
+    let (lo, hi) = cam.ground_box();
     if g < lo.z || g > hi.z {
         return;
     }
-    let t = slab_thickness(lo, hi);
+    let t = (hi.x - lo.x).max(hi.y - lo.y) / 20.0;
     let c = Vector3::new((lo.x + hi.x) / 2.0, (lo.y + hi.y) / 2.0, g - t / 2.0);
     let h = Vector3::new((hi.x - lo.x) / 2.0, (hi.y - lo.y) / 2.0, t / 2.0);
     out.extend(faces(

@@ -8,8 +8,9 @@
 //! |---|---|
 //! | `frame` | [`Frame`], [`BodyPose`]: what is drawn, copied out of the world |
 //! | `view` | [`View`] (what the picture looks along), [`RenderOptions`] |
-//! | `camera` | [`auto_bounds`] (the world box to fit), [`Camera`] (world to pixels, depth) |
-//! | `draw` | bodies and ground to SVG elements: back-face culling, flat shading, painter's order |
+//! | `camera` | [`auto_bounds`] (the bodies' world box), [`Camera`] (fits the bodies; world to pixels, depth) |
+//! | `order` | the painter's order: of two bodies that overlap on screen, the one behind first |
+//! | `draw` | bodies and ground to SVG elements: back-face culling, flat shading |
 //! | `svg` | [`frame_svg`], [`strip_svg`] |
 //! | `animate` | [`animated_svg`] (a SMIL flip-book) |
 //!
@@ -18,7 +19,9 @@
 //! flat shaded by a fixed light from the right, front and above; a sphere as a disc with a
 //! great circle, a dot and a ring, a capsule as a stadium with a seam along its side, so that
 //! rotation shows; fixed bodies are grey, [`RenderOptions::highlight`]ed ones orange, the
-//! others blue; the ground is a slab with a grid under the bodies. Every coordinate is
+//! others blue; the ground is a slab with a grid under the bodies, cut at the picture's
+//! edge (it does not set the framing: the bodies fill the picture). A band at the top
+//! holds a caption (an optional title and the time) and a scale bar. Every coordinate is
 //! written with two decimals, so the same input gives byte-identical SVG (the book checks
 //! its figures that way). Bad input (no frames, a zero size, a non-finite number) is an
 //! error, [`MultibodyError::InvalidScene`](crate::multibody::MultibodyError::InvalidScene),
@@ -48,6 +51,7 @@ mod animate;
 mod camera;
 mod draw;
 mod frame;
+mod order;
 mod svg;
 mod view;
 

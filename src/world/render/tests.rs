@@ -65,27 +65,71 @@ fn grid_steps_are_one_two_five() {
 }
 
 #[test]
-fn the_ground_is_in_the_bounds_only_when_near() {
+fn lines_of_sight_enter_each_shape_at_its_near_surface() {
+    use super::order::entry;
+    let pose = |shape, q| BodyPose {
+        shape,
+        position: Vector3::new(1.0, 2.0, 3.0),
+        orientation: q,
+        fixed: false,
+    };
+    let id = UnitQuaternion::identity();
+    // Down the z axis from z = 10, through the centre.
+    let (o, d) = (Vector3::new(1.0, 2.0, 10.0), -Vector3::z());
+    let hit = |b: &BodyPose| entry(b, o, d).unwrap();
+    assert!((hit(&pose(Shape::cuboid(0.1, 0.2, 0.3).unwrap(), id)) - 6.7).abs() < 1e-12);
+    assert!((hit(&pose(Shape::sphere(0.5).unwrap(), id)) - 6.5).abs() < 1e-12);
+    // An upright capsule is entered at its top cap, a lying one on its side.
+    let capsule = Shape::capsule(0.4, 0.2).unwrap();
+    assert!((hit(&pose(capsule, id)) - 6.4).abs() < 1e-12);
+    let lying = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 1.0);
+    // The line meets the tilted axis at the centre, at an angle of 1 rad.
+    assert!((hit(&pose(capsule, lying)) - (7.0 - 0.2 / 1f64.sin())).abs() < 1e-12);
+    // A line beside the body misses it.
+    let beside = Vector3::new(1.5, 2.0, 10.0);
+    assert_eq!(
+        entry(&pose(Shape::sphere(0.4).unwrap(), id), beside, d),
+        None
+    );
+    assert_eq!(
+        entry(&pose(Shape::cuboid(0.4, 0.4, 0.4).unwrap(), id), beside, d),
+        None
+    );
+    assert_eq!(entry(&pose(capsule, id), beside, d), None);
+}
+
+#[test]
+fn the_ground_is_not_in_the_bounds() {
     let ball = BodyPose {
         shape: Shape::sphere(0.5).unwrap(),
         position: Vector3::new(0.0, 0.0, 1.0),
         orientation: UnitQuaternion::identity(),
         fixed: false,
     };
-    let near = Frame {
-        time: 0.0,
-        ground: Some(0.0),
-        bodies: vec![ball],
-    };
-    let (lo, hi) = auto_bounds(std::slice::from_ref(&near)).unwrap();
-    assert!(lo.z < 0.0 && hi.z == 1.5 && lo.x < -0.5);
-    let far = Frame {
-        ground: Some(-100.0),
-        ..near
-    };
-    let (lo, hi) = auto_bounds(&[far]).unwrap();
-    assert_eq!(
-        (lo, hi),
-        (Vector3::new(-0.5, -0.5, 0.5), Vector3::new(0.5, 0.5, 1.5))
-    );
+    for ground in [None, Some(0.0), Some(-100.0)] {
+        let f = Frame {
+            time: 0.0,
+            ground,
+            bodies: vec![ball],
+        };
+        assert_eq!(
+            auto_bounds(&[f]).unwrap(),
+            (Vector3::new(-0.5, -0.5, 0.5), Vector3::new(0.5, 0.5, 1.5))
+        );
+    }
+}
+
+#[test]
+fn captions_join_the_title_and_the_time() {
+    let mut o = RenderOptions::default();
+    assert_eq!(o.caption(0.5), "t = 0.50 s");
+    o.title = Some("pile".into());
+    assert_eq!(o.caption(0.5), "pile, t = 0.50 s");
+    o.label = false;
+    assert_eq!(o.caption(0.5), "pile");
+    o.title = None;
+    assert_eq!(o.caption(0.5), "");
+    assert!(o.has_band(), "the scale bar keeps the band");
+    o.scale_bar = false;
+    assert!(!o.has_band());
 }

@@ -55,35 +55,66 @@ impl View {
 pub struct RenderOptions {
     /// The projection (default [`View::Isometric`]).
     pub view: View,
-    /// The width of one picture in pixels (default 480; `> 0`).
+    /// The width of one picture in pixels (default 800; `> 0`).
     pub width: u32,
-    /// The height of one picture in pixels (default 360; `> 0`).
+    /// The height of one picture in pixels (default 600; `> 0`).
     pub height: u32,
-    /// The world box `(lo, hi)` in m that the picture fits, or `None` (the default) for
-    /// [`auto_bounds`](super::auto_bounds) of all the frames drawn together, so that an
-    /// animation or a strip keeps one scale and does not jump. Given bounds must be finite
-    /// with `lo < hi` in every coordinate.
+    /// The world box `(lo, hi)` in m that the picture fits, or `None` (the default) to fit
+    /// the outlines of the bodies of all the frames drawn together
+    /// ([`Camera::fit`](super::Camera::fit)), so that an animation or a strip keeps one
+    /// scale and does not jump. Given bounds must be finite with `lo < hi` in every
+    /// coordinate.
     pub bounds: Option<(Vector3<f64>, Vector3<f64>)>,
     /// Body indices drawn in an accent colour (indices with no body are ignored).
     pub highlight: Vec<usize>,
-    /// Print the frame's time (`t = 0.50 s`) in the top left corner (default `true`).
+    /// Print the frame's time (`t = 0.50 s`) in the caption, top left (default `true`).
     pub label: bool,
+    /// A title printed at the start of the caption, before the time (default `None`):
+    /// the scene's name, say.
+    pub title: Option<String>,
+    /// Draw a scale bar, top right: a bar of a round length (1, 2 or 5 times a power of
+    /// ten metres, at most a quarter of the picture's width) with its length written
+    /// beside it, such as `1 m` (default `true`).
+    pub scale_bar: bool,
 }
 
 impl Default for RenderOptions {
     fn default() -> Self {
         RenderOptions {
             view: View::Isometric,
-            width: 480,
-            height: 360,
+            width: 800,
+            height: 600,
             bounds: None,
             highlight: Vec::new(),
             label: true,
+            title: None,
+            scale_bar: true,
         }
     }
 }
 
 impl RenderOptions {
+    /// The caption of a frame at `time` (s): the title and the time (`t = 0.50 s`), as
+    /// set, joined by a comma; empty when neither is set.
+    pub fn caption(&self, time: f64) -> String {
+        let t = self
+            .label
+            .then(|| format!("t = {} s", super::draw::num(time)));
+        self.title
+            .iter()
+            .filter(|s| !s.is_empty())
+            .cloned()
+            .chain(t)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// `true` when the picture keeps a band of [`LABEL_PX`](super::LABEL_PX) at the top:
+    /// for a caption ([`RenderOptions::label`], [`RenderOptions::title`]) or a scale bar.
+    pub fn has_band(&self) -> bool {
+        self.label || self.title.is_some() || self.scale_bar
+    }
+
     /// Checks the size (both `> 0`) and the bounds, if given (finite, `lo < hi`).
     ///
     /// # Errors
