@@ -694,8 +694,15 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
         }
     }
     if let Some(p) = &a.animate {
-        let svg = animated_svg(&frames, &RenderOptions::default(), 0.1)
-            .map_err(|e| Failure::Input(e.to_string()))?;
+        let scene = Path::new(&a.scene)
+            .file_stem()
+            .map_or_else(|| a.scene.clone(), |s| s.to_string_lossy().into_owned());
+        let options = RenderOptions {
+            title: Some(scene),
+            ..RenderOptions::default()
+        };
+        let svg =
+            animated_svg(&frames, &options, 0.1).map_err(|e| Failure::Input(e.to_string()))?;
         crate::io::write_atomic(p, svg.as_bytes())?;
     }
     if let Some(m) = failure {

@@ -313,7 +313,14 @@ fn bad_command_lines_are_usage_errors() {
         (vec!["simulate", "box-stack", "--animate", "x.gif"], ".svg"),
         (vec!["simulate", "wall", "--seed", "3"], "pile only"),
         (
-            vec!["simulate", "wall", "--correction", "none", "--correction-iter", "5"],
+            vec![
+                "simulate",
+                "wall",
+                "--correction",
+                "none",
+                "--correction-iter",
+                "5",
+            ],
             "--correction projection",
         ),
         (
