@@ -111,9 +111,13 @@ pub fn displace(world: &mut World, step: &StepProblem, lambda: &DVector<f64>) {
 // ANCHOR_END: displace
 
 // ANCHOR: translating
+/// Per contact, the body blocks `k` it touches with `n_ck`, the linear part of its row
+/// of `J_n` (`+n` or `-n`, unitless).
+pub type LinearNormalRows = Vec<Vec<(usize, Vector3<f64>)>>;
+
 /// Each contact's normal row restricted to the translations: for contact `c`, the blocks
 /// `k` it touches with `n_ck`, the linear part of its row of `J_n` (`+n` or `-n`).
-fn linear_normal_rows(step: &StepProblem) -> Vec<Vec<(usize, Vector3<f64>)>> {
+fn linear_normal_rows(step: &StepProblem) -> LinearNormalRows {
     let j = step.assembly.jacobian();
     (0..step.contacts.len())
         .map(|c| {
@@ -144,7 +148,7 @@ fn linear_normal_rows(step: &StepProblem) -> Vec<Vec<(usize, Vector3<f64>)>> {
 /// As [`Lcp::new`] (only for non-finite data).
 pub fn translating_lcp(
     step: &StepProblem,
-) -> Result<(Lcp, Vec<Vec<(usize, Vector3<f64>)>>), crate::problem::ProblemError> {
+) -> Result<(Lcp, LinearNormalRows), crate::problem::ProblemError> {
     let rows = linear_normal_rows(step);
     let a = &step.assembly;
     let mut touching: Vec<Vec<(usize, Vector3<f64>)>> = vec![Vec::new(); a.dof_map().blocks()];
