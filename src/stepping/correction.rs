@@ -229,23 +229,11 @@ pub(crate) fn pass(
     let step = world
         .assemble(contacts, &settings.step_params(world))
         .map_err(SimulationError::world(step_index))?;
-    if push == Push::Translating {
-        let (lcp, rows) = translating_lcp(&step).map_err(|e| SimulationError::Solve {
-            step: step_index,
-            stage: "correction",
-            message: e.to_string(),
-        })?;
-        let (lambda, summary) = registry_solve(
-            &AnyProblem::Lcp(lcp),
-            &settings.correction_method,
-            DVector::zeros(step.contacts.len()),
-            &settings.correction_params,
-            Stage::new("correction", step_index),
-        )?;
-        displace_translating(world, &step, &rows, &lambda);
-        return Ok((summary.iterations, summary.error));
-    }
-    let lcp = position_lcp(&step).map_err(|e| SimulationError::Solve {
+    let posed = match push {
+        Push::Translating => translating_lcp(&step).map(|(lcp, rows)| (lcp, Some(rows))),
+        Push::Turning => position_lcp(&step).map(|lcp| (lcp, None)),
+    };
+    let (lcp, rows) = posed.map_err(|e| SimulationError::Solve {
         step: step_index,
         stage: "correction",
         message: e.to_string(),
@@ -257,7 +245,10 @@ pub(crate) fn pass(
         &settings.correction_params,
         Stage::new("correction", step_index),
     )?;
-    displace(world, &step, &lambda);
+    match rows {
+        Some(rows) => displace_translating(world, &step, &rows, &lambda),
+        None => displace(world, &step, &lambda),
+    }
     Ok((summary.iterations, summary.error))
 }
 
