@@ -10,7 +10,7 @@
 //!   scheme as the papers print it) over its first 100.
 //!
 //! ```text
-//! cargo run --release --example simulation_scale
+//! cargo run --release --example simulation_scale [defaults] [per-contact] [towers]
 //! ```
 //!
 //! Writes `book/src/generated/simulation_towers.txt`, `simulation_per_contact.txt` and
@@ -233,9 +233,19 @@ fn defaults() {
     support::publish("generated/simulation_defaults.txt", &t);
 }
 
+/// Runs every part, or only those named on the command line (`defaults`,
+/// `per-contact`, `towers`).
 fn main() {
-    defaults();
-    per_contact();
-    towers();
+    let only: Vec<String> = std::env::args().skip(1).collect();
+    let wanted = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    if wanted("defaults") {
+        defaults();
+    }
+    if wanted("per-contact") {
+        per_contact();
+    }
+    if wanted("towers") {
+        towers();
+    }
     eprintln!();
 }

@@ -105,6 +105,9 @@ pub(crate) fn registry_solve(
 pub struct WarmStart {
     at: HashMap<ContactId, usize>,
     r: Vec<f64>,
+    /// The part of `r` the whole-system solve of a VSP step gave (`None` after any other
+    /// step): the start of the next step's whole-system solve.
+    whole: Option<Vec<f64>>,
 }
 
 impl WarmStart {
@@ -128,13 +131,55 @@ impl WarmStart {
         WarmStart {
             at: self.at.clone(),
             r: self.r.iter().map(|r| r * factor).collect(),
+            whole: None,
         }
+    }
+
+    /// The start of the whole-system solve of a VSP step with weight `a`: the impulses
+    /// the last step's whole-system solve found, when the last step was a VSP step, and
+    /// otherwise the last step's impulses times `a`.
+    ///
+    /// The last step's impulses times `a` would be a poor start: in a stack at rest, a
+    /// layer's solve carries only its own top's weight, so the sum over the step holds
+    /// `a` times the weight above each contact plus `1 - a` times the layer's own, and
+    /// the whole-system solve must then move the weight of everything above through the
+    /// whole stack within its sweeps (a 80-ring tower at 10 sweeps a solve then drifts).
+    pub fn for_whole_system(&self, a: f64) -> WarmStart {
+        match &self.whole {
+            Some(w) => WarmStart {
+                at: self.at.clone(),
+                r: w.clone(),
+                whole: None,
+            },
+            None => self.scaled(a),
+        }
+    }
+
+    /// The start of the layer solves of a VSP step with weight `a`: what the last step's
+    /// layers found (its impulses less the whole-system part), when the last step was a
+    /// VSP step, and otherwise the last step's impulses times `1 - a`.
+    pub fn for_layers(&self, a: f64) -> WarmStart {
+        match &self.whole {
+            Some(w) => WarmStart {
+                at: self.at.clone(),
+                r: self.r.iter().zip(w).map(|(r, w)| r - w).collect(),
+                whole: None,
+            },
+            None => self.scaled(1.0 - a),
+        }
+    }
+
+    /// Remembers, after [`WarmStart::remember`] of a VSP step, the part `whole` (`3nc`,
+    /// the same contacts) of its impulses that the whole-system solve gave.
+    pub fn remember_whole(&mut self, whole: &DVector<f64>) {
+        self.whole = Some(whole.as_slice().to_vec());
     }
 
     /// Remembers the impulses `r` of contacts `ids`.
     pub fn remember(&mut self, ids: Vec<ContactId>, r: &DVector<f64>) {
         self.at = ids.into_iter().enumerate().map(|(c, id)| (id, c)).collect();
         self.r = r.as_slice().to_vec();
+        self.whole = None;
     }
 }
 

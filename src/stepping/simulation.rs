@@ -197,6 +197,7 @@ impl Simulation {
         // Collision detection, dynamics and the position update of the scheme.
         let t0 = Instant::now();
         let mut layers = 0;
+        let mut whole_impulses = None;
         let mut model = self.model.clone();
         let outcome = match s.stepper {
             Stepper::Velocity | Stepper::Vsp => {
@@ -207,6 +208,7 @@ impl Simulation {
                 if s.stepper == Stepper::Vsp {
                     let (d, report) = vsp::step(&mut world, contacts, s, &self.warm, index)?;
                     layers = report.layers;
+                    whole_impulses = Some(report.whole_impulses);
                     Outcome::Contact(d)
                 } else {
                     Outcome::Contact(velocity::step(&mut world, contacts, s, &self.warm, index)?)
@@ -309,6 +311,9 @@ impl Simulation {
         match outcome {
             Outcome::Contact(d) => {
                 self.warm.remember(d.step.ids(), &d.r);
+                if let Some(w) = &whole_impulses {
+                    self.warm.remember_whole(w);
+                }
                 self.last_problem = Some(d.problem);
             }
             Outcome::Implicit { report, .. } => {

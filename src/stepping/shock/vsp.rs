@@ -113,6 +113,10 @@ pub struct VspReport {
     pub layer_solves: usize,
     /// Layer passes of `correction()` made (layers with a penetrating contact).
     pub layer_corrections: usize,
+    /// The impulses of the whole-system solve `dynamics(a dT)` alone (`3nc`, the step's
+    /// contacts; zero when `a = 0`): the start of the next step's whole-system solve
+    /// ([`WarmStart::for_whole_system`]).
+    pub whole_impulses: DVector<f64>,
 }
 
 // ANCHOR: vsp_method
@@ -234,7 +238,7 @@ pub fn step(
             contacts.clone(),
             a * dt,
             &over(settings, a * dt),
-            &warm.scaled(a),
+            &warm.for_whole_system(a),
             step_index,
         )?;
         apply_velocity(world, &d.step, &d.velocity);
@@ -255,12 +259,13 @@ pub fn step(
     };
 
     // shock-propagation(dynamics((1 - a) dT), correction()).
+    report.whole_impulses = whole.r.clone();
     let h = (1.0 - a) * dt;
     let after_whole =
         (settings.vsp_bottom_velocity == BottomVelocity::WholeSystem).then(|| world.clone());
     let layered_correction = settings.vsp_layered_correction;
     if h > 0.0 || layered_correction {
-        let (layer_settings, layer_warm) = (over(settings, h), warm.scaled(1.0 - a));
+        let (layer_settings, layer_warm) = (over(settings, h), warm.for_layers(a));
         let (r, solve, seconds) = (&mut whole.r, &mut whole.solve, &mut whole.assembly_seconds);
         shock_propagation(
             world,
