@@ -151,7 +151,8 @@ pub fn translating_lcp(
 ) -> Result<(Lcp, LinearNormalRows), crate::problem::ProblemError> {
     let rows = linear_normal_rows(step);
     let a = &step.assembly;
-    let mut touching: Vec<Vec<(usize, Vector3<f64>)>> = vec![Vec::new(); a.dof_map().blocks()];
+    // Per block, the contacts touching it with their normals: the transpose of `rows`.
+    let mut touching: LinearNormalRows = vec![Vec::new(); a.dof_map().blocks()];
     for (c, row) in rows.iter().enumerate() {
         for &(k, n) in row {
             touching[k].push((c, n));
@@ -179,7 +180,7 @@ pub fn translating_lcp(
 fn displace_translating(
     world: &mut World,
     step: &StepProblem,
-    rows: &[Vec<(usize, Vector3<f64>)>],
+    rows: &LinearNormalRows,
     lambda: &DVector<f64>,
 ) {
     let a = &step.assembly;

@@ -143,7 +143,7 @@ impl WarmStart {
     /// layer's solve carries only its own top's weight, so the sum over the step holds
     /// `a` times the weight above each contact plus `1 - a` times the layer's own, and
     /// the whole-system solve must then move the weight of everything above through the
-    /// whole stack within its sweeps (a 80-ring tower at 10 sweeps a solve then drifts).
+    /// whole stack within its sweeps (an 80-ring tower at 10 sweeps a solve then comes apart).
     pub fn for_whole_system(&self, a: f64) -> WarmStart {
         match &self.whole {
             Some(w) => WarmStart {

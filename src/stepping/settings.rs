@@ -220,7 +220,7 @@ impl Settings {
     ///   leaves the penetration it made, and 100 sweeps a pass remove it on the scenes
     ///   measured at a fraction of the cost of 1000.
     ///
-    /// Measured by `examples/simulation_defaults.rs`
+    /// Measured by `examples/simulation_scale.rs`
     /// (`book/src/generated/simulation_defaults.txt`, in the book's chapter on time
     /// stepping).
     /// [`Settings::default`] is the scheme as the papers print it (no correction, `auto`
