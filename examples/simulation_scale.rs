@@ -7,14 +7,16 @@
 //!   collision detection, assembly, solve and correction apart;
 //! * the pile with the settings `nonsmooth simulate` starts from
 //!   ([`Settings::recommended`]) over 500 steps, against [`Settings::default`] (the
-//!   scheme as the papers print it) over its first 100.
+//!   scheme as the papers print it) over its first 100;
+//! * the iteration budget of VSP's whole-system solve, from 1 to 1 000 iterations, on
+//!   the 25-box stack, towers and the falling pile.
 //!
 //! ```text
-//! cargo run --release --example simulation_scale [defaults] [per-contact] [towers]
+//! cargo run --release --example simulation_scale [defaults] [per-contact] [towers] [whole-budget]
 //! ```
 //!
-//! Writes `book/src/generated/simulation_towers.txt`, `simulation_per_contact.txt` and
-//! `simulation_defaults.txt`. It takes minutes and its timings depend on the machine, so
+//! Writes `book/src/generated/simulation_towers.txt`, `simulation_per_contact.txt`,
+//! `simulation_defaults.txt` and `simulation_whole_budget.txt`. It takes minutes and its timings depend on the machine, so
 //! no test checks the committed files: run it again to refresh them.
 
 #[path = "support/mod.rs"]
@@ -233,8 +235,116 @@ fn defaults() {
     support::publish("generated/simulation_defaults.txt", &t);
 }
 
+/// The settings of `nonsmooth simulate SCENE --shock-propagation` with the whole-system
+/// solve's budget set to `budget` iterations.
+fn vsp_cli(budget: usize) -> Settings {
+    let mut s = Settings::recommended().with_shock_propagation(0.005);
+    s.vsp_whole_budget = budget;
+    s
+}
+
+/// The whole-system budget of VSP: the 25-box stack and towers of 40 and 80 rings at
+/// rest (100 steps), and the falling pile (200 steps), each with the command line's
+/// shock-propagation settings and budgets from 1 iteration to the 1 000 of the cap.
+fn whole_budget() {
+    let mut t = String::new();
+    writeln!(
+        t,
+        "The whole-system solve dynamics(a dT) of VSP (a = 0.005) with a budget of iterations;"
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "`simulate SCENE --shock-propagation` otherwise (NSGS, cap 1000, tol 1e-8, projection)."
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "Highest rise of a body (m, scenes at rest), worst penetration over the run (m),"
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "energy change (J), steps whose layer solves all converged, median whole-system"
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "iterations and median ms a step.
+"
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "  {:<12} {:>6} {:>6}  {:>10} {:>10} {:>11} {:>9} {:>6} {:>8}",
+        "scene", "steps", "budget", "rise", "worst pen", "energy", "layers ok", "iter", "ms"
+    )
+    .unwrap();
+    let box_stack = || {
+        nonsmooth::world::scenes::box_stack::build(
+            &nonsmooth::world::scenes::box_stack::BoxStackParams {
+                count: 25,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+    };
+    let ring = |layers| {
+        tower(&TowerParams {
+            layers,
+            ..TowerParams::default()
+        })
+        .unwrap()
+    };
+    let scenes: Vec<(&str, Box<dyn Fn() -> nonsmooth::world::World>, usize, bool)> = vec![
+        ("box-stack 25", Box::new(box_stack), 100, true),
+        ("tower 40", Box::new(move || ring(40)), 100, true),
+        ("tower 80", Box::new(move || ring(80)), 100, true),
+        (
+            "pile 60",
+            Box::new(|| pile(&PileParams::default()).unwrap()),
+            200,
+            false,
+        ),
+    ];
+    for (name, build, steps, at_rest) in &scenes {
+        for budget in [1, 3, 10, 30, 100, 1000] {
+            let world = build();
+            let z0: Vec<f64> = world.bodies().iter().map(|b| b.body.position.z).collect();
+            let mut sim = Simulation::new(world, vsp_cli(budget)).unwrap();
+            let e0 = kinetic_energy(sim.world()) + potential_energy(sim.world());
+            let (mut ms, mut iters, mut worst, mut ok) = (Vec::new(), Vec::new(), 0.0_f64, 0);
+            let mut last = None;
+            for _ in 0..*steps {
+                let r = sim.step().unwrap();
+                ms.push(1e3 * (r.collision_seconds + r.dynamics_seconds + r.correction_seconds));
+                iters.push(r.whole_iterations as f64);
+                worst = worst.max(r.max_penetration);
+                ok += usize::from(r.status == "converged" || r.status == "no-contacts");
+                last = Some(r);
+            }
+            let r = last.unwrap();
+            let (rise, _, energy) = tower_state(&sim, &z0, e0, &r);
+            let rise = if *at_rest {
+                format!("{rise:.2e}")
+            } else {
+                "-".into()
+            };
+            writeln!(
+                t,
+                "  {name:<12} {steps:>6} {budget:>6}  {rise:>10} {worst:>10.2e} {energy:>11.2e} {ok:>9} {:>6.0} {:>8.1}",
+                median(iters),
+                median(ms)
+            )
+            .unwrap();
+            eprint!(".");
+        }
+    }
+    support::publish("generated/simulation_whole_budget.txt", &t);
+}
+
 /// Runs every part, or only those named on the command line (`defaults`,
-/// `per-contact`, `towers`).
+/// `per-contact`, `towers`, `whole-budget`).
 fn main() {
     let only: Vec<String> = std::env::args().skip(1).collect();
     let wanted = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
@@ -246,6 +356,9 @@ fn main() {
     }
     if wanted("towers") {
         towers();
+    }
+    if wanted("whole-budget") {
+        whole_budget();
     }
     eprintln!();
 }

@@ -18,6 +18,7 @@ use crate::implicit::{Model, Ncp};
 use crate::io::json;
 use crate::problem::{FrictionKind, Provenance};
 use crate::registry::{Choice, OptionError};
+use crate::stepping::correction::Push;
 use crate::stepping::shock::vsp::BottomVelocity;
 use crate::stepping::{Correction, Settings, Simulation, StepRecord, Stepper};
 use crate::world::World;
@@ -141,6 +142,16 @@ pub struct SimulateArgs {
     /// layer on brick towers).
     #[arg(long, value_name = "V", value_parser = |s: &str| BottomVelocity::from_name(s).ok_or_else(|| format!("unknown bottom velocity `{s}` (expected one of {})", BottomVelocity::ALL.map(|b| b.name()).join(", "))))]
     vsp_bottoms: Option<BottomVelocity>,
+    /// The iteration budget of the whole-system part of a shock-propagation step
+    /// (default 10, the paper's budget): it stops earlier at --tol, and a stop at the
+    /// budget is planned (the table's `whole` column says `budget`), not a failure.
+    #[arg(long, value_name = "N", value_parser = args::iterations)]
+    vsp_whole_budget: Option<usize>,
+    /// How a stack layer's correction moves its top bodies: translating (the default;
+    /// a push off a brick's centre would turn it and lift the layers above) or turning
+    /// (Erleben 2007 eq. 46c as printed).
+    #[arg(long, value_name = "PUSH", value_parser = |s: &str| Push::from_name(s).ok_or_else(|| format!("unknown layer push `{s}` (expected translating or turning)")))]
+    vsp_layer_push: Option<Push>,
     /// Error correction: none, projection (Erleben 2007 eq. 46, 5 PGS sweeps) or
     /// post-stabilisation (Erleben 2017 eq. 43-51, passes until no contact penetrates
     /// more than 1e-6 m). Default post-stabilisation (100 sweeps a pass), projection with
@@ -290,9 +301,14 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     for pair in &a.set {
         method = method.set_pair(pair).map_err(usage)?;
     }
-    if (a.vsp_weight.is_some() || a.vsp_bottoms.is_some()) && stepper(a) != Stepper::Vsp {
+    let vsp_flags = a.vsp_weight.is_some()
+        || a.vsp_bottoms.is_some()
+        || a.vsp_whole_budget.is_some()
+        || a.vsp_layer_push.is_some();
+    if vsp_flags && stepper(a) != Stepper::Vsp {
         return Err(Failure::Usage(
-            "--vsp-weight and --vsp-bottoms apply with --shock-propagation (or --stepper vsp)"
+            "--vsp-weight, --vsp-bottoms, --vsp-whole-budget and --vsp-layer-push apply with \
+             --shock-propagation (or --stepper vsp)"
                 .into(),
         ));
     }
@@ -380,6 +396,12 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     if let Some(b) = a.vsp_bottoms {
         s.vsp_bottom_velocity = b;
     }
+    if let Some(n) = a.vsp_whole_budget {
+        s.vsp_whole_budget = n;
+    }
+    if let Some(p) = a.vsp_layer_push {
+        s.vsp_layer_push = p;
+    }
     s.params.tol = a.tol;
     s.params.max_iter = a.max_iter;
     let im = &mut s.implicit;
@@ -443,6 +465,7 @@ fn table(layers: bool) -> Table {
     ];
     if layers {
         columns.push(("layers", 6, Align::Right));
+        columns.push(("whole", 12, Align::Left));
     }
     columns.extend([
         ("status", 14, Align::Left),
@@ -464,6 +487,11 @@ fn row(r: &StepRecord, layers: bool) -> Vec<String> {
     ];
     if layers {
         cells.push(r.layers.to_string());
+        cells.push(if r.whole_status.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{} {}", r.whole_status, r.whole_iterations)
+        });
     }
     cells.extend([
         r.status.clone(),
@@ -621,7 +649,13 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
             a.steps,
             sim.settings().stepper.name(),
             if layers {
-                format!(" (weight a = {})", sim.settings().vsp_weight)
+                format!(
+                    " (weight a = {}, whole-system budget {} iterations)",
+                    sim.settings().vsp_weight,
+                    sim.settings()
+                        .vsp_whole_budget
+                        .min(sim.settings().params.max_iter)
+                )
             } else {
                 String::new()
             },
@@ -631,6 +665,7 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
         bar.suspend(|| emit(&mut lock, &t.header()))?;
     }
     let mut unconverged = 0usize;
+    let mut budgeted = 0usize;
     let mut failure = None;
     for _ in 0..a.steps {
         let r = match sim.step() {
@@ -642,6 +677,9 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
         };
         if r.status == "max-iterations" || r.status == "stalled" {
             unconverged += 1;
+        }
+        if r.whole_status == crate::stepping::shock::vsp::BUDGET {
+            budgeted += 1;
         }
         if let Some(dir) = &a.dump_problems
             && let Some(p) = sim.last_problem()
@@ -716,6 +754,14 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
                 sim.time(),
                 sim.settings().implicit.newton_iterations,
                 sim.settings().implicit.tol
+            );
+        } else if layers {
+            eprintln!(
+                "{} steps, {:.3} s simulated; {unconverged} steps had a layer solve stop at the cap (--max-iter {}); the whole-system solve used its budget ({} iterations, --vsp-whole-budget) in {budgeted} steps, as planned",
+                sim.steps(),
+                sim.time(),
+                a.max_iter,
+                sim.settings().vsp_whole_budget.min(a.max_iter)
             );
         } else {
             eprintln!(

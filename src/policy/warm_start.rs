@@ -13,6 +13,7 @@
 //!
 //! Checked by `tests/laws/warm_start.rs`.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -63,8 +64,29 @@ pub fn by_identity<K: Eq + Hash>(
 ) -> Result<DVector<f64>, ProblemError> {
     check_len("the previous answer", rows * previous.len(), r_prev.len())?;
     check_finite_vec("the previous answer", r_prev)?;
-    // ANCHOR: by_identity
     let at: HashMap<&K, usize> = previous.iter().enumerate().map(|(c, k)| (k, c)).collect();
+    Ok(by_index(&at, r_prev, current, rows))
+}
+
+/// [`by_identity`] with the previous contacts already indexed: `at` maps the identity of
+/// each previous contact to its place `p`, whose impulse is `r_prev[rows p .. rows (p + 1)]`
+/// (a simulation keeps this index from step to step instead of rebuilding it for every
+/// solve). Returns `rows * current.len()` entries, zeros for identities `at` does not hold.
+///
+/// # Panics
+/// If `at` holds a place beyond `r_prev` (`rows (p + 1) > r_prev.len()`); [`by_identity`]
+/// checks its inputs and cannot build such an index.
+pub fn by_index<K, Q>(
+    at: &HashMap<K, usize>,
+    r_prev: &[f64],
+    current: &[Q],
+    rows: usize,
+) -> DVector<f64>
+where
+    K: Borrow<Q> + Eq + Hash,
+    Q: Eq + Hash,
+{
+    // ANCHOR: by_identity
     let mut r = DVector::zeros(rows * current.len());
     for (c, k) in current.iter().enumerate() {
         if let Some(&p) = at.get(k) {
@@ -73,5 +95,5 @@ pub fn by_identity<K: Eq + Hash>(
         }
     }
     // ANCHOR_END: by_identity
-    Ok(r)
+    r
 }

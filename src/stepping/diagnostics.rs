@@ -62,14 +62,26 @@ pub struct StepRecord {
     /// The contact solver (`auto` resolved; VSP lists every method its solves used,
     /// joined by `+`).
     pub method: String,
-    /// `converged`, `max-iterations` or `no-contacts`.
+    /// `converged`, `max-iterations` or `no-contacts` (VSP: of the layer solves, the
+    /// first that is not `converged`; the whole-system solve is reported apart in
+    /// [`whole_status`](Self::whole_status)).
     pub status: String,
-    /// Iterations of the contact solve (VSP: summed over the whole-system solve and the
-    /// layer solves; their error is the worst, their status the first that is not
-    /// `converged`).
+    /// Iterations of the contact solve (VSP: summed over the layer solves).
     pub iterations: usize,
-    /// Error of the contact impulses in the solver's measure.
+    /// Error of the contact impulses in the solver's measure (VSP: the worst of the
+    /// layer solves).
     pub error: f64,
+    /// VSP only: how the whole-system solve `dynamics(a dT)` ended: `converged`, `budget`
+    /// (it used its iteration budget, [`Settings::vsp_whole_budget`](super::Settings::vsp_whole_budget),
+    /// as planned) or `no-contacts` (also when `a = 0`); empty for the other steppers and
+    /// for `a = 1`, where the whole-system solve is the step's only solve and `status`
+    /// describes it.
+    pub whole_status: String,
+    /// VSP only: iterations of the whole-system solve (0 for the other steppers).
+    pub whole_iterations: usize,
+    /// VSP only: error of the whole-system solve's impulses in the solver's measure, on
+    /// its own problem over `a dT` (0 for the other steppers).
+    pub whole_error: f64,
     /// Worst penetration at the end of the step (after the correction), `>= 0`.
     pub max_penetration: f64,
     /// Worst penetration before the correction (equal to `max_penetration` without one).
@@ -123,6 +135,9 @@ pub const CSV_COLUMNS: &[&str] = &[
     "dynamics_seconds",
     "solve_seconds",
     "correction_seconds",
+    "whole_status",
+    "whole_iterations",
+    "whole_error",
 ];
 
 impl StepRecord {
@@ -168,6 +183,11 @@ impl StepRecord {
             self.dynamics_seconds,
             self.solve_seconds,
             self.correction_seconds
+        );
+        let _ = write!(
+            s,
+            ",{},{},{}",
+            self.whole_status, self.whole_iterations, self.whole_error
         );
         s
     }

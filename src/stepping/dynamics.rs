@@ -19,7 +19,7 @@ use crate::solver::Params;
 use crate::world::{ContactId, StepProblem, World, WorldContact};
 
 /// How a contact solve of a step went.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct SolveSummary {
     /// The method run (`auto` resolved).
     pub method: String,
@@ -113,16 +113,9 @@ pub struct WarmStart {
 impl WarmStart {
     /// The start of a step whose contacts are `ids`: the previous impulse (3 entries)
     /// of every contact that persists, zero for the new ones (the rule of
-    /// [`crate::policy::warm_start::by_identity`]).
+    /// [`crate::policy::warm_start::by_identity`], from the index this start keeps).
     pub fn start_for(&self, ids: &[ContactId]) -> DVector<f64> {
-        let mut r = DVector::zeros(3 * ids.len());
-        for (c, id) in ids.iter().enumerate() {
-            if let Some(&p) = self.at.get(id) {
-                r.fixed_rows_mut::<3>(3 * c)
-                    .copy_from_slice(&self.r[3 * p..3 * p + 3]);
-            }
-        }
-        r
+        crate::policy::warm_start::by_index(&self.at, &self.r, ids, 3)
     }
 
     /// The same impulses times `factor` (the start of a solve over a fraction `factor`

@@ -127,6 +127,13 @@ pub struct Settings {
     /// taken by the whole system before the layered rest. Default
     /// [`super::shock::DEFAULT_VSP_WEIGHT`] (Erleben 2007 uses `0 < a < 0.01`).
     pub vsp_weight: f64,
+    /// The iteration budget (sweeps for projected Gauss-Seidel) of the whole-system solve
+    /// `dynamics(a dT)` of [`Stepper::Vsp`]; it stops earlier at the tolerance of
+    /// [`Settings::params`], and never beyond `params.max_iter`. A stop at the budget is
+    /// planned, not a failure: the step reports it apart
+    /// ([`StepRecord::whole_status`](super::StepRecord::whole_status) `budget`) from the
+    /// layer solves. Default [`super::shock::DEFAULT_VSP_WHOLE_BUDGET`]; at least 1.
+    pub vsp_whole_budget: usize,
     /// Whether [`Stepper::Vsp`] runs `correction()` in each stack layer after the
     /// layer's dynamics (figure 14). Default `true`; the final correction after
     /// collision detection at `t + dt` is [`Settings::correction`].
@@ -180,6 +187,7 @@ impl Default for Settings {
             stabilisation_passes: 4,
             stabilisation_tolerance: 1e-6,
             vsp_weight: super::shock::DEFAULT_VSP_WEIGHT,
+            vsp_whole_budget: super::shock::DEFAULT_VSP_WHOLE_BUDGET,
             vsp_layered_correction: true,
             vsp_bottom_velocity: super::shock::vsp::BottomVelocity::AtRest,
             vsp_layer_push: super::correction::Push::Translating,
@@ -321,6 +329,9 @@ impl Settings {
             if p.max_iter == 0 {
                 return bad(what, "the iteration cap must be at least 1".into());
             }
+        }
+        if self.vsp_whole_budget == 0 {
+            return bad("vsp whole budget", "must be at least 1".into());
         }
         if !(0.0..=1.0).contains(&self.vsp_weight) {
             return bad(

@@ -198,6 +198,7 @@ impl Simulation {
         let t0 = Instant::now();
         let mut layers = 0;
         let mut whole_impulses = None;
+        let mut whole_solve: Option<SolveSummary> = None;
         let mut model = self.model.clone();
         let outcome = match s.stepper {
             Stepper::Velocity | Stepper::Vsp => {
@@ -209,6 +210,7 @@ impl Simulation {
                     let (d, report) = vsp::step(&mut world, contacts, s, &self.warm, index)?;
                     layers = report.layers;
                     whole_impulses = Some(report.whole_impulses);
+                    whole_solve = Some(report.whole).filter(|w| !w.method.is_empty());
                     Outcome::Contact(d)
                 } else {
                     Outcome::Contact(velocity::step(&mut world, contacts, s, &self.warm, index)?)
@@ -303,8 +305,13 @@ impl Simulation {
             correction_iterations: correction.iterations,
             collision_seconds: collision.get(),
             dynamics_seconds,
-            solve_seconds: d_solve.seconds,
+            solve_seconds: d_solve.seconds + whole_solve.as_ref().map_or(0.0, |w| w.seconds),
             correction_seconds: correction.seconds,
+            whole_status: whole_solve
+                .as_ref()
+                .map_or(String::new(), |w| w.status.clone()),
+            whole_iterations: whole_solve.as_ref().map_or(0, |w| w.iterations),
+            whole_error: whole_solve.as_ref().map_or(0.0, |w| w.error),
         };
 
         // Commit.

@@ -204,6 +204,30 @@ fn an_animation_is_written() {
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg") && text.contains("<animate"));
+    // One frame at the start and one a step: 21 frames, each with its `<animate>`.
+    assert_eq!(text.matches("<animate ").count(), 21, "{}", &text[..400]);
+}
+
+/// Long runs are subsampled to at most 100 frames (the first and one every
+/// `ceil(steps / 99)` steps).
+#[test]
+fn an_animation_keeps_at_most_100_frames() {
+    let d = tmp("anim-limit");
+    for (steps, frames) in [(99, 100), (100, 51), (1000, 91)] {
+        let svg = d.join(format!("a{steps}.svg"));
+        let (code, _, err) = run(&[
+            "simulate",
+            "heavy-on-light",
+            "--steps",
+            &steps.to_string(),
+            "-q",
+            "--animate",
+            svg.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let text = std::fs::read_to_string(&svg).unwrap();
+        assert_eq!(text.matches("<animate ").count(), frames, "{steps} steps");
+    }
 }
 
 /// Shock propagation on every named scene: the layer count is in the JSON records and
@@ -255,7 +279,14 @@ fn shock_propagation_runs_on_every_scene_and_reports_its_layers() {
     ];
     let (code, _, err) = run(&[&table[..], &["--shock-propagation"]].concat());
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("vsp stepper (weight a = 0.005)"), "{err}");
+    assert!(
+        err.contains("vsp stepper (weight a = 0.005, whole-system budget 10 iterations)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("the whole-system solve used its budget"),
+        "{err}"
+    );
     assert!(err.contains("correction projection"), "{err}");
     let (code, out, err) = run(&[
         &table[..],
@@ -280,6 +311,64 @@ fn shock_propagation_runs_on_every_scene_and_reports_its_layers() {
         out.lines().nth(1).unwrap().split_whitespace().nth(3) == Some("5"),
         "{out}"
     );
+}
+
+/// The whole-system solve of a shock-propagation step stops at its budget and says so
+/// apart from the layer solves; `--vsp-whole-budget` and `--vsp-layer-push` reach the
+/// settings, and are refused without shock propagation.
+#[test]
+fn shock_propagation_reports_the_whole_system_solve_apart() {
+    let base = [
+        "simulate",
+        "box-stack",
+        "--n",
+        "25",
+        "--steps",
+        "4",
+        "--json",
+        "--shock-propagation",
+    ];
+    for (budget, push) in [("3", "translating"), ("50", "turning")] {
+        let (code, out, err) = run(&[
+            &base[..],
+            &["--vsp-whole-budget", budget, "--vsp-layer-push", push],
+        ]
+        .concat());
+        assert_eq!(code, 0, "{err}");
+        let cap: u64 = budget.parse().unwrap();
+        for line in out.lines() {
+            let r: serde_json::Value = serde_json::from_str(line).unwrap();
+            let (status, iters) = (
+                r["whole_status"].as_str().unwrap(),
+                r["whole_iterations"].as_u64().unwrap(),
+            );
+            assert!(iters >= 1 && iters <= cap, "{line}");
+            match status {
+                "budget" => assert_eq!(iters, cap, "{line}"),
+                "converged" => assert!(iters < cap || r["whole_error"].as_f64().unwrap() <= 1e-8),
+                other => panic!("whole_status {other}: {line}"),
+            }
+            // The step's own status is the layer solves'.
+            assert!(
+                ["converged", "max-iterations", "stalled"].contains(&r["status"].as_str().unwrap()),
+                "{line}"
+            );
+        }
+    }
+    // Without shock propagation the whole-system fields are empty.
+    let (code, out, _) = run(&["simulate", "box-stack", "--steps", "1", "--json"]);
+    assert_eq!(code, 0);
+    let r: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(r["whole_status"].as_str(), Some(""));
+    assert_eq!(r["whole_iterations"].as_u64(), Some(0));
+    for flag in [["--vsp-whole-budget", "5"], ["--vsp-layer-push", "turning"]] {
+        let (code, _, err) = run(&[&["simulate", "box-stack", "--steps", "1"][..], &flag].concat());
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("apply with --shock-propagation"), "{err}");
+    }
+    let (code, _, err) = run(&[&base[..], &["--vsp-layer-push", "sideways"]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("expected translating or turning"), "{err}");
 }
 
 #[test]

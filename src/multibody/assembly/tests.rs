@@ -140,3 +140,33 @@ fn moving_fixed_body_enters_b() {
     assert_eq!(a.b_kinematic().as_slice(), &[0.0, -1.0, 0.0]);
     assert_eq!(a.dofs(), 6);
 }
+
+/// The assembly validates the bodies it reads (free bodies and the fixed bodies of its
+/// contacts), and only those: a fixed body no contact touches does not enter it, so a
+/// stack layer of a large world does not pay for the rest of the world.
+#[test]
+fn validation_covers_the_bodies_read_and_only_those() {
+    let (mut bodies, contacts) = two_boxes();
+    let h = Vector3::new(0.5, 0.5, 0.5);
+    let mut far = RigidBody::solid_box(h, 1.0, Vector3::new(9.0, 0.0, 0.5)).unwrap();
+    far.fixed = true;
+    far.linear_velocity.x = f64::NAN;
+    bodies.push(far);
+    let step = StepParams::default();
+    assert!(Assembly::new(&bodies, &contacts, &step).is_ok());
+
+    // The same fixed body, once a contact touches it, is read and refused by index.
+    let mut touching = contacts.clone();
+    touching.push(Contact::new(BodyRef::Body(2), 1, Vector3::zeros(), Vector3::z(), 0.3).unwrap());
+    assert!(matches!(
+        Assembly::new(&bodies, &touching, &step).unwrap_err(),
+        MultibodyError::NonFinite { body: Some(2), .. }
+    ));
+
+    // A free body is always read, contact or not.
+    bodies[2].fixed = false;
+    assert!(matches!(
+        Assembly::new(&bodies, &contacts, &step).unwrap_err(),
+        MultibodyError::NonFinite { body: Some(2), .. }
+    ));
+}

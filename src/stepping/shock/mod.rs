@@ -37,4 +37,4 @@ pub use correction::{correct_layer, shock_correction};
 pub use graph::{GraphError, stack_heights, world_heights};
 pub use layers::{Layer, StackLayers};
 pub use propagate::{layer_contacts, predicted_gap, shock_propagation};
-pub use vsp::{DEFAULT_VSP_WEIGHT, VspReport};
+pub use vsp::{DEFAULT_VSP_WEIGHT, DEFAULT_VSP_WHOLE_BUDGET, VspReport};

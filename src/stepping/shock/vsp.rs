@@ -48,6 +48,13 @@ use crate::world::{World, WorldContact};
 /// used, `0 < a < 0.01` (Erleben 2007 section 4).
 pub const DEFAULT_VSP_WEIGHT: f64 = 0.005;
 
+/// The default iteration budget of the whole-system solve `dynamics(a dT)`
+/// ([`Settings::vsp_whole_budget`]). The paper never used more than 10 iterations for
+/// `dynamics()` (Erleben 2007 section 4); the budget is measured on towers, the 25-box
+/// stack and a falling pile in `examples/simulation_scale.rs` (`whole-budget`,
+/// `generated/simulation_whole_budget.txt`).
+pub const DEFAULT_VSP_WHOLE_BUDGET: usize = 10;
+
 /// The velocity a fixed bottom body has in the problem of the layer above it.
 ///
 /// Figure 12 fixes the bottom of a layer (infinite mass) but does not say which
@@ -117,7 +124,18 @@ pub struct VspReport {
     /// contacts; zero when `a = 0`): the start of the next step's whole-system solve
     /// ([`WarmStart::for_whole_system`]).
     pub whole_impulses: DVector<f64>,
+    /// How the whole-system solve `dynamics(a dT)` went when layer solves follow it
+    /// (`a < 1`): status `budget` when it used its whole iteration budget
+    /// ([`Settings::vsp_whole_budget`]), a planned stop and not a failure; `no-contacts`
+    /// when `a = 0` or there were no contacts. The returned [`Dynamics::solve`] then
+    /// describes the layer solves alone. With `a = 1` the whole-system solve is the
+    /// step's only solve: it has no budget, [`Dynamics::solve`] describes it, and this
+    /// field is empty (its default).
+    pub whole: SolveSummary,
 }
+
+/// The status of a whole-system solve that used its budget: a planned stop.
+pub const BUDGET: &str = "budget";
 
 // ANCHOR: vsp_method
 /// The settings of a stage of the VSP step: time step `h` (the fraction of the step the
@@ -231,13 +249,21 @@ pub fn step(
         ..Default::default()
     };
 
-    // dynamics(a dT) of the whole system.
+    // dynamics(a dT) of the whole system, within its iteration budget.
     let mut whole = if a > 0.0 {
+        let mut whole_settings = over(settings, a * dt);
+        if a < 1.0 {
+            let budget = whole_settings
+                .params
+                .max_iter
+                .min(settings.vsp_whole_budget);
+            whole_settings.params.max_iter = budget;
+        }
         let d = dynamics(
             world,
             contacts.clone(),
             a * dt,
-            &over(settings, a * dt),
+            &whole_settings,
             &warm.for_whole_system(a),
             step_index,
         )?;
@@ -260,6 +286,15 @@ pub fn step(
 
     // shock-propagation(dynamics((1 - a) dT), correction()).
     report.whole_impulses = whole.r.clone();
+    if a < 1.0 {
+        report.whole = std::mem::replace(
+            &mut whole.solve,
+            SolveSummary::nothing(over(settings, dt).method.name()),
+        );
+        if report.whole.status == "max-iterations" {
+            report.whole.status = BUDGET.into();
+        }
+    }
     let h = (1.0 - a) * dt;
     let after_whole =
         (settings.vsp_bottom_velocity == BottomVelocity::WholeSystem).then(|| world.clone());
@@ -333,3 +368,32 @@ pub fn step(
     Ok((whole, report))
 }
 // ANCHOR_END: vsp_step
+
+#[cfg(test)]
+mod tests {
+    use super::carried;
+    use nalgebra::Vector3;
+
+    /// Under gravity the carried part keeps the velocity across gravity and the spin
+    /// about it, and drops the lift, the fall and the rocking; under zero gravity (no
+    /// up, no stack to carry) it is zero, so the layers are solved against bottoms at
+    /// rest, as with `at-rest`.
+    #[test]
+    fn carried_keeps_what_carries_and_is_zero_without_gravity() {
+        let v = Vector3::new(1.0, -2.0, 3.0);
+        let o = Vector3::new(0.5, 0.25, -4.0);
+        let g = Vector3::new(0.0, 0.0, -9.81);
+        let (cv, co) = carried((v, o), &g);
+        assert_eq!(cv, Vector3::new(1.0, -2.0, 0.0));
+        assert_eq!(co, Vector3::new(0.0, 0.0, -4.0));
+        // A slanted gravity: what is left is orthogonal (linear) or parallel (angular).
+        let g = Vector3::new(1.0, 2.0, -9.0);
+        let (cv, co) = carried((v, o), &g);
+        assert!(cv.dot(&g).abs() <= 1e-12 * v.norm() * g.norm());
+        assert!(co.cross(&g).norm() <= 1e-12 * o.norm() * g.norm());
+        assert!((cv + g * (v.dot(&g) / g.norm_squared()) - v).norm() <= 1e-12);
+        for g in [Vector3::zeros(), Vector3::new(f64::NAN, 0.0, 0.0)] {
+            assert_eq!(carried((v, o), &g), (Vector3::zeros(), Vector3::zeros()));
+        }
+    }
+}
