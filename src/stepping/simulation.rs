@@ -53,6 +53,7 @@ pub struct Simulation {
     warm: WarmStart,
     contacts: Option<Vec<WorldContact>>,
     last_problem: Option<AnyProblem>,
+    last_stats: serde_json::Value,
     model: Model,
     last_implicit: Option<NewtonReport>,
 }
@@ -132,6 +133,7 @@ impl Simulation {
             warm: WarmStart::default(),
             contacts: None,
             last_problem: None,
+            last_stats: serde_json::Value::Null,
             model,
             last_implicit: None,
         })
@@ -174,6 +176,14 @@ impl Simulation {
     /// writes.
     pub fn last_problem(&self) -> Option<&AnyProblem> {
         self.last_problem.as_ref()
+    }
+
+    /// The contact solver's own statistics of the last step as JSON (for PROX,
+    /// [`crate::prox::ProxStats`]: sweeps, rollbacks, why it stopped); `null` when the
+    /// last step solved nothing, made several solves (a VSP step with layers) or was
+    /// implicit.
+    pub fn last_solver_stats(&self) -> &serde_json::Value {
+        &self.last_stats
     }
 
     // ANCHOR: step
@@ -241,6 +251,7 @@ impl Simulation {
                     iterations: report.iterations,
                     error: report.residual,
                     seconds: t.elapsed().as_secs_f64(),
+                    stats: serde_json::Value::Null,
                 };
                 Outcome::Implicit {
                     contacts: report.contacts,
@@ -315,10 +326,12 @@ impl Simulation {
                     self.warm.remember_whole(w);
                 }
                 self.last_problem = Some(d.problem);
+                self.last_stats = d.solve.stats;
             }
             Outcome::Implicit { report, .. } => {
                 self.last_implicit = Some(report);
                 self.last_problem = None;
+                self.last_stats = serde_json::Value::Null;
             }
         }
         self.world = world;
