@@ -345,8 +345,8 @@ fn build() -> Outputs {
         writeln!(timing, "{}\n", scene.label).unwrap();
         writeln!(
             timing,
-            "  {:<19} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
-            "variant", "min", "Q1", "median", "Q3", "max", "total", "steps"
+            "  {:<28} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+            "scene: variant", "min", "Q1", "median", "Q3", "max", "total", "steps"
         )
         .unwrap();
         let ke = |k: usize| -> Vec<f64> { runs[k].1.iter().map(|s| s.kinetic).collect() };
@@ -407,8 +407,15 @@ fn build() -> Outputs {
             let whole: f64 = steps.iter().map(|s| s.step_seconds).sum();
             writeln!(
                 timing,
-                "  {:<19} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
-                name, ms[0], ms[1], ms[2], ms[3], ms[4], total, whole
+                "  {:<28} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}",
+                format!("{}: {name}", scene.key),
+                ms[0],
+                ms[1],
+                ms[2],
+                ms[3],
+                ms[4],
+                total,
+                whole
             )
             .unwrap();
         }
