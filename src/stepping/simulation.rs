@@ -182,6 +182,24 @@ impl Simulation {
     /// [`crate::prox::ProxStats`]: sweeps, rollbacks, why it stopped); `null` when the
     /// last step solved nothing, made several solves (a VSP step with layers) or was
     /// implicit.
+    ///
+    /// ```
+    /// use nalgebra::{UnitQuaternion, Vector3};
+    /// use nonsmooth::registry::Choice;
+    /// use nonsmooth::stepping::{Settings, Simulation};
+    /// use nonsmooth::world::{MaterialId, Shape, World};
+    ///
+    /// let mut world = World::new();
+    /// let cube = Shape::cuboid(0.5, 0.5, 0.5).unwrap();
+    /// let (at, q) = (Vector3::new(0.0, 0.0, 0.5), UnitQuaternion::identity());
+    /// world.add(cube, 1000.0, at, q, MaterialId::default()).unwrap();
+    /// let method = Choice::new("prox-gs").unwrap().set_pair("r_factor=global=5").unwrap();
+    /// let settings = Settings { method, ..Settings::default() };
+    /// let mut sim = Simulation::new(world, settings).unwrap();
+    /// sim.step().unwrap();
+    /// let stats = sim.last_solver_stats();
+    /// assert!(stats["sweeps"].as_u64().is_some() && stats["rollbacks"].as_u64().is_some());
+    /// ```
     pub fn last_solver_stats(&self) -> &serde_json::Value {
         &self.last_stats
     }
