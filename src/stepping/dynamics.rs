@@ -32,6 +32,11 @@ pub struct SolveSummary {
     pub error: f64,
     /// Wall time of the solve in s.
     pub seconds: f64,
+    /// The method's own statistics as JSON (PROX: sweeps, rollbacks and why it stopped,
+    /// [`crate::prox::ProxStats`]); `null` when nothing was solved. Not serialised with
+    /// the summary.
+    #[serde(skip)]
+    pub stats: serde_json::Value,
 }
 
 impl SolveSummary {
@@ -42,6 +47,7 @@ impl SolveSummary {
             iterations: 0,
             error: 0.0,
             seconds: 0.0,
+            stats: serde_json::Value::Null,
         }
     }
 }
@@ -84,6 +90,7 @@ pub(crate) fn registry_solve(
             iterations: info.iterations,
             error: info.error.get(params.measure),
             seconds: info.seconds,
+            stats: info.stats.clone(),
         },
         (None, Err(e)) => {
             return Err(SimulationError::Solve {

@@ -53,6 +53,7 @@ pub struct Simulation {
     warm: WarmStart,
     contacts: Option<Vec<WorldContact>>,
     last_problem: Option<AnyProblem>,
+    last_stats: serde_json::Value,
     model: Model,
     last_implicit: Option<NewtonReport>,
 }
@@ -132,6 +133,7 @@ impl Simulation {
             warm: WarmStart::default(),
             contacts: None,
             last_problem: None,
+            last_stats: serde_json::Value::Null,
             model,
             last_implicit: None,
         })
@@ -174,6 +176,32 @@ impl Simulation {
     /// writes.
     pub fn last_problem(&self) -> Option<&AnyProblem> {
         self.last_problem.as_ref()
+    }
+
+    /// The contact solver's own statistics of the last step as JSON (for PROX,
+    /// [`crate::prox::ProxStats`]: sweeps, rollbacks, why it stopped); `null` when the
+    /// last step solved nothing, made several solves (a VSP step with layers) or was
+    /// implicit.
+    ///
+    /// ```
+    /// use nalgebra::{UnitQuaternion, Vector3};
+    /// use nonsmooth::registry::Choice;
+    /// use nonsmooth::stepping::{Settings, Simulation};
+    /// use nonsmooth::world::{MaterialId, Shape, World};
+    ///
+    /// let mut world = World::new();
+    /// let cube = Shape::cuboid(0.5, 0.5, 0.5).unwrap();
+    /// let (at, q) = (Vector3::new(0.0, 0.0, 0.5), UnitQuaternion::identity());
+    /// world.add(cube, 1000.0, at, q, MaterialId::default()).unwrap();
+    /// let method = Choice::new("prox-gs").unwrap().set_pair("r_factor=global=5").unwrap();
+    /// let settings = Settings { method, ..Settings::default() };
+    /// let mut sim = Simulation::new(world, settings).unwrap();
+    /// sim.step().unwrap();
+    /// let stats = sim.last_solver_stats();
+    /// assert!(stats["sweeps"].as_u64().is_some() && stats["rollbacks"].as_u64().is_some());
+    /// ```
+    pub fn last_solver_stats(&self) -> &serde_json::Value {
+        &self.last_stats
     }
 
     // ANCHOR: step
@@ -243,6 +271,7 @@ impl Simulation {
                     iterations: report.iterations,
                     error: report.residual,
                     seconds: t.elapsed().as_secs_f64(),
+                    stats: serde_json::Value::Null,
                 };
                 Outcome::Implicit {
                     contacts: report.contacts,
@@ -322,10 +351,12 @@ impl Simulation {
                     self.warm.remember_whole(w);
                 }
                 self.last_problem = Some(d.problem);
+                self.last_stats = d.solve.stats;
             }
             Outcome::Implicit { report, .. } => {
                 self.last_implicit = Some(report);
                 self.last_problem = None;
+                self.last_stats = serde_json::Value::Null;
             }
         }
         self.world = world;

@@ -164,7 +164,7 @@ fn over(settings: &Settings, h: f64) -> Settings {
 
 /// Adds the summary of one solve to the summary of the step: iterations and times add
 /// up, the error is the worst, the status the first that is not `converged`, the
-/// method names are listed once each.
+/// method names are listed once each, the solver's statistics are dropped.
 fn merge(total: &mut SolveSummary, one: &SolveSummary) {
     if one.status == "no-contacts" {
         return;
@@ -182,6 +182,7 @@ fn merge(total: &mut SolveSummary, one: &SolveSummary) {
     total.iterations += one.iterations;
     total.error = total.error.max(one.error);
     total.seconds += one.seconds;
+    total.stats = serde_json::Value::Null;
 }
 
 type Twist = (nalgebra::Vector3<f64>, nalgebra::Vector3<f64>);
