@@ -40,7 +40,7 @@ pub struct SimulateArgs {
     n: Option<usize>,
     /// Bricks per ring of tower and roof-tower (at least 3; default 8 for tower, 20 for
     /// roof-tower).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     per_layer: Option<usize>,
     /// Mass ratio of heavy-on-light (heavy / light; a finite number > 0; default 1000).
     #[arg(long, allow_hyphen_values = true, value_parser = args::ratio)]
