@@ -24,18 +24,25 @@ use crate::stepping::{Correction, Settings, Simulation, StepRecord, Stepper};
 use crate::world::World;
 use crate::world::render::{Frame, RenderOptions, animated_svg};
 use crate::world::scenes::heavy_on_light::{self, HeavyOnLightParams};
+use crate::world::scenes::roof_tower::{self, RoofTowerParams};
+use crate::world::scenes::tower::{self, TowerParams};
 use crate::world::scenes::{SceneKind, build};
 
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
-    /// A scene: box-stack, heavy-on-light, wall, tower, ball-grid, pile; with `--stepper
-    /// implicit-newton` also chain, gripper, arch, deformable-slope; or a scene file (.json;
-    /// the format is in the book's chapter "The world and collision detection").
+    /// A scene: box-stack, heavy-on-light, wall, tower, ball-grid, pile, roof-tower,
+    /// wall-push; with `--stepper implicit-newton` also chain, gripper, arch,
+    /// deformable-slope; or a scene file (.json; the format is in the book's chapter "The
+    /// world and collision detection").
     scene: String,
-    /// The scene's size: boxes of box-stack, bricks per row of wall, layers of tower,
-    /// spheres per side of ball-grid, bodies of pile.
+    /// The scene's size: boxes of box-stack, bricks per row of wall and wall-push, layers
+    /// of tower and roof-tower, spheres per side of ball-grid, bodies of pile.
     #[arg(long)]
     n: Option<usize>,
+    /// Bricks per ring of tower and roof-tower (at least 3; default 8 for tower, 20 for
+    /// roof-tower).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    per_layer: Option<usize>,
     /// Mass ratio of heavy-on-light (heavy / light; a finite number > 0; default 1000).
     #[arg(long, allow_hyphen_values = true, value_parser = args::ratio)]
     ratio: Option<f64>,
@@ -205,9 +212,9 @@ pub struct SimulateArgs {
 /// The world (and model) named or described by `scene`.
 fn world(a: &SimulateArgs) -> Result<(World, Model), Failure> {
     if let Some(kind) = ImplicitScene::from_name(&a.scene) {
-        if a.ratio.is_some() || a.seed.is_some() {
+        if a.ratio.is_some() || a.seed.is_some() || a.per_layer.is_some() {
             return Err(Failure::Usage(format!(
-                "--ratio and --seed do not apply to the {} scene",
+                "--ratio, --seed and --per-layer do not apply to the {} scene",
                 kind.name()
             )));
         }
@@ -249,14 +256,31 @@ fn world_only(a: &SimulateArgs) -> Result<World, Failure> {
             _ if a.seed.is_some() && kind != SceneKind::Pile => {
                 Err(Failure::Usage("--seed applies to the pile only".into()))
             }
+            (SceneKind::Tower, None) if a.per_layer.is_some() => {
+                let mut p = TowerParams::default();
+                p.per_layer = a.per_layer.unwrap_or(p.per_layer);
+                p.layers = a.n.unwrap_or(p.layers);
+                tower::build(&p).map_err(e)
+            }
+            (SceneKind::RoofTower, None) if a.per_layer.is_some() => {
+                let mut p = RoofTowerParams::default();
+                p.tower.per_layer = a.per_layer.unwrap_or(p.tower.per_layer);
+                p.tower.layers = a.n.unwrap_or(p.tower.layers);
+                roof_tower::build(&p).map_err(e)
+            }
+            _ if a.per_layer.is_some() => Err(Failure::Usage(
+                "--per-layer applies to tower and roof-tower only".into(),
+            )),
             _ => build(kind, a.n, a.seed.unwrap_or(0)).map_err(e),
         };
     }
     let path = Path::new(&a.scene);
     if path.exists() {
-        if a.n.is_some() || a.ratio.is_some() || a.seed.is_some() {
+        if a.n.is_some() || a.ratio.is_some() || a.seed.is_some() || a.per_layer.is_some() {
             return Err(Failure::Usage(
-                "--n, --ratio and --seed apply to the named scenes, not to a scene file".into(),
+                "--n, --ratio, --seed and --per-layer apply to the named scenes, not to a scene \
+                 file"
+                    .into(),
             ));
         }
         return crate::world::scene_file::scene_from_path(path)

@@ -15,7 +15,7 @@
 //! | `step_problem` | [`StepProblem`], [`World::contact_problem`] | Erleben 2007 eq. 10-22 |
 //! | `convert` | nalgebra <-> parry (glam) at the boundary | — |
 //! | [`render`] | pictures of the world as SVG: frames, strips, animations | — |
-//! | [`scenes`] | named scenes (box stack, heavy on light, wall, tower, ball grid, pile) as worlds at rest, [`scenes::SceneKind`], [`scenes::build`] | Erleben 2007 fig. 9-11, 13; Silcowitz et al. 2009 fig. 9-10; Erleben 2017 fig. 3 |
+//! | [`scenes`] | named scenes (box stack, heavy on light, wall, tower, ball grid, pile, roof-tower, wall-push) as worlds at rest or with a cannon ball in flight, [`scenes::SceneKind`], [`scenes::build`] | Erleben 2007 fig. 9-11, 13, 16; Silcowitz et al. 2009 fig. 9-10; Erleben 2017 fig. 3 |
 //! | [`scene_file`] | the JSON scene format: [`read_scene`], [`scene_from_path`], [`write_scene`], [`SceneFileError`] | — |
 //!
 //! Collision detection is parry3d-f64 0.31 (its types are glam's; `convert.rs` is the only

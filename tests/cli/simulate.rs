@@ -241,6 +241,8 @@ fn shock_propagation_runs_on_every_scene_and_reports_its_layers() {
         ("tower", "2", 0),
         ("ball-grid", "2", 0),
         ("pile", "6", 0),
+        ("roof-tower", "2", 0),
+        ("wall-push", "2", 0),
     ] {
         let mut args = vec![
             "simulate",
@@ -401,6 +403,22 @@ fn bad_command_lines_are_usage_errors() {
         ),
         (vec!["simulate", "box-stack", "--animate", "x.gif"], ".svg"),
         (vec!["simulate", "wall", "--seed", "3"], "pile only"),
+        (
+            vec!["simulate", "wall", "--per-layer", "12"],
+            "tower and roof-tower only",
+        ),
+        (
+            vec!["simulate", "tower", "--per-layer", "2"],
+            "per_layer must be at least 3",
+        ),
+        (
+            vec!["simulate", "roof-tower", "--per-layer", "0"],
+            "per_layer must be at least 3",
+        ),
+        (
+            vec!["simulate", "tower", "--per-layer", "-3"],
+            "--per-layer",
+        ),
         (
             vec![
                 "simulate",
@@ -756,4 +774,37 @@ fn defaults_are_stated_and_remove_penetration() {
     ]);
     assert_eq!(code, 0, "{header}");
     assert!(header.contains("correction none"), "{header}");
+}
+
+/// `--per-layer` sets the bricks per ring of tower and roof-tower: the bodies of the
+/// trajectory are `n per_layer` bricks (and the roof and the ball).
+#[test]
+fn per_layer_sets_the_bricks_of_a_ring() {
+    let d = tmp("per-layer");
+    for (scene, per_layer, bodies) in [("tower", "5", 10), ("roof-tower", "6", 14)] {
+        let out = d.join(format!("{scene}.jsonl"));
+        let (code, _, err) = run(&[
+            "simulate",
+            scene,
+            "--n",
+            "2",
+            "--per-layer",
+            per_layer,
+            "--steps",
+            "1",
+            "--every",
+            "0",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{scene}: {err}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(
+            first["bodies"].as_array().map(|b| b.len()),
+            Some(bodies),
+            "{scene}: {first}"
+        );
+    }
 }

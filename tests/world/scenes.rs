@@ -35,6 +35,8 @@ fn sizes(kind: SceneKind) -> Vec<Option<usize>> {
         SceneKind::Tower => vec![Some(1), None, Some(30)],
         SceneKind::BallGrid => vec![Some(1), Some(2), None, Some(12)],
         SceneKind::Pile => vec![Some(1), None, Some(3000)],
+        SceneKind::RoofTower => vec![Some(1), Some(4), None],
+        SceneKind::WallPush => vec![Some(1), Some(3), None],
     }
 }
 
@@ -52,7 +54,9 @@ fn scene_names_are_kebab_case_and_read_back() {
             "wall",
             "tower",
             "ball-grid",
-            "pile"
+            "pile",
+            "roof-tower",
+            "wall-push"
         ]
     );
     for k in SceneKind::ALL {
@@ -77,12 +81,19 @@ fn every_scene_builds_at_small_default_and_large_sizes_and_rests_as_specified() 
             assert_eq!(w.ground().map(|g| g.height), Some(0.0), "{kind}");
             assert_eq!(*w.gravity(), Vector3::new(0.0, 0.0, -9.81));
             let cs = contacts(&w);
-            // At rest, unless stated (the pile is in the air).
+            // At rest, unless stated (the pile is in the air; the cannon ball of
+            // roof-tower and wall-push, the last body, flies).
+            let flying = usize::from(matches!(kind, SceneKind::RoofTower | SceneKind::WallPush));
+            let (resting, ball) = w.bodies().split_at(w.bodies().len() - flying);
             assert!(
-                w.bodies()
+                resting
                     .iter()
                     .all(|b| b.body.linear_velocity == Vector3::zeros()
                         && b.body.angular_velocity == Vector3::zeros())
+            );
+            assert!(
+                ball.iter()
+                    .all(|b| b.body.linear_velocity.x + b.body.linear_velocity.y > 0.0)
             );
             match kind {
                 SceneKind::BallGrid => {
@@ -122,6 +133,8 @@ fn contact_counts_at_default_size() {
             (Tower, 80, 896),
             (BallGrid, 129, 325),
             (Pile, 64, 0),
+            (RoofTower, 802, 9440),
+            (WallPush, 206, 2300),
         ]
     );
 }
@@ -149,6 +162,8 @@ fn size_overrides_the_main_count_and_heavy_on_light_refuses_one() {
     assert_eq!(n(SceneKind::Tower, 3), 24);
     assert_eq!(n(SceneKind::BallGrid, 3), 27 + 4);
     assert_eq!(n(SceneKind::Pile, 10), 10 + 4);
+    assert_eq!(n(SceneKind::RoofTower, 3), 3 * 20 + 2);
+    assert_eq!(n(SceneKind::WallPush, 6), wall::body_count(3, 6) + 1);
     let e = scenes::build(SceneKind::HeavyOnLight, Some(3), 0).unwrap_err();
     assert!(
         matches!(&e, MultibodyError::InvalidScene { reason } if reason.contains("heavy-on-light has no size")),

@@ -1,5 +1,6 @@
 //! Named scenes of the 3D world: worlds of bodies with shapes, built at rest (unless
-//! stated), ready for a time stepper.
+//! stated: the pile falls, and a cannon ball flies in roof-tower and wall-push), ready for
+//! a time stepper.
 //!
 //! Unlike [`crate::multibody::scenes`], which writes down the contacts of resting boxes by
 //! hand, these scenes are [`World`]s: their contacts come from collision detection
@@ -17,6 +18,10 @@
 //! | [`tower`] | a round tower, `layers` rings of `per_layer` bricks, alternate rings turned by half a brick | 80 | 896, see [`tower::contact_count`] | Erleben 2007 fig. 11; Erleben 2017 fig. 3 |
 //! | [`ball_grid`] | `n`³ spheres in a bin, every contact overlapping by `overlap_ratio` of the radius | 125 + 4 walls | 325, see [`ball_grid::contact_count`] | Erleben 2007 fig. 13 |
 //! | [`pile`] | `count` random boxes, spheres and capsules above a bin, falling in | 60 + 4 walls | 0 (all in the air) | — (a stress test at scale) |
+//! | [`roof_tower`] | a tower of `layers` rings of 20 bricks, a 3 t roof dropped onto it, a cannon ball shot at it (not at rest) | 800 + 2 | 9440, all the tower's (the roof and the ball touch nothing) | Erleben 2007 fig. 16, 20-22 |
+//! | [`wall_push`] | the [`wall`] and a cannon ball shot at the middle of its face (not at rest) | 205 + 1 | 2300, the wall's | Erleben 2007 fig. 10, 16 |
+//!
+//! [`cannon::aim`] computes the launch of a ball that reaches a point at a given time.
 //!
 //! Each scene has a parameter struct with [`Default`] and a `build` function in its module
 //! that checks the parameters ([`MultibodyError`], never a panic, for zero counts,
@@ -38,17 +43,22 @@
 
 pub mod ball_grid;
 pub mod box_stack;
+pub mod cannon;
 pub mod heavy_on_light;
 pub mod pile;
+pub mod roof_tower;
 pub mod tower;
 pub mod wall;
+pub mod wall_push;
 
 pub use ball_grid::BallGridParams;
 pub use box_stack::BoxStackParams;
 pub use heavy_on_light::HeavyOnLightParams;
 pub use pile::PileParams;
+pub use roof_tower::RoofTowerParams;
 pub use tower::TowerParams;
 pub use wall::WallParams;
+pub use wall_push::WallPushParams;
 
 use crate::names::named;
 use std::fmt;
@@ -77,6 +87,10 @@ pub enum SceneKind {
     BallGrid,
     /// [`pile`].
     Pile,
+    /// [`roof_tower`].
+    RoofTower,
+    /// [`wall_push`].
+    WallPush,
 }
 
 named!(SceneKind {
@@ -86,6 +100,8 @@ named!(SceneKind {
     Tower => "tower",
     BallGrid => "ball-grid",
     Pile => "pile",
+    RoofTower => "roof-tower",
+    WallPush => "wall-push",
 });
 
 impl SceneKind {
@@ -108,6 +124,12 @@ impl SceneKind {
                 "n x n x n spheres in a bin, initially overlapping by 10% of the radius (Erleben 2007 fig. 13)"
             }
             SceneKind::Pile => "random boxes, spheres and capsules falling into a bin (seeded)",
+            SceneKind::RoofTower => {
+                "a roof dropped onto a tower of 800 bricks, then a cannon ball (Erleben 2007 fig. 16)"
+            }
+            SceneKind::WallPush => {
+                "a cannon ball shot into a brick wall (Erleben 2007 fig. 10, 16)"
+            }
         }
     }
 
@@ -121,6 +143,10 @@ impl SceneKind {
             SceneKind::Tower => Some("number of layers of 8 bricks (default 10)"),
             SceneKind::BallGrid => Some("balls per side n, n^3 balls (default 5)"),
             SceneKind::Pile => Some("number of falling bodies (default 60)"),
+            SceneKind::RoofTower => Some("number of layers of 20 bricks (default 40)"),
+            SceneKind::WallPush => {
+                Some("bricks per row, with half as many rows (default 20, 10 rows)")
+            }
         }
     }
 }
@@ -142,6 +168,8 @@ impl fmt::Display for SceneKind {
 /// | tower | [`TowerParams::layers`] | ignored |
 /// | ball-grid | [`BallGridParams::n`] | ignored |
 /// | pile | [`PileParams::count`] | [`PileParams::seed`] |
+/// | roof-tower | `tower.layers` of [`RoofTowerParams`] | ignored |
+/// | wall-push | the wall of [`WallPushParams`] as for wall | ignored |
 ///
 /// # Errors
 /// [`MultibodyError::InvalidScene`] for a size given to heavy-on-light, and the errors
@@ -195,6 +223,21 @@ pub fn build(kind: SceneKind, size: Option<usize>, seed: u64) -> Result<World, M
                 p.count = n;
             }
             pile::build(&p)
+        }
+        SceneKind::RoofTower => {
+            let mut p = RoofTowerParams::default();
+            if let Some(n) = size {
+                p.tower.layers = n;
+            }
+            roof_tower::build(&p)
+        }
+        SceneKind::WallPush => {
+            let mut p = WallPushParams::default();
+            if let Some(n) = size {
+                p.wall.per_row = n;
+                p.wall.rows = (n / 2).max(1);
+            }
+            wall_push::build(&p)
         }
     }
 }
