@@ -2,9 +2,9 @@
 //!
 //! * time per step against the number of contacts for towers of growing height, VSP
 //!   against plain projected Gauss-Seidel (figure 18);
-//! * a tower of 40 rings of 20 bricks (800 bodies) and the wall of 200 bricks, hit by a
-//!   heavy block dropped on top and then by a cannon ball: energy, penetration and time
-//!   per step, VSP against plain projected Gauss-Seidel;
+//! * the scenes `roof-tower` (40 rings of 20 bricks, a roof dropped on top, then a
+//!   cannon ball) and `wall-push` (the wall of 200 bricks hit by a cannon ball): energy,
+//!   penetration and time per step, VSP against plain projected Gauss-Seidel;
 //! * a 10-ring tower at rest for 100 steps: VSP against projected Gauss-Seidel with
 //!   growing budgets and against the cone Newton, at the accuracy each reaches.
 //!
@@ -21,13 +21,14 @@ mod support;
 
 use std::fmt::Write;
 
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::Vector3;
 use nonsmooth::registry::Choice;
 use nonsmooth::stepping::{Correction, Settings, Simulation, StepRecord};
+use nonsmooth::world::World;
 use nonsmooth::world::render::{Frame, RenderOptions, View, strip_svg};
+use nonsmooth::world::scenes::roof_tower::{self, RoofTowerParams};
 use nonsmooth::world::scenes::tower::{TowerParams, build as tower};
-use nonsmooth::world::scenes::wall::{WallParams, build as wall};
-use nonsmooth::world::{MaterialId, Shape, World};
+use nonsmooth::world::scenes::wall_push::{self, WallPushParams};
 use plotters::prelude::SeriesLabelPosition;
 use support::series::{Series, TimeFigure};
 
@@ -128,45 +129,6 @@ fn time_per_contact() {
     .publish();
 }
 
-// ANCHOR: impact
-/// Adds to `world` a heavy block (steel, `block` half extents) dropped from `drop` m
-/// above `top` (the height of the structure's top face, m) over `centre`, and a steel
-/// cannon ball of radius `radius` that flies in along `+x` at 12 m/s and reaches the point
-/// `target` (where its surface touches the structure) at time `t_hit`: it starts at the
-/// same height with the vertical velocity that brings it back there, `g t_hit / 2`.
-fn add_projectiles(
-    world: &mut World,
-    top: f64,
-    centre: Vector3<f64>,
-    block: Vector3<f64>,
-    target: Vector3<f64>,
-    t_hit: f64,
-) {
-    let q = UnitQuaternion::identity();
-    let steel = 7800.0;
-    let b = Shape::cuboid(block.x, block.y, block.z).unwrap();
-    let drop = 0.3;
-    world
-        .add(
-            b,
-            steel,
-            Vector3::new(centre.x, centre.y, top + drop + block.z),
-            q,
-            MaterialId::default(),
-        )
-        .unwrap();
-    let radius = 0.25;
-    let ball = Shape::sphere(radius).unwrap();
-    let vx = 12.0;
-    let at = target - Vector3::new(radius + vx * t_hit, 0.0, 0.0);
-    let i = world
-        .add(ball, steel, at, q, MaterialId::default())
-        .unwrap();
-    let g = world.gravity().z.abs();
-    world.body_mut(i).unwrap().body.linear_velocity = Vector3::new(vx, 0.0, 0.5 * g * t_hit);
-}
-// ANCHOR_END: impact
-
 /// `steps` steps of `world`: records and frames at `frame_steps`.
 fn run(
     world: World,
@@ -189,66 +151,40 @@ fn run(
 
 fn impacts() {
     let steps = 250;
-    let t_hit = 1.5;
     let mut t = String::new();
-    writeln!(t, "A heavy steel block dropped 0.3 m onto the top at t = 0 and a steel cannon ball (radius 0.25 m,").unwrap();
-    writeln!(t, "12 m/s) arriving at mid-height at t = {t_hit} s; {steps} steps of 0.01 s, 10 NSGS sweeps a solve,").unwrap();
-    writeln!(t, "projection correction. Per run: energy (J) at a few times, worst penetration (m) and time per").unwrap();
     writeln!(
         t,
-        "step without collision detection (median and worst, ms).\n"
+        "The scenes roof-tower (a 3000 kg roof dropped 1 m onto 40 rings of 20 bricks, a 500 kg"
     )
     .unwrap();
-    let h = 0.1;
-    let r_tower = TowerParams {
-        per_layer: 20,
-        ..TowerParams::default()
-    }
-    .radius();
+    writeln!(
+        t,
+        "cannon ball hitting at mid-height at t = 1.2 s) and wall-push (a 200 kg ball into the wall"
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "of 200 bricks at t = 0.5 s); {steps} steps of 0.01 s, 10 NSGS sweeps a solve, projection"
+    )
+    .unwrap();
+    writeln!(
+        t,
+        "correction. Per run: energy (J) at a few times, worst penetration (m) and time per step"
+    )
+    .unwrap();
+    writeln!(t, "without collision detection (median and worst, ms).\n").unwrap();
+    // ANCHOR: impact
     let cases: [(&str, Builder); 2] = [
         (
-            "tower 40 x 20 (800 bricks)",
-            Box::new(move || {
-                let mut w = ring_tower(40, 20);
-                let top = 80.0 * h;
-                let target = Vector3::new(-(r_tower + 0.1), 0.0, 0.5 * top);
-                add_projectiles(
-                    &mut w,
-                    top,
-                    Vector3::zeros(),
-                    Vector3::new(1.0, 1.0, 0.3),
-                    target,
-                    t_hit,
-                );
-                w
-            }),
+            "roof-tower 40 x 20 (800 bricks)",
+            Box::new(|| roof_tower::build(&RoofTowerParams::default()).unwrap()),
         ),
         (
-            "wall 10 x 20 (200 bricks)",
-            Box::new(move || {
-                let mut w = wall(&WallParams::default()).unwrap();
-                let top = 20.0 * h;
-                // The wall runs along x; the ball flies along +x, so it comes in along the
-                // wall's face: turn the target to the wall's end.
-                let end = w
-                    .bodies()
-                    .iter()
-                    .map(|b| b.body.position.x)
-                    .fold(f64::INFINITY, f64::min)
-                    - 0.2;
-                let target = Vector3::new(end, 0.0, 0.5 * top);
-                add_projectiles(
-                    &mut w,
-                    top,
-                    Vector3::zeros(),
-                    Vector3::new(0.8, 0.3, 0.3),
-                    target,
-                    t_hit,
-                );
-                w
-            }),
+            "wall-push 10 x 20 (200 bricks)",
+            Box::new(|| wall_push::build(&WallPushParams::default()).unwrap()),
         ),
     ];
+    // ANCHOR_END: impact
     let mut energy_series = Vec::new();
     for (name, world) in &cases {
         writeln!(t, "{name}:\n").unwrap();
@@ -286,7 +222,7 @@ fn impacts() {
                 ms.iter().copied().fold(0.0, f64::max)
             )
             .unwrap();
-            if name.starts_with("tower") {
+            if name.starts_with("roof-tower") {
                 energy_series.push(Series {
                     label: format!("{label}: kinetic energy"),
                     points: recs.iter().map(|r| (r.time, r.kinetic_energy)).collect(),
