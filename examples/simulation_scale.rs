@@ -206,7 +206,7 @@ fn per_contact() {
             s.iter().copied().fold(f64::INFINITY, f64::min),
             s.iter().copied().fold(0.0, f64::max),
         );
-        writeln!(t, "  {method:>6} {:.2}", hi / lo).unwrap();
+        writeln!(t, "  {method}: {:.2}", hi / lo).unwrap();
     }
     support::publish("generated/simulation_per_contact.txt", &t);
 }

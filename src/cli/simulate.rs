@@ -181,7 +181,8 @@ pub struct SimulateArgs {
     #[arg(long)]
     cold: bool,
     /// Write each step's contact problem (local form, global with vgs; the project's JSON)
-    /// into this folder as step-NNNNNN.json (created if missing; steps without contacts are skipped).
+    /// into this folder as step-NNNNNN.json (created if missing; steps without contacts are
+    /// skipped).
     #[arg(long, value_name = "DIR")]
     dump_problems: Option<PathBuf>,
     /// Write the trajectory: every body's position, orientation quaternion (w, x, y, z)
