@@ -77,12 +77,12 @@ pub struct Settings {
     pub stepper: Stepper,
     /// The contact solver of each step, any method of the registry that solves a local
     /// friction problem, or one that solves global problems only (`vgs`), which gets
-    /// the step's problem in velocity space ([`super::posed::pose_global`]). Default `auto`: the registry's choice for a local problem (the
-    /// cone Newton, which solves every shared fc3d problem; see the book's
-    /// solver-interface chapter) up to [`AUTO_NEWTON_MAX_CONTACTS`] contacts, and NSGS
-    /// above, where a cone-Newton step costs seconds ([`Settings::method_for`]). With
-    /// [`Stepper::Vsp`], `auto` is NSGS for every solve (see
-    /// [`super::shock::vsp`]: a warm-started Newton method drifts on the singular layer
+    /// the step's problem in velocity space ([`super::posed::pose_global`]). Default
+    /// `auto`: the registry's choice for a local problem (the cone Newton, which solves
+    /// every shared fc3d problem; see the book's solver-interface chapter) up to
+    /// [`AUTO_NEWTON_MAX_CONTACTS`] contacts, and NSGS above, where a cone-Newton step
+    /// costs seconds ([`Settings::method_for`]). With [`Stepper::Vsp`], `auto` is NSGS for
+    /// every solve (see [`super::shock::vsp`]: a warm-started Newton method drifts on the singular layer
     /// problems that fixed bottoms create).
     pub method: Choice,
     /// Tolerance and iteration cap of the contact solve. Default tolerance `1e-8` in the
