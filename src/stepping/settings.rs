@@ -82,8 +82,8 @@ pub struct Settings {
     /// every shared fc3d problem; see the book's solver-interface chapter) up to
     /// [`AUTO_NEWTON_MAX_CONTACTS`] contacts, and NSGS above, where a cone-Newton step
     /// costs seconds ([`Settings::method_for`]). With [`Stepper::Vsp`], `auto` is NSGS for
-    /// every solve (see [`super::shock::vsp`]: a warm-started Newton method drifts on the singular layer
-    /// problems that fixed bottoms create).
+    /// every solve (see [`super::shock::vsp`]: a warm-started Newton method drifts on the
+    /// singular layer problems that fixed bottoms create).
     pub method: Choice,
     /// Tolerance and iteration cap of the contact solve. Default tolerance `1e-8` in the
     /// Siconos normalisation, cap 1000. A solve that stops at the cap is not an error:
