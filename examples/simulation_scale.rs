@@ -4,7 +4,8 @@
 //!   solve, the plain step against velocity-based shock propagation: the highest rise
 //!   of a brick, the worst penetration and the energy after 1 and 100 steps;
 //! * time per step per contact on walls from about 1 000 to 100 000 contacts, with
-//!   collision detection, assembly, solve and correction apart;
+//!   collision detection, assembly, solve and correction apart, for NSGS (the local
+//!   problem, `W` formed) and VGS (the velocity-space problem, `W` never formed);
 //! * the pile with the settings `nonsmooth simulate` starts from
 //!   ([`Settings::recommended`]) over 500 steps, against [`Settings::default`] (the
 //!   scheme as the papers print it) over its first 100;
@@ -130,61 +131,82 @@ fn towers() {
     support::publish("generated/simulation_towers.txt", &t);
 }
 
-/// Walls of growing size, NSGS at 10 sweeps with the projection correction, 3 steps:
-/// the median over the steps of each stage's time per contact (µs).
+/// Walls of growing size, NSGS (local problem, `W` formed) and VGS (velocity-space
+/// problem, `W` never formed) at 10 sweeps with the projection correction, 3 steps: the
+/// median over the steps of each stage's time per contact (µs), and for each method the
+/// ratio of the largest to the smallest time per contact of the whole step.
 fn per_contact() {
     let mut t = String::new();
     writeln!(
         t,
-        "Walls at rest, NSGS at 10 sweeps, projection correction; median of 3 steps,"
+        "Walls at rest, 10 sweeps of NSGS (W formed) or VGS (W never formed), projection"
     )
     .unwrap();
-    writeln!(t, "time per contact (µs) of each stage of a step:\n").unwrap();
     writeln!(
         t,
-        "  {:>8} {:>8}  {:>9} {:>9} {:>9} {:>10} {:>9}",
-        "bricks", "contacts", "collision", "assembly", "solve", "correction", "step"
+        "correction; median of 3 steps, time per contact (µs) of each stage of a step:\n"
     )
     .unwrap();
-    for rows in [10, 20, 40, 80, 128] {
-        let world = wall(&WallParams {
-            rows,
-            per_row: rows,
-            ..WallParams::default()
-        })
-        .unwrap();
-        let bricks = world.bodies().len();
-        let mut sim = Simulation::new(world, nsgs(10)).unwrap();
-        let mut stages = vec![Vec::new(); 5];
-        let mut nc = 0;
-        for _ in 0..3 {
-            let t0 = Instant::now();
-            let r = sim.step().unwrap();
-            let total = t0.elapsed().as_secs_f64();
-            nc = r.contacts;
-            let per = |s: f64| 1e6 * s / r.contacts as f64;
-            let assembly = r.dynamics_seconds - r.solve_seconds;
-            for (k, v) in [
-                r.collision_seconds,
-                assembly,
-                r.solve_seconds,
-                r.correction_seconds,
-                total,
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                stages[k].push(per(v));
+    writeln!(
+        t,
+        "  {:>6} {:>8} {:>8}  {:>9} {:>9} {:>9} {:>10} {:>9}",
+        "method", "bricks", "contacts", "collision", "assembly", "solve", "correction", "step"
+    )
+    .unwrap();
+    let methods = ["nsgs", "vgs"];
+    let mut steps: Vec<Vec<f64>> = vec![Vec::new(); methods.len()];
+    for rows in [10, 20, 40, 80] {
+        for (k, method) in methods.into_iter().enumerate() {
+            let world = wall(&WallParams {
+                rows,
+                per_row: rows,
+                ..WallParams::default()
+            })
+            .unwrap();
+            let bricks = world.bodies().len();
+            let mut settings = nsgs(10);
+            settings.method = Choice::new(method).unwrap();
+            let mut sim = Simulation::new(world, settings).unwrap();
+            let mut stages = vec![Vec::new(); 5];
+            let mut nc = 0;
+            for _ in 0..3 {
+                let t0 = Instant::now();
+                let r = sim.step().unwrap();
+                let total = t0.elapsed().as_secs_f64();
+                nc = r.contacts;
+                let per = |s: f64| 1e6 * s / r.contacts as f64;
+                let assembly = r.dynamics_seconds - r.solve_seconds;
+                for (k, v) in [
+                    r.collision_seconds,
+                    assembly,
+                    r.solve_seconds,
+                    r.correction_seconds,
+                    total,
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    stages[k].push(per(v));
+                }
             }
+            let m: Vec<f64> = stages.into_iter().map(median).collect();
+            steps[k].push(m[4]);
+            writeln!(
+                t,
+                "  {method:>6} {bricks:>8} {nc:>8}  {:>9.2} {:>9.2} {:>9.2} {:>10.2} {:>9.2}",
+                m[0], m[1], m[2], m[3], m[4]
+            )
+            .unwrap();
+            eprint!(".");
         }
-        let m: Vec<f64> = stages.into_iter().map(median).collect();
-        writeln!(
-            t,
-            "  {bricks:>8} {nc:>8}  {:>9.2} {:>9.2} {:>9.2} {:>10.2} {:>9.2}",
-            m[0], m[1], m[2], m[3], m[4]
-        )
-        .unwrap();
-        eprint!(".");
+    }
+    writeln!(t, "\nlargest / smallest time per contact of the step:").unwrap();
+    for (method, s) in methods.iter().zip(&steps) {
+        let (lo, hi) = (
+            s.iter().copied().fold(f64::INFINITY, f64::min),
+            s.iter().copied().fold(0.0, f64::max),
+        );
+        writeln!(t, "  {method}: {:.2}", hi / lo).unwrap();
     }
     support::publish("generated/simulation_per_contact.txt", &t);
 }

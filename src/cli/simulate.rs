@@ -58,7 +58,8 @@ pub struct SimulateArgs {
     /// The contact solver (`nonsmooth methods` lists them with their options).
     #[arg(long, short, default_value = "auto", value_parser = args::method,
           help = super::methods::method_help(
-              "The contact solver, a method that solves 3D friction problems",
+              "The contact solver, a method that solves 3D friction problems (or `vgs`: the \
+               step posed in velocity space, the Delassus operator never formed)",
               Some(crate::registry::ProblemType::Fc3d)))]
     method: Choice,
     /// Set an option of the method: KEY=VALUE, repeatable.
@@ -179,8 +180,9 @@ pub struct SimulateArgs {
     /// Start every contact solve from zero instead of the previous step's impulses.
     #[arg(long)]
     cold: bool,
-    /// Write each step's contact problem (local form, the project's JSON) into this
-    /// folder as step-NNNNNN.json (created if missing; steps without contacts are skipped).
+    /// Write each step's contact problem (local form, global with vgs; the project's JSON)
+    /// into this folder as step-NNNNNN.json (created if missing; steps without contacts are
+    /// skipped).
     #[arg(long, value_name = "DIR")]
     dump_problems: Option<PathBuf>,
     /// Write the trajectory: every body's position, orientation quaternion (w, x, y, z)
@@ -713,13 +715,14 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
             let prov = Provenance {
                 source: "nonsmooth simulate".into(),
                 description: format!(
-                    "scene {}, step {} (t = {} s), dt {} s, {} stepper, cfm {}; the local problem the step solved",
+                    "scene {}, step {} (t = {} s), dt {} s, {} stepper, cfm {}; {} the step solved",
                     a.scene,
                     r.step,
                     r.time,
                     a.dt,
                     sim.settings().stepper.name(),
-                    a.cfm
+                    a.cfm,
+                    p.noun()
                 ),
                 units: [("r", "N s"), ("u", "m/s")]
                     .into_iter()

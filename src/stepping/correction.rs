@@ -37,7 +37,7 @@
 use std::time::Instant;
 
 use crate::names::named;
-use nalgebra::{DVector, Vector3};
+use nalgebra::{DVector, Matrix6, Vector3, Vector6};
 use serde::Serialize;
 
 use super::dynamics::{Stage, registry_solve};
@@ -71,18 +71,56 @@ pub fn worst_penetration(contacts: &[WorldContact]) -> f64 {
 /// The position LCP `(A, g)` of the step's contacts: `A = J_n M^-1 J_n^T`, the normal
 /// rows and columns of the Delassus operator (`nc x nc`, 1/kg), and `g` the gaps (m).
 ///
+/// `A` is formed from the normal rows of `J` alone, body by body:
+/// `A_ij = sum_k J_n,ik M_k^-1 J_n,jk^T` over the bodies `k` that contacts `i` and `j`
+/// share (each pair once, mirrored, so `A` is exactly symmetric), without forming the
+/// whole `3nc x 3nc` Delassus operator, whose blocks hold nine times the entries.
+///
 /// # Errors
 /// As [`Lcp::new`] (only for non-finite data).
 pub fn position_lcp(step: &StepProblem) -> Result<Lcp, crate::problem::ProblemError> {
-    let w = step.assembly.delassus();
+    let a = &step.assembly;
     let nc = step.contacts.len();
-    let mut t = Vec::new();
-    for c in 0..nc {
-        w.for_each_in_row(3 * c, |j, v| {
-            if j % 3 == 0 {
-                t.push((c, j / 3, v));
+    let nb = a.dof_map().blocks();
+    // The 6x6 blocks of M^-1 (block diagonal).
+    let minv = a.inverse_mass_matrix();
+    let mut inv = vec![Matrix6::<f64>::zeros(); nb];
+    for i in 0..6 * nb {
+        minv.for_each_in_row(i, |j, v| {
+            if j / 6 == i / 6 {
+                inv[i / 6][(i % 6, j % 6)] = v;
             }
         });
+    }
+    // Per body block, the contacts touching it with their normal row `n` of `J` there
+    // and `M_k^-1 n^T`.
+    let mut touching: Vec<Vec<(usize, Vector6<f64>)>> = vec![Vec::new(); nb];
+    let j = a.jacobian();
+    for c in 0..nc {
+        j.for_each_in_row(3 * c, |col, v| {
+            let list = &mut touching[col / 6];
+            match list.last_mut() {
+                Some((d, n)) if *d == c => n[col % 6] = v,
+                _ => {
+                    let mut n = Vector6::zeros();
+                    n[col % 6] = v;
+                    list.push((c, n));
+                }
+            }
+        });
+    }
+    let mut t = Vec::new();
+    for (k, list) in touching.iter().enumerate() {
+        for (x, (ci, ni)) in list.iter().enumerate() {
+            let ti = inv[k] * ni;
+            for (cj, nj) in &list[x..] {
+                let v = nj.dot(&ti);
+                t.push((*ci, *cj, v));
+                if cj != ci {
+                    t.push((*cj, *ci, v));
+                }
+            }
+        }
     }
     let a = Matrix::from_triplets(nc, nc, &t).expect("indices within nc");
     Lcp::new(a, step.gaps())

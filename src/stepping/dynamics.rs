@@ -11,7 +11,7 @@ use std::time::Instant;
 use nalgebra::DVector;
 use serde::Serialize;
 
-use super::posed::pose;
+use super::posed::{pose, pose_global};
 use super::{Settings, SimulationError};
 use crate::problem::AnyProblem;
 use crate::registry::{Choice, solve};
@@ -188,7 +188,8 @@ impl WarmStart {
 pub struct Dynamics {
     /// The step's contacts and assembly.
     pub step: StepProblem,
-    /// The problem that was solved (what `--dump-problems` writes).
+    /// The problem that was solved (what `--dump-problems` writes): local (fc3d) for the
+    /// methods of local problems, global (gfc3d, [`super::posed::pose_global`]) for `vgs`.
     pub problem: AnyProblem,
     /// The contact impulses `r` (`3nc`, N s).
     pub r: DVector<f64>,
@@ -201,7 +202,9 @@ pub struct Dynamics {
 }
 
 /// The step's assembly at the poses of `world` with `contacts`, and its contact problem
-/// posed for `horizon` ([`pose`]): the first half of [`dynamics`].
+/// posed for `horizon`: the local problem of [`pose`], or, when the step's method solves
+/// global problems only ([`Settings::poses_global`], `vgs`), the global problem of
+/// [`pose_global`] with no Delassus operator formed. The first half of [`dynamics`].
 ///
 /// # Errors
 /// As [`dynamics`].
@@ -216,14 +219,19 @@ pub fn posed_step(
         .assemble(contacts, &settings.step_params(world))
         .map_err(SimulationError::world(step_index))?;
     let horizon = settings.gap_term.then_some(horizon);
-    let local = pose(&step, horizon, settings.cfm, settings.friction).map_err(|e| {
-        SimulationError::Solve {
-            step: step_index,
-            stage: "contact solve",
-            message: e.to_string(),
-        }
-    })?;
-    Ok((step, AnyProblem::Friction(local)))
+    let refused = |e: crate::problem::ProblemError| SimulationError::Solve {
+        step: step_index,
+        stage: "contact solve",
+        message: e.to_string(),
+    };
+    let problem = if settings.poses_global(step.contacts.len()) {
+        AnyProblem::Global(pose_global(&step, horizon, settings.friction).map_err(refused)?)
+    } else {
+        AnyProblem::Friction(
+            pose(&step, horizon, settings.cfm, settings.friction).map_err(refused)?,
+        )
+    };
+    Ok((step, problem))
 }
 
 // ANCHOR: dynamics

@@ -26,8 +26,10 @@
 //! those of the model.
 
 use super::cfm::with_cfm;
-use crate::problem::{FrictionContact, FrictionKind};
+use crate::matrix::Matrix;
+use crate::problem::{FrictionContact, FrictionKind, GlobalFrictionContact};
 use crate::world::StepProblem;
+use nalgebra::DVector;
 
 // ANCHOR: posed
 /// The local problem `u = W' r + q` of a step (shape `3nc`; `r` in N s, `u` in m/s).
@@ -46,16 +48,55 @@ pub fn pose(
     kind: FrictionKind,
 ) -> Result<FrictionContact, crate::problem::ProblemError> {
     let a = &step.assembly;
-    let mut q = a.jacobian().mul_vec(&a.free_velocity()) + a.b_kinematic();
+    let q = a.jacobian().mul_vec(&a.free_velocity()) + posed_b(step, horizon);
+    FrictionContact::new(with_cfm(&a.delassus(), cfm), q, a.mu().clone(), kind)
+}
+// ANCHOR_END: posed
+
+/// The constant part of the contact velocity, `b_kin + b_n` (`3nc`, m/s): the
+/// prescribed motion plus, on each normal row, the gap term or Newton's law as in
+/// [`pose`] (so `q = J u_free + posed_b`).
+fn posed_b(step: &StepProblem, horizon: Option<f64>) -> DVector<f64> {
+    let a = &step.assembly;
+    let mut b = a.b_kinematic().clone();
     let rest = a.b_restitution();
     let v_before = a.contact_velocity(a.velocity());
     for (c, contact) in step.contacts.iter().enumerate() {
         let (gap, e, vn) = (contact.gap, contact.contact.restitution(), v_before[3 * c]);
-        q[3 * c] += match horizon {
+        b[3 * c] += match horizon {
             Some(h) if gap > 0.0 && !(e > 0.0 && gap + h * vn < 0.0) => gap / h,
             _ => rest[3 * c],
         };
     }
-    FrictionContact::new(with_cfm(&a.delassus(), cfm), q, a.mu().clone(), kind)
+    b
 }
-// ANCHOR_END: posed
+
+// ANCHOR: posed_global
+/// The same problem as [`pose`] with `cfm = 0`, posed in velocity space without forming
+/// the Delassus operator (Erleben 2007 eq. 16-20; the factorisation `w = M^-1 J^T r` of
+/// section 3):
+///
+/// ```text
+/// M v = q_g + H r,   u = H^T v + b,   H = J^T,   q_g = M u_free,   b = b_kin + b_n
+/// ```
+///
+/// (`M` the block-diagonal `6nb x 6nb` mass matrix in kg and kg m^2, `H` `6nb x 3nc`,
+/// `q_g` in N s, `b` `3nc` in m/s). Eliminating `v` gives `W = H^T M^-1 H = J M^-1 J^T`
+/// and `q = H^T u_free + b`, the `W` and `q` of [`pose`] up to rounding; memory is
+/// `O(nnz(J))`, linear in the contacts, where `W` holds a block for every pair of
+/// contacts that share a body. The problem a velocity-space method (`vgs`) solves.
+///
+/// # Errors
+/// As [`GlobalFrictionContact::new`] (only for non-finite data from extreme inputs).
+pub fn pose_global(
+    step: &StepProblem,
+    horizon: Option<f64>,
+    kind: FrictionKind,
+) -> Result<GlobalFrictionContact, crate::problem::ProblemError> {
+    let a = &step.assembly;
+    let m = a.mass_matrix();
+    let q = m.mul_vec(&a.free_velocity());
+    let h = Matrix::Sparse(a.jacobian().to_csr().transpose());
+    GlobalFrictionContact::new(m, h, q, posed_b(step, horizon), a.mu().clone(), kind)
+}
+// ANCHOR_END: posed_global

@@ -76,13 +76,14 @@ pub struct Settings {
     /// The scheme. Default [`Stepper::Velocity`].
     pub stepper: Stepper,
     /// The contact solver of each step, any method of the registry that solves a local
-    /// friction problem. Default `auto`: the registry's choice for a local problem (the
-    /// cone Newton, which solves every shared fc3d problem; see the book's
-    /// solver-interface chapter) up to [`AUTO_NEWTON_MAX_CONTACTS`] contacts, and NSGS
-    /// above, where a cone-Newton step costs seconds ([`Settings::method_for`]). With
-    /// [`Stepper::Vsp`], `auto` is NSGS for every solve (see
-    /// [`super::shock::vsp`]: a warm-started Newton method drifts on the singular layer
-    /// problems that fixed bottoms create).
+    /// friction problem, or one that solves global problems only (`vgs`), which gets
+    /// the step's problem in velocity space ([`super::posed::pose_global`]). Default
+    /// `auto`: the registry's choice for a local problem (the cone Newton, which solves
+    /// every shared fc3d problem; see the book's solver-interface chapter) up to
+    /// [`AUTO_NEWTON_MAX_CONTACTS`] contacts, and NSGS above, where a cone-Newton step
+    /// costs seconds ([`Settings::method_for`]). With [`Stepper::Vsp`], `auto` is NSGS for
+    /// every solve (see [`super::shock::vsp`]: a warm-started Newton method drifts on the
+    /// singular layer problems that fixed bottoms create).
     pub method: Choice,
     /// Tolerance and iteration cap of the contact solve. Default tolerance `1e-8` in the
     /// Siconos normalisation, cap 1000. A solve that stops at the cap is not an error:
@@ -214,6 +215,15 @@ impl Settings {
         }
     }
 
+    /// Whether a step with `contacts` contacts poses its problem in velocity space
+    /// ([`super::posed::pose_global`], no Delassus operator formed): when its method
+    /// ([`Settings::method_for`]) solves global friction problems (gfc3d) but not local
+    /// ones, as `vgs` does.
+    pub fn poses_global(&self, contacts: usize) -> bool {
+        let spec = self.method_for(contacts).spec();
+        spec.applies_to(ProblemType::Gfc3d) && !spec.applies_to(ProblemType::Fc3d)
+    }
+
     // ANCHOR: recommended
     /// The settings `nonsmooth simulate` starts from: a step whose cost is bounded and
     /// that leaves no penetration, for scenes nobody tuned.
@@ -282,21 +292,40 @@ impl Settings {
     /// # Errors
     /// [`SimulationError::Settings`] naming the setting: `dt` not finite and positive,
     /// `cfm` negative or not finite, a negative or non-finite tolerance, a zero cap, no
-    /// stabilisation pass, a VSP weight outside `[0, 1]`, a contact solver that does not solve 3D friction problems or a
-    /// correction solver that does not solve LCPs.
+    /// stabilisation pass, a VSP weight outside `[0, 1]`, a contact solver that solves
+    /// neither local nor global 3D friction problems, a solver of global problems only
+    /// (`vgs`) with `cfm > 0`, or a correction solver that does not solve LCPs.
     pub fn validate(&self) -> Result<(), SimulationError> {
         let bad = |what: &str, why: String| {
             Err(SimulationError::Settings {
                 reason: format!("{what}: {why}"),
             })
         };
-        if !self.method.spec().applies_to(ProblemType::Fc3d) {
+        let spec = self.method.spec();
+        let global = !spec.applies_to(ProblemType::Fc3d) && spec.applies_to(ProblemType::Gfc3d);
+        if !spec.applies_to(ProblemType::Fc3d) && !global {
+            let mut names = crate::registry::names_for(ProblemType::Fc3d);
+            for n in crate::registry::names_for(ProblemType::Gfc3d) {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
             return bad(
                 "method",
                 format!(
                     "`{}` does not solve 3D friction problems (use {})",
                     self.method.name(),
-                    crate::registry::names_for(ProblemType::Fc3d).join(", ")
+                    names.join(", ")
+                ),
+            );
+        }
+        if global && self.cfm != 0.0 {
+            return bad(
+                "cfm",
+                format!(
+                    "`{}` solves the velocity-space problem, which has no CFM term; \
+                     use cfm 0 or a method of local problems",
+                    self.method.name()
                 ),
             );
         }

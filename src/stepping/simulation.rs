@@ -172,8 +172,8 @@ impl Simulation {
     }
 
     /// The contact problem the last step solved (local form, with the gap, restitution
-    /// and CFM terms of [`super::posed`]): what `nonsmooth simulate --dump-problems`
-    /// writes.
+    /// and CFM terms of [`super::posed`]; global form for `vgs`): what
+    /// `nonsmooth simulate --dump-problems` writes.
     pub fn last_problem(&self) -> Option<&AnyProblem> {
         self.last_problem.as_ref()
     }

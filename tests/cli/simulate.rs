@@ -808,3 +808,56 @@ fn per_layer_sets_the_bricks_of_a_ring() {
         );
     }
 }
+
+/// `--method vgs` steps with the problem posed in velocity space: its dumped problems
+/// are global (gfc3d) and `solve --method vgs` reads them back and solves them; with
+/// `--cfm` above 0 it is a usage error (the velocity-space problem has no CFM term).
+#[test]
+fn vgs_steps_in_velocity_space_and_refuses_cfm() {
+    let d = tmp("vgs");
+    let dir = d.join("problems");
+    let (code, _, err) = run(&[
+        "simulate",
+        "box-stack",
+        "--n",
+        "2",
+        "--steps",
+        "5",
+        "-q",
+        "--method",
+        "vgs",
+        "--dump-problems",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let first = std::fs::read_to_string(dir.join("step-000001.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["type"], "gfc3d", "{first}");
+    let (code, out, err) = run(&[
+        "solve",
+        dir.to_str().unwrap(),
+        "--method",
+        "vgs",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 5);
+    assert!(rows.iter().all(|r| r["status"] == "converged"), "{out}");
+    let (code, _, err) = run(&[
+        "simulate",
+        "box-stack",
+        "--steps",
+        "1",
+        "--method",
+        "vgs",
+        "--cfm",
+        "0.001",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cfm"), "{err}");
+}

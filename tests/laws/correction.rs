@@ -142,3 +142,34 @@ fn post_stabilisation_leaves_velocities_unchanged() {
         }
     }
 }
+
+/// The position LCP's matrix, formed from the normal rows of `J` alone, is the normal
+/// block of the Delassus operator `J M^-1 J^T` (rows and columns `3c`), up to rounding,
+/// and exactly symmetric; its right-hand side is the gaps.
+#[test]
+fn position_lcp_is_the_normal_block_of_the_delassus_operator() {
+    let world =
+        nonsmooth::world::scenes::build(nonsmooth::world::scenes::SceneKind::Wall, Some(5), 0)
+            .unwrap();
+    let contacts = world.contacts().unwrap();
+    let step = world.assemble(contacts, &StepParams::default()).unwrap();
+    let nc = step.contacts.len();
+    assert!(nc > 20, "{nc} contacts");
+    let lcp = position_lcp(&step).unwrap();
+    let a = lcp.a().to_dense();
+    let w = step.assembly.delassus().to_dense();
+    let scale = w.amax();
+    for i in 0..nc {
+        for j in 0..nc {
+            let d = (a[(i, j)] - w[(3 * i, 3 * j)]).abs();
+            assert!(
+                d <= 1e-13 * scale,
+                "A[{i},{j}] = {} against {}",
+                a[(i, j)],
+                w[(3 * i, 3 * j)]
+            );
+            assert_eq!(a[(i, j)], a[(j, i)], "A[{i},{j}] is not symmetric");
+        }
+    }
+    assert_eq!(lcp.b(), &step.gaps());
+}

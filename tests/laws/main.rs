@@ -86,4 +86,5 @@ mod tangent_basis;
 mod time_stepping;
 mod trust;
 mod velocity_gauss_seidel;
+mod velocity_step;
 mod warm_start;
