@@ -160,9 +160,14 @@ fn committed_lemke_figures_are_what_siconos_reports() {
             "{}",
             r.file
         );
+        // An error at the rounding level (below 1e-10) is the rounding of this machine's
+        // arithmetic and BLAS: Siconos reproduces it to about two digits across machines
+        // (lcp_tobenna.dat: 3.503e-12 committed, 3.4995e-12 on another processor), a
+        // larger error to three.
         let (theirs, committed) = (res["error"].as_f64().unwrap(), r.error.unwrap());
+        let rel = if committed < 1e-10 { 1e-2 } else { 1e-3 };
         assert!(
-            (theirs - committed).abs() <= 1e-3 * committed,
+            (theirs - committed).abs() <= rel * committed,
             "{}: {theirs} vs {committed}",
             r.file
         );
