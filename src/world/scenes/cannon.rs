@@ -19,6 +19,7 @@ use nalgebra::Vector3;
 
 use super::invalid;
 use crate::multibody::{MultibodyError, check_positive};
+use crate::world::{MaterialId, Shape, World};
 
 /// Where a ball starts and how fast, from [`aim`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,6 +34,25 @@ impl Shot {
     /// The centre at time `t` (s) of the exact flight under gravity `(0, 0, -g)` (m/s²).
     pub fn at(&self, t: f64, g: f64) -> Vector3<f64> {
         self.position + self.velocity * t - Vector3::new(0.0, 0.0, 0.5 * g * t * t)
+    }
+
+    /// Adds to `world` a solid ball of radius `radius` (m) and mass `mass` (kg), material
+    /// 0, at the shot's position with its velocity (no spin), and returns its index.
+    ///
+    /// # Errors
+    /// As [`Shape::sphere`], [`Shape::body_with_mass`] and [`World::add_body`] (a radius
+    /// or mass that is not finite and positive).
+    pub fn add_ball(
+        &self,
+        world: &mut World,
+        radius: f64,
+        mass: f64,
+    ) -> Result<usize, MultibodyError> {
+        let ball = Shape::sphere(radius)?;
+        let body = ball
+            .body_with_mass(mass, self.position)?
+            .with_velocity(self.velocity, Vector3::zeros());
+        world.add_body(body, ball, MaterialId(0))
     }
 }
 

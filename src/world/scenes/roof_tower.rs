@@ -159,11 +159,7 @@ pub fn build(p: &RoofTowerParams) -> Result<World, MultibodyError> {
         UnitQuaternion::identity(),
         MaterialId(0),
     )?;
-    let ball = Shape::sphere(p.ball_radius)?;
-    let body = ball
-        .body_with_mass(p.ball_mass, shot.position)?
-        .with_velocity(shot.velocity, Vector3::zeros());
-    w.add_body(body, ball, MaterialId(0))?;
+    shot.add_ball(&mut w, p.ball_radius, p.ball_mass)?;
     Ok(w)
 }
 

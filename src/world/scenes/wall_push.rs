@@ -21,7 +21,7 @@ use nalgebra::Vector3;
 use super::cannon::{self, Shot};
 use super::wall::{self, WallParams};
 use crate::multibody::{MultibodyError, check_positive};
-use crate::world::{MaterialId, Shape, World};
+use crate::world::World;
 
 /// The parameters of [`build`].
 #[derive(Debug, Clone, PartialEq)]
@@ -92,11 +92,7 @@ pub fn build(p: &WallPushParams) -> Result<World, MultibodyError> {
     check_positive("cannon ball radius", p.ball_radius)?;
     check_positive("cannon ball mass", p.ball_mass)?;
     let shot = p.shot(-w.gravity().z)?;
-    let ball = Shape::sphere(p.ball_radius)?;
-    let body = ball
-        .body_with_mass(p.ball_mass, shot.position)?
-        .with_velocity(shot.velocity, Vector3::zeros());
-    w.add_body(body, ball, MaterialId(0))?;
+    shot.add_ball(&mut w, p.ball_radius, p.ball_mass)?;
     Ok(w)
 }
 
