@@ -14,7 +14,7 @@ use super::output::{Output, Streamed};
 use super::table::{Align, Table, emit, sci};
 use crate::implicit::linear::InnerSolver;
 use crate::implicit::scenes::{self as implicit_scenes, ImplicitScene};
-use crate::implicit::{Model, Ncp};
+use crate::implicit::{FrictionForm, Model, Ncp};
 use crate::io::json;
 use crate::problem::{FrictionKind, Provenance};
 use crate::registry::{Choice, OptionError};
@@ -86,10 +86,14 @@ pub struct SimulateArgs {
     /// implicit-newton: turn the complementarity preconditioner off (r = 1).
     #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)")]
     no_preconditioner: bool,
-    /// implicit-newton: the inner linear solver: pcr (default), cg, jacobi, gauss-seidel
-    /// or direct (sparse LU).
-    #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)", value_parser = |s: &str| InnerSolver::from_name(s).ok_or_else(|| format!("unknown inner solver `{s}` (expected pcr, cg, jacobi, gauss-seidel or direct)")))]
+    /// implicit-newton: the inner linear solver: pcr (default), cg, jacobi, gauss-seidel,
+    /// direct (sparse LU) or gmres.
+    #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)", value_parser = |s: &str| InnerSolver::from_name(s).ok_or_else(|| format!("unknown inner solver `{s}` (expected pcr, cg, jacobi, gauss-seidel, direct or gmres)")))]
     inner: Option<InnerSolver>,
+    /// implicit-newton: how friction is linearised: compliance (the paper's fixed point,
+    /// the default) or natural-map (exact; needs --inner gmres or direct).
+    #[arg(long, value_name = "FORM", help_heading = "Implicit Newton (--stepper implicit-newton)", value_parser = |s: &str| FrictionForm::from_name(s).ok_or_else(|| format!("unknown friction form `{s}` (expected compliance or natural-map)")))]
+    implicit_friction: Option<FrictionForm>,
     /// implicit-newton: inner iterations per Newton iteration (default 20).
     #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)", value_parser = args::iterations)]
     inner_iter: Option<usize>,
@@ -177,7 +181,8 @@ pub struct SimulateArgs {
     /// Friction law: coulomb or ccp.
     #[arg(long, default_value = "coulomb", value_parser = args::kind)]
     kind: FrictionKind,
-    /// Start every contact solve from zero instead of the previous step's impulses.
+    /// Start every contact solve from zero instead of the previous step's impulses (with
+    /// implicit-newton: every Newton iteration from u = 0, λ = 0, as the paper).
     #[arg(long)]
     cold: bool,
     /// Write each step's contact problem (local form, global with vgs; the project's JSON)
@@ -360,7 +365,8 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
         || a.line_search
         || a.no_geometric_stiffness
         || a.regularisation.is_some()
-        || a.recovery_speed.is_some();
+        || a.recovery_speed.is_some()
+        || a.implicit_friction.is_some();
     if stepper(a) == Stepper::ImplicitNewton {
         if a.dump_problems.is_some() {
             return Err(Failure::Usage(
@@ -369,10 +375,10 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
                     .into(),
             ));
         }
-        if a.cfm != 0.0 || a.cold {
+        if a.cfm != 0.0 {
             return Err(Failure::Usage(
-                "--cfm and --cold apply to the velocity-level contact solve; implicit-newton \
-                 starts every step from zero and regularises with --regularisation"
+                "--cfm applies to the velocity-level contact solve; implicit-newton \
+                 regularises with --regularisation"
                     .into(),
             ));
         }
@@ -394,7 +400,8 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
         return Err(Failure::Usage(
             "--ncp, --no-preconditioner, --inner, --inner-iter, --inner-tol, --newton-iter, \
              --newton-tol, --alpha, --line-search, --no-geometric-stiffness, \
-             --regularisation and --recovery-speed apply with --stepper implicit-newton"
+             --regularisation, --recovery-speed and --implicit-friction apply with --stepper \
+             implicit-newton"
                 .into(),
         ));
     }
@@ -461,6 +468,10 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     if let Some(v) = a.recovery_speed {
         im.recovery_speed = v;
     }
+    if let Some(f) = a.implicit_friction {
+        im.friction = f;
+    }
+    im.warm_start = !a.cold;
     if let Some(k) = a.correction_iter {
         s.correction_params.max_iter = k;
     }

@@ -36,4 +36,4 @@ pub mod tet_mesh;
 
 pub use model::{Anchor, Hinge, Joint, Model, Node, Particle};
 pub use newton::{ImplicitError, ImplicitOptions, NewtonReport};
-pub use system::Ncp;
+pub use system::{FrictionForm, Ncp};

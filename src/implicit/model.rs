@@ -43,7 +43,8 @@ pub struct Particle {
     /// Contact radius in m (`>= 0`): the particle touches the ground when its centre is
     /// this close (the thickness `d` of Macklin et al. 2019 §3.3).
     pub radius: f64,
-    /// Friction coefficient with the ground (`>= 0`).
+    /// Friction coefficient (`>= 0`) of the particle's contacts, with the ground and with
+    /// rigid bodies.
     pub mu: f64,
 }
 
@@ -73,6 +74,21 @@ pub enum Joint {
         /// Compliance `α = 1/k` in m/N (`>= 0`).
         compliance: f64,
     },
+}
+
+impl Joint {
+    /// The number of rows the joint adds to the Newton system ([`super::rows::evaluate`]):
+    /// 3 for a ball joint, 1 for a distance constraint, 5 for a hinge plus 2 for its
+    /// limit and 1 for its drive.
+    pub fn row_count(&self) -> usize {
+        match self {
+            Joint::Ball { .. } => 3,
+            Joint::Distance { .. } => 1,
+            Joint::Hinge(h) => {
+                5 + 2 * usize::from(h.limit.is_some()) + usize::from(h.drive.is_some())
+            }
+        }
+    }
 }
 
 /// A hinge between body `a` (or the world) and body `b`.

@@ -25,7 +25,7 @@ use super::linear::{self, InnerError, InnerOptions};
 use super::model::Model;
 use super::rows::{self, PointContact, Row};
 use super::state::Dofs;
-use super::system::{self, Ncp, NewtonSystem};
+use super::system::{self, FrictionForm, Ncp, NewtonSystem};
 
 /// Options of the implicit Newton stepper. Every field has a default; build with
 /// `ImplicitOptions { alpha: 0.7, ..Default::default() }`.
@@ -60,6 +60,14 @@ pub struct ImplicitOptions {
     /// velocity `d / h`, energy the contact adds; 0 never removes an overlap. Not in the
     /// paper. Default `0.01` m/s.
     pub recovery_speed: f64,
+    /// How friction is linearised ([`FrictionForm`]). Default [`FrictionForm::Compliance`],
+    /// the paper's; [`FrictionForm::NaturalMap`] needs an inner solver for matrices that
+    /// are not symmetric (GMRES or direct).
+    pub friction: FrictionForm,
+    /// Start each step from the last step's velocities and multipliers (matched by
+    /// contact identity) instead of `u = 0`, `λ = 0` ([`super::step::WarmStart`]).
+    /// Default on.
+    pub warm_start: bool,
 }
 
 impl Default for ImplicitOptions {
@@ -75,6 +83,8 @@ impl Default for ImplicitOptions {
             regularisation: 1e-9,
             geometric_stiffness: true,
             recovery_speed: 0.01,
+            friction: FrictionForm::Compliance,
+            warm_start: true,
         }
     }
 }
@@ -108,6 +118,14 @@ impl ImplicitOptions {
             return Err(format!(
                 "recovery_speed must be finite and >= 0, not {}",
                 self.recovery_speed
+            ));
+        }
+        if self.friction == FrictionForm::NaturalMap && !self.inner.solver.handles_nonsymmetric() {
+            return Err(format!(
+                "the natural-map friction gives a Newton system that is not symmetric; the \
+                 inner solver {} assumes a symmetric one: use gmres or direct, or the \
+                 compliance friction",
+                self.inner.solver.name()
             ));
         }
         if !(self.inner.rel_tol >= 0.0 && self.inner.rel_tol.is_finite()) {
@@ -211,17 +229,43 @@ pub fn solve(
     contacts: &[PointContact],
     opts: &ImplicitOptions,
 ) -> Result<(DVector<f64>, NewtonReport), ImplicitError> {
+    solve_from(dofs, model, contacts, opts, None)
+}
+
+/// [`solve`] from the start `(u, λ)` given (`u` of length `dofs.n`, `λ` one per row in
+/// the order of [`rows::evaluate`], N), or from `u = 0`, `λ = 0` for `None` or a start
+/// of the wrong lengths.
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_from(
+    dofs: &Dofs,
+    model: &Model,
+    contacts: &[PointContact],
+    opts: &ImplicitOptions,
+    start: Option<(DVector<f64>, DVector<f64>)>,
+) -> Result<(DVector<f64>, NewtonReport), ImplicitError> {
     opts.validate().map_err(ImplicitError::Options)?;
     let h = dofs.h;
     let mut u = DVector::zeros(dofs.n);
     let mut rows = rows::evaluate(dofs, model, contacts, &u);
     let mut lambda = DVector::zeros(rows.len());
+    if let Some((u0, l0)) = start {
+        if u0.len() == u.len()
+            && l0.len() == lambda.len()
+            && u0.iter().chain(l0.iter()).all(|v| v.is_finite())
+        {
+            u = u0;
+            lambda = l0;
+            rows = rows::evaluate(dofs, model, contacts, &u);
+        }
+    }
     let mut stiffness = GeometricStiffness::new(dofs.n);
     if opts.geometric_stiffness {
         stiffness.update(&u, &system::csr(&rows, dofs.n, |_, v| v), &lambda, h);
     }
     let mut minv = dofs.inverse_blocks(&stiffness.shift);
-    let mut sys = system::assemble(
+    let mut sys = system::assemble_with(
         dofs,
         &rows,
         &u,
@@ -229,6 +273,7 @@ pub fn solve(
         &minv,
         opts.ncp,
         opts.preconditioner,
+        opts.friction,
     );
     let mut residuals = vec![sys.residual()];
     let (mut iterations, mut inner_iterations) = (0, 0);
@@ -271,7 +316,7 @@ pub fn solve(
                 stiffness.update(&u_try, &system::csr(&rows_try, dofs.n, |_, v| v), &l_try, h);
                 minv = dofs.inverse_blocks(&stiffness.shift);
             }
-            let sys_try = system::assemble(
+            let sys_try = system::assemble_with(
                 dofs,
                 &rows_try,
                 &u_try,
@@ -279,6 +324,7 @@ pub fn solve(
                 &minv,
                 opts.ncp,
                 opts.preconditioner,
+                opts.friction,
             );
             let accept =
                 !opts.line_search || sys_try.residual() < before || alpha < opts.alpha / 1000.0;

@@ -21,11 +21,18 @@ use super::state::Dofs;
 use crate::multibody::tangent_basis;
 
 /// A point contact of the step between two anchors, normal from `a` to `b`.
+///
+/// The anchors are points of the bodies' *core* shapes: the point itself for a box or a
+/// particle, the centre of a sphere, the nearest point of a capsule's segment. A round
+/// surface keeps its distance `radius` from the core along the contact's normal, so the
+/// gap of the step's positions `q` is `C_n(q) = n^T (p_b(q) - p_a(q)) - d` with
+/// `d = thickness` holding both radii: a sphere spinning in place keeps its gap, as its
+/// surface does (Macklin et al. 2019 §3.3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PointContact {
-    /// The point on the first side.
+    /// The core point on the first side.
     pub a: Anchor,
-    /// The point on the second side.
+    /// The core point on the second side.
     pub b: Anchor,
     /// The unit normal from `a` to `b`, fixed in the world over the step.
     pub normal: Vector3<f64>,
@@ -33,6 +40,11 @@ pub struct PointContact {
     pub thickness: f64,
     /// The friction coefficient `μ >= 0`.
     pub mu: f64,
+    /// The distance (m, `>= 0`) from `a`'s core point to its surface, along `+normal`:
+    /// the lever of `a`'s friction force ends on the surface.
+    pub radius_a: f64,
+    /// The distance (m, `>= 0`) from `b`'s core point to its surface, along `-normal`.
+    pub radius_b: f64,
 }
 
 /// What a row is.
@@ -88,8 +100,8 @@ pub fn evaluate(
     for joint in &model.joints {
         joint_rows(dofs, joint, u, &mut rows);
     }
-    // Contact rows are linearised at the start of the step (`u = 0`): see
-    // [`contact_value`].
+    // The friction rows' levers end on the surfaces at the start of the step (friction
+    // is a velocity-level law, §4); the normal rows are gaps at `q(u)`.
     let start = if contacts.is_empty() {
         DVector::zeros(0)
     } else {
@@ -97,20 +109,25 @@ pub fn evaluate(
     };
     for (c, contact) in contacts.iter().enumerate() {
         let normal_row = rows.len();
-        let (mut row, _) = directional(dofs, &contact.a, &contact.b, &contact.normal, &start);
-        row.value = contact_value(row.value, &row.jacobian, dofs.h, u) - contact.thickness;
+        let mut row = contact_row(dofs, contact, u);
         row.kind = RowKind::Unilateral { contact: Some(c) };
         rows.push(row);
         let (t1, t2) = tangent_basis(&contact.normal);
+        let offset_a = contact.normal * contact.radius_a;
+        let offset_b = -contact.normal * contact.radius_b;
         for t in [t1, t2] {
-            let (mut row, _) = directional(dofs, &contact.a, &contact.b, &t, &start);
-            row.value = row.jacobian.iter().map(|&(k, v)| v * u[k]).sum();
-            row.kind = RowKind::Friction {
-                contact: c,
-                normal_row,
-                mu: contact.mu,
-            };
-            rows.push(row);
+            let mut jacobian = Vec::with_capacity(12);
+            push_point(dofs, &contact.b, &offset_b, &t, 1.0, &start, &mut jacobian);
+            push_point(dofs, &contact.a, &offset_a, &t, -1.0, &start, &mut jacobian);
+            rows.push(Row {
+                kind: RowKind::Friction {
+                    contact: c,
+                    normal_row,
+                    mu: contact.mu,
+                },
+                value: jacobian.iter().map(|&(k, v)| v * u[k]).sum(),
+                jacobian,
+            });
         }
     }
     for tet in &model.tetrahedra {
@@ -136,23 +153,19 @@ pub fn evaluate(
 }
 
 // ANCHOR: contact_value
-/// The normal gap of a contact at velocity `u` (m): `C_n(q⁻) + h J_n(q⁻) u`, from its
-/// value `c0` and Jacobian `jacobian` at the start of the step (time step `h` in s).
-///
-/// The contact's normal, points and gap come from collision detection at the start of
-/// the step and describe the surfaces only near there. Evaluating the anchors exactly,
-/// `n^T (p_b(q(u)) - p_a(q(u)))` with the points fixed in the bodies, made the gap of a
-/// round body grow as `ρ (1 - cos hω)` when it spun: the Newton iteration met an
-/// overlapping contact by spinning the body (hundreds of rad/s in a falling pile) instead
-/// of stopping it, the true surfaces went on overlapping, and the pile gained energy
-/// without bound. To first order the two agree (the same `J_n`), and the normal is fixed
-/// over the step as in Macklin et al. 2019 §3.3.
-pub fn contact_value(c0: f64, jacobian: &[(usize, f64)], h: f64, u: &DVector<f64>) -> f64 {
-    c0 + h * jacobian.iter().map(|&(k, v)| v * u[k]).sum::<f64>()
+/// The normal row of `contact` at velocity `u`: the gap at the positions `q(u)`,
+/// `C_n = n^T (p_b(q(u)) - p_a(q(u))) - d` (m), and its Jacobian `∂C_n/∂u / h`, both
+/// evaluated at `q(u)` (Macklin et al. 2019 §3.3). The normal `n` is fixed over the step;
+/// the core points move with their bodies, so a box's corner follows the box's turn and
+/// a sphere's centre does not care how it spins.
+pub fn contact_row(dofs: &Dofs, contact: &PointContact, u: &DVector<f64>) -> Row {
+    let (mut row, _) = directional(dofs, &contact.a, &contact.b, &contact.normal, u);
+    row.value -= contact.thickness;
+    row
 }
 // ANCHOR_END: contact_value
 
-/// `n^T (p_b - p_a)` and its Jacobian; also returns `p_b - p_a`.
+/// `n^T (p_b - p_a)` and its Jacobian `∂/∂u / h` at `u`; also returns `p_b - p_a`.
 fn directional(
     dofs: &Dofs,
     a: &Anchor,
@@ -160,11 +173,12 @@ fn directional(
     n: &Vector3<f64>,
     u: &DVector<f64>,
 ) -> (Row, Vector3<f64>) {
-    let (pa, ra) = dofs.point(a, u);
-    let (pb, rb) = dofs.point(b, u);
+    let (pa, _) = dofs.point(a, u);
+    let (pb, _) = dofs.point(b, u);
     let mut jacobian = Vec::with_capacity(12);
-    push_point(dofs, b, &rb, n, 1.0, &mut jacobian);
-    push_point(dofs, a, &ra, n, -1.0, &mut jacobian);
+    let zero = Vector3::zeros();
+    push_point(dofs, b, &zero, n, 1.0, u, &mut jacobian);
+    push_point(dofs, a, &zero, n, -1.0, u, &mut jacobian);
     let d = pb - pa;
     (
         Row {
@@ -176,12 +190,17 @@ fn directional(
     )
 }
 
+/// Pushes `sign ∂(n^T (p + offset))/∂u / h` for the point `p` of `anchor` at `u`, with
+/// `offset` a world vector that does not turn with the body. For a rigid body the
+/// angular entries are `J_l(h ω)^T (r × n)`, `r` the lever at `q(u)`: the exact
+/// derivative through `Q(u) = exp(h ω) Q⁻` ([`Dofs::angular_map`]).
 fn push_point(
     dofs: &Dofs,
     anchor: &Anchor,
-    lever: &Vector3<f64>,
+    offset: &Vector3<f64>,
     n: &Vector3<f64>,
     sign: f64,
+    u: &DVector<f64>,
     out: &mut Vec<(usize, f64)>,
 ) {
     let Anchor::On(node, _) = anchor else { return };
@@ -192,7 +211,8 @@ fn push_point(
         out.push((o + k, sign * n[k]));
     }
     if rotates {
-        let rn = lever.cross(n);
+        let lever = dofs.point(anchor, u).1 + offset;
+        let rn = dofs.angular_map(o, u) * lever.cross(n);
         for k in 0..3 {
             out.push((o + 3 + k, sign * rn[k]));
         }
@@ -200,9 +220,10 @@ fn push_point(
 }
 
 /// Angular row `w_b^T ω_b - w_a^T ω_a` style entries: `coef_a` on body `a`'s `ω`,
-/// `coef_b` on `b`'s.
+/// `coef_b` on `b`'s (spatial derivatives, mapped by [`Dofs::angular_map`]).
 fn angular(
     dofs: &Dofs,
+    u: &DVector<f64>,
     a: Option<usize>,
     b: usize,
     coef_a: Vector3<f64>,
@@ -211,6 +232,7 @@ fn angular(
     let mut out = Vec::with_capacity(6);
     for (body, c) in [(a, coef_a), (Some(b), coef_b)] {
         if let Some((o, true)) = body.and_then(|i| dofs.offset(Node::Body(i))) {
+            let c = dofs.angular_map(o, u) * c;
             for k in 0..3 {
                 out.push((o + 3 + k, c[k]));
             }
@@ -261,16 +283,26 @@ fn joint_rows(dofs: &Dofs, joint: &Joint, u: &DVector<f64>, rows: &mut Vec<Row>)
                 rows.push(Row {
                     kind: RowKind::Bilateral { compliance: 0.0 },
                     value: p.dot(&axis_b),
-                    jacobian: angular(dofs, h.a, h.b, p.cross(&axis_b), axis_b.cross(&p)),
+                    jacobian: angular(dofs, u, h.a, h.b, p.cross(&axis_b), axis_b.cross(&p)),
                 });
             }
             if h.limit.is_none() && h.drive.is_none() {
                 return;
             }
-            // The angle about the axis from a's reference to b's, and dθ = a^T (ω_b - ω_a).
+            // The angle about a's axis from a's reference to b's, θ = atan2(s, c) with
+            // s = (ref_a × ref_b)·axis_a, c = ref_a·ref_b, and its exact derivative under
+            // turns ε_a, ε_b of the two bodies (dθ = (c ds - s dc) / (s² + c²)); it is
+            // a^T (ε_b - ε_a) when the axes are parallel.
             let (ref_a, ref_b) = (ra * h.reference_a, rb * h.reference_b);
-            let theta = ref_a.cross(&ref_b).dot(&axis_a).atan2(ref_a.dot(&ref_b));
-            let d_theta = |sign: f64| angular(dofs, h.a, h.b, -axis_a * sign, axis_a * sign);
+            let cross = ref_a.cross(&ref_b);
+            let (sn, cs) = (cross.dot(&axis_a), ref_a.dot(&ref_b));
+            let theta = sn.atan2(cs);
+            let norm2 = sn * sn + cs * cs;
+            let ds_a = ref_a.cross(&ref_b.cross(&axis_a)) + axis_a.cross(&cross);
+            let grad_a = (ds_a * cs - cross * sn) / norm2;
+            let ds_b = axis_a * cs - ref_a * axis_a.dot(&ref_b);
+            let grad_b = (ds_b * cs + cross * sn) / norm2;
+            let d_theta = |sign: f64| angular(dofs, u, h.a, h.b, grad_a * sign, grad_b * sign);
             if let Some((lo, hi)) = h.limit {
                 rows.push(Row {
                     kind: RowKind::Unilateral { contact: None },

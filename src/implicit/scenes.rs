@@ -33,6 +33,8 @@ pub enum ImplicitScene {
     Arch,
     /// [`deformable_slope`].
     DeformableSlope,
+    /// [`deformable_push`].
+    DeformablePush,
 }
 
 named!(ImplicitScene {
@@ -40,6 +42,7 @@ named!(ImplicitScene {
     Gripper => "gripper",
     Arch => "arch",
     DeformableSlope => "deformable-slope",
+    DeformablePush => "deformable-push",
 });
 
 impl ImplicitScene {
@@ -58,6 +61,9 @@ impl ImplicitScene {
             ImplicitScene::DeformableSlope => {
                 "a Neo-Hookean block of tetrahedra on a slope (Macklin et al. 2019 §9)"
             }
+            ImplicitScene::DeformablePush => {
+                "a Neo-Hookean block resting on a rigid box, pushed by another (deformable-rigid contact, Macklin et al. 2019 §9)"
+            }
         }
     }
 
@@ -66,7 +72,9 @@ impl ImplicitScene {
         match self {
             ImplicitScene::Chain => Some("number of links (default 10)"),
             ImplicitScene::Arch => Some("courses per pier (default 6)"),
-            ImplicitScene::DeformableSlope => Some("cells along the block's length (default 4)"),
+            ImplicitScene::DeformableSlope | ImplicitScene::DeformablePush => {
+                Some("cells along the block's length (default 4)")
+            }
             ImplicitScene::Gripper => None,
         }
     }
@@ -100,6 +108,7 @@ pub fn build(scene: ImplicitScene, size: Option<usize>) -> Result<(World, Model)
         ImplicitScene::Gripper => gripper(),
         ImplicitScene::Arch => Ok((arch(size.unwrap_or(6))?, Model::default())),
         ImplicitScene::DeformableSlope => deformable_slope(size.unwrap_or(4)),
+        ImplicitScene::DeformablePush => deformable_push(size.unwrap_or(4)),
     }
 }
 
@@ -264,5 +273,78 @@ pub fn deformable_slope(cells: usize) -> Result<(World, Model), MultibodyError> 
             })?;
         model.tetrahedra.push(tet);
     }
+    Ok((world, model))
+}
+
+/// The Neo-Hookean block of [`deformable_slope`] (half extents `half`, `cells` along
+/// `x`), its bottom face at height `bottom`, `mu` the particles' friction coefficient.
+fn neo_hookean_block(
+    half: Vector3<f64>,
+    cells: usize,
+    bottom: f64,
+    mu: f64,
+) -> Result<Model, MultibodyError> {
+    let across = cells.div_ceil(2);
+    let mesh = box_mesh(
+        half,
+        [cells, across, across],
+        Vector3::new(0.0, 0.0, bottom + half.z),
+    )
+    .map_err(|e| MultibodyError::InvalidScene {
+        reason: e.to_string(),
+    })?;
+    let masses = lumped_masses(&mesh, 1000.0);
+    let mut model = Model::default();
+    for (x, m) in mesh.positions.iter().zip(&masses) {
+        model.particles.push(Particle {
+            position: *x,
+            velocity: Vector3::zeros(),
+            mass: *m,
+            radius: 0.0,
+            mu,
+        });
+    }
+    for t in &mesh.tetrahedra {
+        let rest = t.map(|j| mesh.positions[j]);
+        let tet =
+            Tetrahedron::new(*t, &rest, 1e5, 0.3).map_err(|e| MultibodyError::InvalidScene {
+                reason: e.to_string(),
+            })?;
+        model.tetrahedra.push(tet);
+    }
+    Ok(model)
+}
+
+/// Deformable-rigid contact: a rigid box (body 0, half extents 0.4 x 0.25 x 0.1 m,
+/// 500 kg/m³) on the ground; on it, 1 mm above its top, a Neo-Hookean block of
+/// tetrahedra (half extents 0.15 x 0.1 x 0.08 m, `cells` cells along `x`, 1000 kg/m³,
+/// Young's modulus 1e5 Pa, Poisson ratio 0.3, particle friction 0.5); and a second rigid
+/// box (body 1, half extents 0.05 x 0.1 x 0.05 m) on the table 2 cm behind the block,
+/// sliding towards it at 1 m/s. The pusher's friction on the table stops it within
+/// about 10 cm: it meets the block after 2 cm and pushes it.
+pub fn deformable_push(cells: usize) -> Result<(World, Model), MultibodyError> {
+    let mut world = World::new();
+    let table = Vector3::new(0.4, 0.25, 0.1);
+    world.add(
+        Shape::cuboid(table.x, table.y, table.z)?,
+        500.0,
+        Vector3::new(0.0, 0.0, table.z),
+        UnitQuaternion::identity(),
+        MaterialId(0),
+    )?;
+    let top = 2.0 * table.z;
+    let block = Vector3::new(0.15, 0.1, 0.08);
+    let pusher = Vector3::new(0.05, 0.1, 0.05);
+    let i = world.add(
+        Shape::cuboid(pusher.x, pusher.y, pusher.z)?,
+        500.0,
+        Vector3::new(-block.x - 0.02 - pusher.x, 0.0, top + pusher.z),
+        UnitQuaternion::identity(),
+        MaterialId(0),
+    )?;
+    if let Some(b) = world.body_mut(i) {
+        b.body.linear_velocity = Vector3::new(1.0, 0.0, 0.0);
+    }
+    let model = neo_hookean_block(block, cells, top + 1e-3, 0.5)?;
     Ok((world, model))
 }

@@ -149,6 +149,20 @@ impl Dofs {
     }
     // ANCHOR_END: pose
 
+    // ANCHOR: angular_map
+    /// `J_l(h ω)^T` for the body whose entries start at offset `o` of `u`: it maps a
+    /// spatial derivative `w` (the change of a function of the body's pose under a small
+    /// turn `ε` of its orientation, `w^T ε`) to the derivative with respect to `ω`
+    /// divided by `h`, through `Q(u) = exp(h ω) Q⁻`. With `φ = h ω`, `θ = |φ|`,
+    /// `exp(φ + δ) = exp(J_l(φ) δ) exp(φ)` to first order, and
+    /// `J_l(φ) = I + (1 - cos θ)/θ² [φ]× + (θ - sin θ)/θ³ [φ]×²` (the left Jacobian of
+    /// SO(3)); at `ω = 0` it is the identity, the kinematic map `G` of §5.
+    pub fn angular_map(&self, o: usize, u: &DVector<f64>) -> Matrix3<f64> {
+        let phi = u.fixed_rows::<3>(o + 3).into_owned() * self.h;
+        left_jacobian(&phi).transpose()
+    }
+    // ANCHOR_END: angular_map
+
     /// The world point of `anchor` at velocity `u`, and its lever arm (point minus
     /// centre of mass, world frame).
     pub fn point(&self, anchor: &Anchor, u: &DVector<f64>) -> (Vector3<f64>, Vector3<f64>) {
@@ -245,4 +259,21 @@ pub fn apply_blocks(blocks: &[(usize, Matrix3<f64>)], v: &DVector<f64>) -> DVect
         out.fixed_rows_mut::<3>(*o).copy_from(&w);
     }
     out
+}
+
+/// The left Jacobian of SO(3) at the rotation vector `phi` (rad); a series below
+/// `θ = 1e-4` rad, where the closed form loses digits.
+pub fn left_jacobian(phi: &Vector3<f64>) -> Matrix3<f64> {
+    let theta = phi.norm();
+    let k = phi.cross_matrix();
+    let (a, b) = if theta < 1e-4 {
+        let t2 = theta * theta;
+        (0.5 - t2 / 24.0, 1.0 / 6.0 - t2 / 120.0)
+    } else {
+        (
+            (1.0 - theta.cos()) / (theta * theta),
+            (theta - theta.sin()) / (theta * theta * theta),
+        )
+    };
+    Matrix3::identity() + k * a + k * k * b
 }

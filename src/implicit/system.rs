@@ -79,6 +79,34 @@ impl Ncp {
     }
 }
 
+/// How the Newton iteration linearises the friction law of a contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FrictionForm {
+    /// The paper's compliance form (§4.3, [`super::friction`]): `D^T u + W λ_f = 0` with
+    /// `W` frozen within an iteration. Symmetric, a fixed-point iteration in `W`: on
+    /// sliding contacts it converges linearly at best.
+    Compliance,
+    // ANCHOR: natural_map_doc
+    /// The natural map `F = λ_f - P(λ_f - r_f D^T u)`, `P` the projection on the disk of
+    /// radius `μ λ_n`, linearised exactly (an element of its B-subdifferential): sticking
+    /// (`|z| <= μ λ_n`, `z = λ_f - r_f D^T u`) gives `D^T Δu = -D^T u`; sliding gives, in
+    /// the frame of `ẑ = z / |z|`, the row `ẑ^T Δλ_f - μ Δλ_n = -(ẑ^T λ_f - μ λ_n)` along
+    /// the slip and the compliance row `e^T D^T Δu + (1 - ρ)/(ρ r_f) e^T Δλ_f =
+    /// -e^T λ_f / (ρ r_f)` across it, `ρ = μ λ_n / |z|`. The Schur complement is then not
+    /// symmetric (the row along the slip has no `Δu`, and couples to the normal row):
+    /// the inner solver must be GMRES or direct. The default: Newton converges where the
+    /// compliance form stalls (see the chapter *Robustness*).
+    #[default]
+    NaturalMap,
+    // ANCHOR_END: natural_map_doc
+}
+
+named!(FrictionForm {
+    Compliance => "compliance",
+    NaturalMap => "natural-map",
+});
+
 /// The Newton system at one iterate, and how far the iterate is from a solution.
 #[derive(Debug, Clone)]
 pub struct NewtonSystem {
@@ -104,6 +132,12 @@ pub struct NewtonSystem {
     pub momentum_residual: DVector<f64>,
     /// Number of friction rows disabled (contacts with `λ_n <= 0` or `μ = 0`).
     pub disabled_friction: usize,
+    /// The rows' Jacobian in the constraint equations when it differs from `j` (sliding
+    /// contacts under [`FrictionForm::NaturalMap`]); `None`: `j`.
+    pub j_rows: Option<CsrMatrix<f64>>,
+    /// Entries of `C` off its diagonal `(row, column, value)` (sliding contacts under
+    /// [`FrictionForm::NaturalMap`]).
+    pub c_coupling: Vec<(usize, usize, f64)>,
 }
 
 impl NewtonSystem {
@@ -111,6 +145,11 @@ impl NewtonSystem {
     /// m/s. Zero exactly at a solution of the discrete equations.
     pub fn residual(&self) -> f64 {
         self.momentum_residual.amax().max(self.row_residual.amax())
+    }
+
+    /// The merit the damped iteration lowers: `|M⁻¹ g|² + |row residual|²` ((m/s)²).
+    pub fn merit(&self) -> f64 {
+        self.momentum_residual.norm_squared() + self.row_residual.norm_squared()
     }
 }
 
@@ -126,7 +165,34 @@ pub fn assemble(
     ncp: Ncp,
     precondition: bool,
 ) -> NewtonSystem {
+    assemble_with(
+        dofs,
+        rows,
+        u,
+        lambda,
+        minv,
+        ncp,
+        precondition,
+        FrictionForm::Compliance,
+    )
+}
+
+/// [`assemble`] with the friction rows linearised as `friction` says.
+#[allow(clippy::too_many_arguments)]
+pub fn assemble_with(
+    dofs: &Dofs,
+    rows: &[Row],
+    u: &DVector<f64>,
+    lambda: &DVector<f64>,
+    minv: &[(usize, nalgebra::Matrix3<f64>)],
+    ncp: Ncp,
+    precondition: bool,
+    friction: FrictionForm,
+) -> NewtonSystem {
     let h = dofs.h;
+    // Sliding contacts of the natural map: (first friction row, ẑ, e, ρ, r_f).
+    let mut sliding: Vec<(usize, [f64; 2], [f64; 2])> = Vec::new();
+    let mut c_coupling = Vec::new();
     let m = rows.len();
     let raw = csr(rows, dofs.n, |_, v| v);
     let delassus_diagonal = row_norms(&raw, minv);
@@ -173,9 +239,25 @@ pub fn assemble(
                 let slip = rows[k1].value.hypot(rows[k2].value);
                 let force = lambda[k1].hypot(lambda[k2]);
                 let rf = 0.5 * (r[k1] + r[k2]);
-                let w = ncp.compliance(slip, force, limit, rf);
-                c[i] = w / h;
-                hv[i] = row.value + w * lambda[i];
+                if friction == FrictionForm::Compliance {
+                    let w = ncp.compliance(slip, force, limit, rf);
+                    c[i] = w / h;
+                    hv[i] = row.value + w * lambda[i];
+                } else if i == k1 {
+                    natural_map_rows(
+                        [k1, k2, normal_row],
+                        [rows[k1].value, rows[k2].value],
+                        [lambda[k1], lambda[k2]],
+                        limit,
+                        mu,
+                        rf,
+                        h,
+                        &mut c,
+                        &mut hv,
+                        &mut c_coupling,
+                        &mut sliding,
+                    );
+                }
                 // The residual of eq. 15-16 themselves (not of the linearised row, whose
                 // W may be capped): the magnitude law φ(ψ, r b) = 0 and the direction
                 // D^T u + ψ λ_f / |λ_f| = 0.
@@ -191,6 +273,23 @@ pub fn assemble(
         }
     }
     let j = csr(rows, dofs.n, |i, v| v * scale[i]);
+    // Sliding rows of the natural map: across the slip, `e^T D^T`; along it, nothing.
+    let j_rows = (!sliding.is_empty()).then(|| {
+        let mut mapped: Vec<Row> = rows.to_vec();
+        for (k1, _, e) in &sliding {
+            let (k1, k2) = (*k1, *k1 + 1);
+            let mut across = Vec::with_capacity(24);
+            for &(col, v) in &rows[k1].jacobian {
+                across.push((col, e[0] * v));
+            }
+            for &(col, v) in &rows[k2].jacobian {
+                across.push((col, e[1] * v));
+            }
+            mapped[k1].jacobian = across;
+            mapped[k2].jacobian = Vec::new();
+        }
+        csr(&mapped, dofs.n, |i, v| v * scale[i])
+    });
     let force = j.transpose() * lambda;
     let g = dofs.mass_times(&(u - &dofs.u_tilde)) - force * h;
     let momentum_residual = apply_blocks(minv, &g);
@@ -204,8 +303,58 @@ pub fn assemble(
         row_residual,
         momentum_residual,
         disabled_friction,
+        j_rows,
+        c_coupling,
     }
 }
+
+// ANCHOR: natural_map_rows
+/// The linearised natural map of one contact's friction rows `[k1, k2]` with normal row
+/// `n` ([`FrictionForm::NaturalMap`]): tangential velocity `s = D^T u` (m/s), friction
+/// force `lf` (N), disk radius `limit = μ λ_n > 0` (N), `r_f` ((m/s)/N), time step `h`
+/// (s). Fills the rows' diagonal of `C`, their right-hand side `hv` (m/s, of the rows
+/// as the Newton system writes them), their entries of `C` off the diagonal, and for a
+/// sliding contact `(k1, ẑ, e)`: the frame of its two rows.
+#[allow(clippy::too_many_arguments)]
+fn natural_map_rows(
+    [k1, k2, n]: [usize; 3],
+    s: [f64; 2],
+    lf: [f64; 2],
+    limit: f64,
+    mu: f64,
+    r_f: f64,
+    h: f64,
+    c: &mut DVector<f64>,
+    hv: &mut DVector<f64>,
+    c_coupling: &mut Vec<(usize, usize, f64)>,
+    sliding: &mut Vec<(usize, [f64; 2], [f64; 2])>,
+) {
+    let z = [lf[0] - r_f * s[0], lf[1] - r_f * s[1]];
+    let norm = z[0].hypot(z[1]);
+    if norm <= limit {
+        // Sticking: F = r_f D^T u, the row D^T Δu = -D^T u.
+        for (k, sk) in [(k1, s[0]), (k2, s[1])] {
+            c[k] = 0.0;
+            hv[k] = sk;
+        }
+        return;
+    }
+    let zh = [z[0] / norm, z[1] / norm];
+    let e = [-zh[1], zh[0]];
+    let rho = limit / norm;
+    // Across the slip (row k1): e^T D^T Δu + w e^T Δλ̂ = -e^T λ_f / (ρ r_f), w = (1-ρ)/(ρ r_f h).
+    let w = (1.0 - rho) / (rho * r_f * h);
+    c[k1] = w * e[0];
+    c_coupling.push((k1, k2, w * e[1]));
+    hv[k1] = (e[0] * lf[0] + e[1] * lf[1]) / (rho * r_f);
+    // Along it (row k2), scaled by r_f to m/s: (r_f/h)(ẑ^T Δλ̂_f - μ Δλ̂_n) = -r_f (ẑ^T λ_f - μ λ_n).
+    c_coupling.push((k2, k1, r_f / h * zh[0]));
+    c[k2] = r_f / h * zh[1];
+    c_coupling.push((k2, n, -r_f / h * mu));
+    hv[k2] = r_f * (zh[0] * lf[0] + zh[1] * lf[1] - limit);
+    sliding.push((k1, zh, e));
+}
+// ANCHOR_END: natural_map_rows
 
 /// `J` from the rows, each entry mapped by `f(row, entry)` (zeros dropped).
 pub fn csr(rows: &[Row], n: usize, f: impl Fn(usize, f64) -> f64) -> CsrMatrix<f64> {
@@ -261,15 +410,28 @@ fn row_norms(j: &CsrMatrix<f64>, minv: &[(usize, nalgebra::Matrix3<f64>)]) -> DV
 }
 
 /// The Schur complement `A = J M~⁻¹ J^T + C + ε I` and its right-hand side
-/// `J M~⁻¹ g - h` (eq. 59; §8.4 for `ε`).
+/// `J M~⁻¹ g - h` (eq. 59; §8.4 for `ε`). Under [`FrictionForm::NaturalMap`] the left
+/// `J` is the rows' Jacobian [`NewtonSystem::j_rows`] and `C` has the entries
+/// [`NewtonSystem::c_coupling`]: `A` is then not symmetric.
 pub fn schur(
     system: &NewtonSystem,
     minv: &[(usize, nalgebra::Matrix3<f64>)],
     epsilon: f64,
 ) -> (CsrMatrix<f64>, DVector<f64>) {
+    schur_damped(system, minv, epsilon, 0.0)
+}
+
+/// [`schur`] with the Levenberg-Marquardt shift `damping (J M~⁻¹ J^T)_ii` added to each
+/// diagonal entry (dimensionless `damping >= 0`).
+pub fn schur_damped(
+    system: &NewtonSystem,
+    minv: &[(usize, nalgebra::Matrix3<f64>)],
+    epsilon: f64,
+    damping: f64,
+) -> (CsrMatrix<f64>, DVector<f64>) {
     let n = system.j.ncols();
     let mi = block_matrix(minv, n);
-    let jm = &system.j * &mi;
+    let jm = system.j_rows.as_ref().unwrap_or(&system.j) * &mi;
     let jt = system.j.transpose();
     let a = &jm * &jt;
     let mut coo = CooMatrix::new(a.nrows(), a.ncols());
@@ -277,7 +439,14 @@ pub fn schur(
         coo.push(r, c, *v);
     }
     for i in 0..a.nrows() {
-        coo.push(i, i, system.c[i] + epsilon);
+        coo.push(
+            i,
+            i,
+            system.c[i] + epsilon + damping * system.delassus_diagonal[i],
+        );
+    }
+    for &(r, c, v) in &system.c_coupling {
+        coo.push(r, c, v);
     }
     let a = CsrMatrix::from(&coo);
     let rhs = &jm * &system.g - &system.h;

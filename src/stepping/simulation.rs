@@ -51,6 +51,8 @@ pub struct Simulation {
     time: f64,
     steps: usize,
     warm: WarmStart,
+    /// The implicit stepper's start for the next step.
+    implicit_warm: implicit::step::WarmStart,
     contacts: Option<Vec<WorldContact>>,
     last_problem: Option<AnyProblem>,
     last_stats: serde_json::Value,
@@ -131,6 +133,7 @@ impl Simulation {
             time: 0.0,
             steps: 0,
             warm: WarmStart::default(),
+            implicit_warm: Default::default(),
             contacts: None,
             last_problem: None,
             last_stats: serde_json::Value::Null,
@@ -228,6 +231,7 @@ impl Simulation {
         let mut whole_impulses = None;
         let mut whole_solve: Option<SolveSummary> = None;
         let mut model = self.model.clone();
+        let mut implicit_warm = self.implicit_warm.clone();
         let outcome = match s.stepper {
             Stepper::Velocity | Stepper::Vsp => {
                 let contacts = match &self.contacts {
@@ -248,18 +252,30 @@ impl Simulation {
                 Outcome::Contact(moreau::step(&mut world, s, &self.warm, index, &mut detect)?)
             }
             Stepper::ImplicitNewton => {
-                let contacts = match &self.contacts {
-                    Some(c) => c.clone(),
-                    None => detect(&world)?,
-                };
+                // Detection once at the start, with a margin that covers the step's
+                // motion (not the last step's end contacts, found within the world's
+                // margin): the gaps are then evaluated at the Newton iterates' positions.
                 let t = Instant::now();
-                let report =
-                    implicit::step::step(&mut world, &mut model, &contacts, s.dt, &s.implicit)
-                        .map_err(|e| SimulationError::Solve {
-                            step: index,
-                            stage: "contact solve",
-                            message: e.to_string(),
-                        })?;
+                let margin = implicit::step::speculative_margin(&world, &model, s.dt);
+                let contacts = world
+                    .contacts_within(margin)
+                    .map_err(SimulationError::world(index));
+                collision.set(collision.get() + t.elapsed().as_secs_f64());
+                let contacts = contacts?;
+                let t = Instant::now();
+                let report = implicit::step::step_warm(
+                    &mut world,
+                    &mut model,
+                    &contacts,
+                    s.dt,
+                    &s.implicit,
+                    &mut implicit_warm,
+                )
+                .map_err(|e| SimulationError::Solve {
+                    step: index,
+                    stage: "contact solve",
+                    message: e.to_string(),
+                })?;
                 let solve = SolveSummary {
                     method: "implicit-newton".into(),
                     status: if report.converged {
@@ -361,6 +377,7 @@ impl Simulation {
         }
         self.world = world;
         self.model = model;
+        self.implicit_warm = implicit_warm;
         self.contacts = Some(end);
         self.steps += 1;
         self.time = record.time;

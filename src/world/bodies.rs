@@ -10,7 +10,9 @@ use nalgebra::{UnitQuaternion, Vector3};
 
 use super::broad_phase::{Aabb, near_ground, overlapping_pairs};
 use super::contact::WorldContact;
-use super::convert::{body_pose, ground_pose, ground_shape, to_parry_shape};
+use super::convert::{
+    body_pose, from_parry_vec, ground_pose, ground_shape, to_parry_shape, to_parry_vec,
+};
 use super::ground::GroundPlane;
 use super::material::{Material, MaterialId, Materials};
 use super::narrow_phase::{Side, pair_contacts};
@@ -329,7 +331,24 @@ impl World {
     /// As [`World::validate`]; [`MultibodyError::Collision`] if parry refuses a pair or a
     /// cap is exceeded.
     pub fn contacts(&self) -> Result<Vec<WorldContact>, MultibodyError> {
+        self.contacts_within(self.margin)
+    }
+    // ANCHOR_END: contacts
+
+    /// [`World::contacts`] with the margin `margin` (m) in place of the world's: every
+    /// contact whose gap is at most `margin`. The implicit stepper detects with a margin
+    /// that covers the step's motion ([`crate::implicit::step::speculative_margin`]).
+    ///
+    /// # Errors
+    /// As [`World::contacts`], and [`MultibodyError::InvalidScene`] for a margin that is
+    /// not finite and `>= 0`.
+    pub fn contacts_within(&self, margin: f64) -> Result<Vec<WorldContact>, MultibodyError> {
         self.validate()?;
+        if !(margin.is_finite() && margin >= 0.0) {
+            return Err(MultibodyError::InvalidScene {
+                reason: format!("the contact margin must be finite and >= 0, got {margin}"),
+            });
+        }
         let n = self.bodies.len();
         let (max_contacts, max_coupling) = self.caps();
         let shapes: Vec<_> = self
@@ -344,7 +363,7 @@ impl World {
             .zip(&poses)
             .map(|(s, p)| {
                 let bb = s.compute_aabb(p);
-                let m = self.margin;
+                let m = margin;
                 Aabb {
                     lo: [bb.mins.x - m, bb.mins.y - m, bb.mins.z - m],
                     hi: [bb.maxs.x + m, bb.maxs.y + m, bb.maxs.z + m],
@@ -368,7 +387,7 @@ impl World {
             for i in near_ground(&boxes, &fixed, g.height) {
                 let mat = self.materials.pair(g.material, self.bodies[i].material);
                 let start = out.len();
-                pair_contacts(&ground, i, &side(i), self.margin, &mat, &mut out)?;
+                pair_contacts(&ground, i, &side(i), margin, &mat, &mut out)?;
                 tally.add(&out, start)?;
             }
         }
@@ -386,13 +405,22 @@ impl World {
                 .materials
                 .pair(self.bodies[i].material, self.bodies[j].material);
             let start = out.len();
-            pair_contacts(&side(i), j, &side(j), self.margin, &mat, &mut out)?;
+            pair_contacts(&side(i), j, &side(j), margin, &mat, &mut out)?;
             tally.add(&out, start)?;
         }
         out.sort_by_key(|c| c.id);
         Ok(out)
     }
-    // ANCHOR_END: contacts
+
+    /// The point of body `i`'s surface nearest to the world point `p` (m), and whether
+    /// `p` lies inside the body (parry's point projection); `None` for an index out of
+    /// range.
+    pub fn surface_point(&self, i: usize, p: &Vector3<f64>) -> Option<(Vector3<f64>, bool)> {
+        let b = self.bodies.get(i)?;
+        let shape = to_parry_shape(&b.shape);
+        let proj = shape.project_point(&body_pose(&b.body), to_parry_vec(p), false);
+        Some((from_parry_vec(proj.point), proj.is_inside))
+    }
 
     /// The caps of one collision pass over this world's `n` bodies: the most contacts
     /// (and candidate pairs), [`MAX_CONTACTS_BASE`] + [`MAX_CONTACTS_PER_BODY`] `n`, and

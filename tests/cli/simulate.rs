@@ -704,11 +704,18 @@ fn implicit_usage_errors() {
                 "--cfm",
                 "0.1",
             ],
-            "--cfm and --cold",
+            "--cfm applies",
         ),
         (
-            vec!["simulate", "arch", "--stepper", "implicit-newton", "--cold"],
-            "--cfm and --cold",
+            vec![
+                "simulate",
+                "arch",
+                "--stepper",
+                "implicit-newton",
+                "--implicit-friction",
+                "natural-map",
+            ],
+            "not symmetric",
         ),
         (
             vec![

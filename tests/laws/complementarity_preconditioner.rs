@@ -221,3 +221,114 @@ fn particle_on_the_ground_iteration_counts() {
         worst[1]
     );
 }
+
+/// Through the code: the r-factor the assembled Newton system uses for a particle's
+/// contact is `h² (J M⁻¹ J^T)_ii = h² / m` ([`r_factor`] on the system's own Delassus
+/// diagonal), and from any start on the momentum balance, `u0 = ũ + h M⁻¹ J^T λ0`, the
+/// Newton iteration with the minimum map and that r-factor solves the step in one
+/// iteration (figure 9), whatever `λ0`; with `r = 1` some starts take two.
+#[test]
+fn assembled_preconditioner_solves_a_contact_in_one_iteration() {
+    use nalgebra::DVector;
+    use nonsmooth::implicit::newton::solve_from;
+    use nonsmooth::implicit::preconditioner::r_factor;
+    use nonsmooth::implicit::rows::{self, PointContact};
+    use nonsmooth::implicit::state::Dofs;
+    use nonsmooth::implicit::system;
+    use nonsmooth::implicit::{Anchor, Node};
+
+    let mut rng = Rng(909);
+    let mut unpreconditioned_two = 0;
+    let mut cases = 0;
+    for _ in 0..24 {
+        let m = rng.log_uniform(1e-2, 1e2);
+        let h = rng.log_uniform(1e-3, 5e-2);
+        let z0 = if rng.next() < 0.5 { -1.0 } else { 1.0 } * rng.log_uniform(1e-5, 1e-2);
+        let v = rng.log_uniform(1e-3, 1.0);
+        let world = World::new();
+        let model = Model {
+            particles: vec![Particle {
+                position: Vector3::new(0.0, 0.0, z0),
+                velocity: Vector3::new(0.0, 0.0, -v),
+                mass: m,
+                radius: 0.0,
+                mu: 0.0,
+            }],
+            ..Default::default()
+        };
+        let contacts = vec![PointContact {
+            a: Anchor::World(Vector3::zeros()),
+            b: Anchor::On(Node::Particle(0), Vector3::zeros()),
+            normal: Vector3::z(),
+            thickness: 0.0,
+            mu: 0.0,
+            radius_a: 0.0,
+            radius_b: 0.0,
+        }];
+        let dofs = Dofs::new(&world, &model, h);
+        let u = DVector::zeros(dofs.n);
+        let rws = rows::evaluate(&dofs, &model, &contacts, &u);
+        let minv = dofs.inverse_blocks(&DVector::zeros(dofs.n));
+        let sys = system::assemble(
+            &dofs,
+            &rws,
+            &u,
+            &DVector::zeros(rws.len()),
+            &minv,
+            Ncp::Min,
+            true,
+        );
+        let expected = h * h / m;
+        assert!(
+            (sys.r[0] - expected).abs() <= 1e-12 * expected,
+            "r {} vs h²/m {expected}",
+            sys.r[0]
+        );
+        assert_eq!(
+            sys.r[0],
+            r_factor(&rws[0].kind, sys.delassus_diagonal[0], h)
+        );
+        // The exact answer: λ* = max(0, -C(ũ) / (h²/m)), C(ũ) = z0 + h ũ_z.
+        let c_free = z0 + h * dofs.u_tilde[2];
+        let exact = (-c_free / expected).max(0.0);
+        for _ in 0..6 {
+            let l0 = if rng.next() < 0.5 { -1.0 } else { 1.0 }
+                * rng.log_uniform(1e-3, 1e3)
+                * exact.max(1.0);
+            let mut u0 = dofs.u_tilde.clone();
+            u0[2] += h * l0 / m;
+            let mut l_start = DVector::zeros(rws.len());
+            l_start[0] = l0;
+            let start = Some((u0, l_start));
+            let run = |pre: bool| {
+                let o = ImplicitOptions {
+                    tol: 1e-9 * (1.0 + (h * l0 / m).abs()),
+                    ..options(pre, Ncp::Min)
+                };
+                solve_from(&dofs, &model, &contacts, &o, start.clone())
+                    .unwrap()
+                    .1
+            };
+            let with = run(true);
+            assert!(
+                with.converged && with.iterations <= 1,
+                "preconditioned: {} iterations, residual {:.2e} (m {m}, h {h}, z0 {z0}, λ0 {l0}, λ* {exact})",
+                with.iterations,
+                with.residual
+            );
+            assert!(
+                (with.lambda[0] - exact).abs() <= 1e-6 * exact.max(1.0),
+                "λ {} vs {exact}",
+                with.lambda[0]
+            );
+            let without = run(false);
+            assert!(without.converged);
+            if without.iterations > 1 {
+                unpreconditioned_two += 1;
+            }
+            cases += 1;
+        }
+    }
+    println!("r = 1 needed more than one iteration from {unpreconditioned_two} of {cases} starts");
+    assert!(unpreconditioned_two > 0);
+}

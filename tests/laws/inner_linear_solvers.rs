@@ -275,14 +275,24 @@ fn bad_input_gives_the_right_error() {
         );
 
         // a zero (absent) and a negative diagonal: only the Jacobi-preconditioned methods
-        // need it positive; the direct solver solves these non-singular systems
+        // need it positive; the direct solver and GMRES (its preconditioner skips a zero
+        // diagonal) solve these non-singular systems
         let mut zero = spd3();
         zero[(1, 1)] = 0.0;
         let mut negative = spd3();
         negative[(2, 2)] = -2.0;
         for (m, row, value) in [(zero, 1, 0.0), (negative, 2, -2.0)] {
             let out = run(&csr(&m), &b, &x0);
-            if solver == InnerSolver::Direct {
+            if solver == InnerSolver::Gmres {
+                let mut x = x0.clone();
+                let opts = InnerOptions {
+                    iterations: 50,
+                    rel_tol: 1e-14,
+                    ..opts
+                };
+                solve(&csr(&m), &b, &mut x, &opts).unwrap();
+                assert!((&m * &x - &b).norm() < 1e-10, "gmres");
+            } else if solver == InnerSolver::Direct {
                 let x = {
                     let mut x = x0.clone();
                     solve(&csr(&m), &b, &mut x, &opts).unwrap();

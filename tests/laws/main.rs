@@ -46,6 +46,7 @@ mod generic_newton_jacobian;
 mod generic_rank_deficient;
 mod gs_then_newton;
 mod implicit_energy;
+mod implicit_newton_matrix;
 mod implicit_stepping;
 mod implicit_stick_slip;
 mod inner_linear_solvers;

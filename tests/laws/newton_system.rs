@@ -249,6 +249,8 @@ fn particle_scene(active: bool) -> (World, Model, Vec<PointContact>) {
         normal: Vector3::z(),
         thickness: 0.1,
         mu: 0.0,
+        radius_a: 0.0,
+        radius_b: 0.1,
     }];
     (world, model, contacts)
 }

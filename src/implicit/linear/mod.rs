@@ -15,6 +15,7 @@
 //! | `Jacobi` | one Jacobi sweep `x += P^-1 (b - A x)` ([`relaxation`]) | 1 |
 //! | `GaussSeidel` | one forward Gauss-Seidel sweep ([`relaxation`]) | 1 (the sweep) |
 //! | `Direct` | sparse LU with a fill-reducing ordering (faer, [`direct`]); one "iteration" | — |
+//! | `Gmres` | restarted GMRES, Jacobi right preconditioner ([`gmres`]); for `A` not symmetric | 1 |
 //!
 //! The report's residuals ([`InnerReport::residuals`]) are the true residuals
 //! `‖b - A x‖_2`, computed from the iterate: that monitoring costs one more product with
@@ -48,6 +49,7 @@
 
 pub mod cg;
 pub mod direct;
+pub mod gmres;
 pub mod pcr;
 pub mod relaxation;
 
@@ -74,6 +76,9 @@ pub enum InnerSolver {
     GaussSeidel,
     /// Sparse LU with a fill-reducing ordering (faer); one "iteration" ([`direct`]).
     Direct,
+    /// Restarted GMRES with a Jacobi preconditioner ([`gmres`]): for the Schur
+    /// complements that are not symmetric (natural-map friction).
+    Gmres,
 }
 
 named!(InnerSolver {
@@ -82,12 +87,18 @@ named!(InnerSolver {
     Jacobi => "jacobi",
     GaussSeidel => "gauss-seidel",
     Direct => "direct",
+    Gmres => "gmres",
 });
 
 impl InnerSolver {
     /// `true` for the methods that divide by the diagonal of `A` (all but `Direct`).
     fn needs_positive_diagonal(self) -> bool {
-        !matches!(self, InnerSolver::Direct)
+        !matches!(self, InnerSolver::Direct | InnerSolver::Gmres)
+    }
+
+    /// Whether the method is meant for matrices that are not symmetric.
+    pub fn handles_nonsymmetric(self) -> bool {
+        matches!(self, InnerSolver::Direct | InnerSolver::Gmres)
     }
 }
 
@@ -239,6 +250,7 @@ pub fn solve(
         InnerSolver::Jacobi => relaxation::jacobi(a, b, x, &inv_diag, opts),
         InnerSolver::GaussSeidel => relaxation::gauss_seidel(a, b, x, &inv_diag, opts),
         InnerSolver::Direct => direct::direct(a, b, x),
+        InnerSolver::Gmres => gmres::gmres(a, b, x, opts),
     }
 }
 
