@@ -107,6 +107,14 @@ pub struct StepRecord {
     pub solve_seconds: f64,
     /// Wall time of the correction's solves and position updates.
     pub correction_seconds: f64,
+    /// Implicit Newton only: inner linear-solver iterations summed over the step's Newton
+    /// iterations ([`crate::implicit::NewtonReport::inner_iterations`]; 0 for the other
+    /// steppers).
+    pub inner_iterations: usize,
+    /// Implicit Newton only: the worst violation of a joint or element row at the end of
+    /// the step, `max |C + α λ|` (m, rad, or the element rows' unit;
+    /// [`crate::implicit::NewtonReport::bilateral_error`]; 0 for the other steppers).
+    pub joint_error: f64,
 }
 
 /// The CSV columns, in order (vectors as `_x`, `_y`, `_z` columns).
@@ -138,6 +146,8 @@ pub const CSV_COLUMNS: &[&str] = &[
     "whole_status",
     "whole_iterations",
     "whole_error",
+    "inner_iterations",
+    "joint_error",
 ];
 
 impl StepRecord {
@@ -186,8 +196,12 @@ impl StepRecord {
         );
         let _ = write!(
             s,
-            ",{},{},{}",
-            self.whole_status, self.whole_iterations, self.whole_error
+            ",{},{},{},{},{}",
+            self.whole_status,
+            self.whole_iterations,
+            self.whole_error,
+            self.inner_iterations,
+            self.joint_error
         );
         s
     }

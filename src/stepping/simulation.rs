@@ -357,6 +357,14 @@ impl Simulation {
                 .map_or(String::new(), |w| w.status.clone()),
             whole_iterations: whole_solve.as_ref().map_or(0, |w| w.iterations),
             whole_error: whole_solve.as_ref().map_or(0.0, |w| w.error),
+            inner_iterations: match &outcome {
+                Outcome::Implicit { report, .. } => report.inner_iterations,
+                _ => 0,
+            },
+            joint_error: match &outcome {
+                Outcome::Implicit { report, .. } => report.bilateral_error,
+                _ => 0.0,
+            },
         };
 
         // Commit.

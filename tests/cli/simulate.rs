@@ -363,6 +363,8 @@ fn shock_propagation_reports_the_whole_system_solve_apart() {
     let r: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(r["whole_status"].as_str(), Some(""));
     assert_eq!(r["whole_iterations"].as_u64(), Some(0));
+    assert_eq!(r["inner_iterations"].as_u64(), Some(0));
+    assert_eq!(r["joint_error"].as_f64(), Some(0.0));
     for flag in [["--vsp-whole-budget", "5"], ["--vsp-layer-push", "turning"]] {
         let (code, _, err) = run(&[&["simulate", "box-stack", "--steps", "1"][..], &flag].concat());
         assert_eq!(code, 2, "{err}");
@@ -523,6 +525,7 @@ fn the_implicit_newton_stepper_runs_its_scenes() {
         ("gripper", ""),
         ("arch", "2"),
         ("deformable-slope", "2"),
+        ("deformable-push", "2"),
         ("box-stack", "2"),
     ] {
         let mut args = vec![
@@ -547,6 +550,21 @@ fn the_implicit_newton_stepper_runs_its_scenes() {
         for l in &lines {
             assert_eq!(l["method"], "implicit-newton", "{scene}");
             assert!(l["error"].as_f64().unwrap().is_finite(), "{scene}");
+            // The inner iterations and the joint error are in the records.
+            assert!(l["inner_iterations"].as_u64().is_some(), "{scene}");
+            assert!(l["joint_error"].as_f64().unwrap() >= 0.0, "{scene}");
+        }
+        if scene == "chain" {
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l["inner_iterations"].as_u64().unwrap() > 0)
+            );
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l["joint_error"].as_f64().unwrap() > 0.0)
+            );
         }
     }
     // The gripper holds its box: after 50 steps the box has moved less than a millimetre.
@@ -682,7 +700,7 @@ fn implicit_usage_errors() {
         ),
         (
             vec!["simulate", "chain", "--recovery-speed", "0.1"],
-            "--recovery-speed apply with --stepper implicit-newton",
+            "--recovery-speed and --implicit-friction apply with --stepper",
         ),
         (
             vec![
