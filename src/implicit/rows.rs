@@ -7,12 +7,14 @@
 //! * **bilateral** `C_b(q) + α λ_b = 0`: joints (ball: 3 rows, hinge: 5), distance
 //!   constraints, hinge drives and the rows of hyperelastic elements (compliance `α >= 0`);
 //! * **unilateral** `0 <= C(q) ⊥ λ >= 0`: contact normals `C_n = n^T (p_b - p_a) - d`
-//!   (normal fixed in the world over the step, §3.3), followed from the start of the step
-//!   to first order in `u` ([`contact_value`]), and hinge limits;
-//! * **friction**: two rows per contact, `D^T u`, the tangential relative velocity.
+//!   between core points, evaluated at the iterate's positions `q(u)` (normal fixed in the
+//!   world over the step, §3.3; [`contact_row`]), and hinge limits;
+//! * **friction**: two rows per contact, `D^T u`, the tangential relative velocity, with
+//!   the lever arms of the start of the step.
 //!
 //! For a point `p = x + R r` of a rigid body, `n^T ṗ = [n^T, (r × n)^T] [v; ω]`; for a
-//! particle, `n^T v`.
+//! particle, `n^T v`. Position rows take the derivative through `Q(u) = exp(h ω) Q⁻`
+//! exactly: their angular entries are mapped by [`Dofs::angular_map`].
 
 use nalgebra::{DVector, Vector3};
 
@@ -152,7 +154,7 @@ pub fn evaluate(
     rows
 }
 
-// ANCHOR: contact_value
+// ANCHOR: contact_row
 /// The normal row of `contact` at velocity `u`: the gap at the positions `q(u)`,
 /// `C_n = n^T (p_b(q(u)) - p_a(q(u))) - d` (m), and its Jacobian `∂C_n/∂u / h`, both
 /// evaluated at `q(u)` (Macklin et al. 2019 §3.3). The normal `n` is fixed over the step;
@@ -163,7 +165,7 @@ pub fn contact_row(dofs: &Dofs, contact: &PointContact, u: &DVector<f64>) -> Row
     row.value -= contact.thickness;
     row
 }
-// ANCHOR_END: contact_value
+// ANCHOR_END: contact_row
 
 /// `n^T (p_b - p_a)` and its Jacobian `∂/∂u / h` at `u`; also returns `p_b - p_a`.
 fn directional(

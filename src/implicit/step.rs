@@ -289,7 +289,13 @@ pub fn speculative_margin(world: &World, model: &Model, h: f64) -> f64 {
 
 // ANCHOR: step
 /// Advances `world` and `model` by `h` s with the contacts `contacts` found at the start
-/// of the step. On error nothing is changed.
+/// of the step, from `u = 0`, `λ = 0` (the paper's start; [`step_warm`] starts from the
+/// last step). On error nothing is changed.
+///
+/// The contacts should be found within [`speculative_margin`]
+/// (`world.contacts_within(speculative_margin(world, model, h))`, as
+/// [`crate::stepping::Simulation`] does): a pair missing from them is not seen until it
+/// overlaps.
 ///
 /// # Errors
 /// [`ImplicitError::Model`] for a model that does not fit the world
