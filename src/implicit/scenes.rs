@@ -244,35 +244,7 @@ pub fn deformable_slope(cells: usize) -> Result<(World, Model), MultibodyError> 
     let angle = 20f64.to_radians();
     let world =
         World::new().with_gravity(Vector3::new(9.81 * angle.sin(), 0.0, -9.81 * angle.cos()))?;
-    let across = cells.div_ceil(2);
-    let half = Vector3::new(0.2, 0.1, 0.1);
-    let mesh = box_mesh(
-        half,
-        [cells, across, across],
-        Vector3::new(0.0, 0.0, half.z),
-    )
-    .map_err(|e| MultibodyError::InvalidScene {
-        reason: e.to_string(),
-    })?;
-    let masses = lumped_masses(&mesh, 1000.0);
-    let mut model = Model::default();
-    for (x, m) in mesh.positions.iter().zip(&masses) {
-        model.particles.push(Particle {
-            position: *x,
-            velocity: Vector3::zeros(),
-            mass: *m,
-            radius: 0.0,
-            mu: 0.5,
-        });
-    }
-    for t in &mesh.tetrahedra {
-        let rest = t.map(|j| mesh.positions[j]);
-        let tet =
-            Tetrahedron::new(*t, &rest, 1e5, 0.3).map_err(|e| MultibodyError::InvalidScene {
-                reason: e.to_string(),
-            })?;
-        model.tetrahedra.push(tet);
-    }
+    let model = neo_hookean_block(Vector3::new(0.2, 0.1, 0.1), cells, 0.0, 0.5)?;
     Ok((world, model))
 }
 

@@ -65,7 +65,10 @@ fn core_point(world: &World, body: Option<usize>, p: &Vector3<f64>) -> (Vector3<
 /// (`>= 0`) over the step: a contact that starts overlapping by `d` is closed at
 /// `C_n = min(0, recovery - d)`. [`step`] passes `h v_r`
 /// ([`ImplicitOptions::recovery_speed`]). Particles count as touching the ground or a
-/// body when their surface is within `margin` m of it ([`speculative_margin`]).
+/// body when their surface is within `margin` m of it ([`speculative_margin`]). Each
+/// particle is tested against every body's bounding sphere: the cost is proportional to
+/// particles times bodies (fine for a deformable body among tens of rigid ones; a broad
+/// phase would be needed for thousands of both).
 pub fn point_contacts_with(
     world: &World,
     model: &Model,

@@ -3,7 +3,7 @@
 //! reference answer the iterative methods are checked against; one "iteration". Unlike
 //! them it does not need `A` symmetric or its diagonal positive, only non-singular.
 
-use super::{InnerError, InnerReport, mul_into};
+use super::{InnerError, InnerReport, residual_norm};
 use faer::linalg::solvers::Solve;
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
 use faer::sparse::{SparseColMat, Triplet};
@@ -20,11 +20,7 @@ pub(crate) fn direct(
     x: &mut DVector<f64>,
 ) -> Result<InnerReport, InnerError> {
     let n = b.len();
-    let residual = |v: &DVector<f64>| {
-        let mut av = DVector::zeros(n);
-        mul_into(a, v, &mut av);
-        (b - av).norm()
-    };
+    let residual = |v: &DVector<f64>| residual_norm(a, b, v);
     let r0 = residual(x);
     if n == 0 {
         return Ok(InnerReport {

@@ -4,7 +4,7 @@
 //! the crate's ([`crate::newton::gmres`], Saad and Schultz 1986), shared with the cone
 //! Newton method.
 
-use super::{InnerError, InnerOptions, InnerReport, mul_into};
+use super::{InnerError, InnerOptions, InnerReport, mul_into, residual_norm};
 use nalgebra::DVector;
 use nalgebra_sparse::CsrMatrix;
 
@@ -22,11 +22,7 @@ pub(crate) fn gmres(
     opts: &InnerOptions,
 ) -> Result<InnerReport, InnerError> {
     let n = b.len();
-    let residual = |v: &DVector<f64>| {
-        let mut av = DVector::zeros(n);
-        mul_into(a, v, &mut av);
-        (b - av).norm()
-    };
+    let residual = |v: &DVector<f64>| residual_norm(a, b, v);
     let r0 = residual(x);
     let mut inv_diag = DVector::from_element(n, 1.0);
     for (r, c, v) in a.triplet_iter() {

@@ -336,6 +336,13 @@ fn diagonal(a: &CsrMatrix<f64>, i: usize) -> f64 {
 }
 
 /// `out = A v` (lengths already checked).
+/// `‖b - A x‖_2`, the true residual the reports carry.
+pub(crate) fn residual_norm(a: &CsrMatrix<f64>, b: &DVector<f64>, x: &DVector<f64>) -> f64 {
+    let mut ax = DVector::zeros(b.len());
+    mul_into(a, x, &mut ax);
+    (b - ax).norm()
+}
+
 pub(crate) fn mul_into(a: &CsrMatrix<f64>, v: &DVector<f64>, out: &mut DVector<f64>) {
     let (offsets, cols, vals) = (a.row_offsets(), a.col_indices(), a.values());
     for (i, o) in out.iter_mut().enumerate() {
