@@ -116,9 +116,17 @@ pub struct SimulateArgs {
         allow_hyphen_values = true
     )]
     alpha: Option<f64>,
-    /// implicit-newton: backtracking line search on the residual.
+    /// implicit-newton: backtracking line search on the merit (the squared residual).
     #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)")]
     line_search: bool,
+    /// implicit-newton: Levenberg-Marquardt shift of the Schur complement relative to
+    /// its diagonal (dimensionless, >= 0; default 0).
+    #[arg(
+        long,
+        help_heading = "Implicit Newton (--stepper implicit-newton)",
+        allow_hyphen_values = true
+    )]
+    damping: Option<f64>,
     /// implicit-newton: turn the diagonal geometric stiffness approximation off.
     #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)")]
     no_geometric_stiffness: bool,
@@ -365,6 +373,7 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
         || a.line_search
         || a.no_geometric_stiffness
         || a.regularisation.is_some()
+        || a.damping.is_some()
         || a.recovery_speed.is_some()
         || a.implicit_friction.is_some();
     if stepper(a) == Stepper::ImplicitNewton {
@@ -400,8 +409,8 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
         return Err(Failure::Usage(
             "--ncp, --no-preconditioner, --inner, --inner-iter, --inner-tol, --newton-iter, \
              --newton-tol, --alpha, --line-search, --no-geometric-stiffness, \
-             --regularisation, --recovery-speed and --implicit-friction apply with --stepper \
-             implicit-newton"
+             --regularisation, --damping, --recovery-speed and --implicit-friction apply \
+             with --stepper implicit-newton"
                 .into(),
         ));
     }
@@ -464,6 +473,9 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
     im.geometric_stiffness = !a.no_geometric_stiffness;
     if let Some(e) = a.regularisation {
         im.regularisation = e;
+    }
+    if let Some(d) = a.damping {
+        im.damping = d;
     }
     if let Some(v) = a.recovery_speed {
         im.recovery_speed = v;

@@ -45,12 +45,21 @@ pub struct ImplicitOptions {
     pub tol: f64,
     /// The damping fraction `α` in `(0, 1]` of each Newton step (§8.1). Default 1.
     pub alpha: f64,
-    /// Backtracking line search on the residual from `α` (halving, at most 10 times) —
-    /// the option the paper found to stall with friction (§8.1). Default off.
+    /// Backtracking line search from `α` (halving, at most 10 times) until the merit
+    /// [`NewtonSystem::merit`] decreases sufficiently (Armijo) — the option the paper
+    /// found to stall with friction (§8.1). Default off.
     pub line_search: bool,
     /// The identity shift `ε` of the Schur complement (§8.4), `>= 0`, in the units of
     /// `J M~⁻¹ J^T` (1/kg for translation rows). Default `1e-9`.
     pub regularisation: f64,
+    /// A Levenberg-Marquardt shift of the Schur complement relative to its rows' scale:
+    /// `damping · (J M~⁻¹ J^T)_ii` is added to each diagonal entry (dimensionless,
+    /// `>= 0`; [`system::schur_damped`]). Not in the paper. It bounds the step of
+    /// multipliers of redundant contacts (a box face resting on four corners has more
+    /// contact rows than the body has degrees of freedom, and `J M~⁻¹ J^T` is singular),
+    /// which the absolute `regularisation` of `1e-9` leaves free to grow by `1e9` per
+    /// iteration. It changes the step, not the equations: a converged answer is exact.
+    pub damping: f64,
     /// The diagonal geometric stiffness approximation (§8.3). Default on.
     pub geometric_stiffness: bool,
     /// The fastest a contact that starts the step overlapping is pushed apart (m/s,
@@ -81,6 +90,7 @@ impl Default for ImplicitOptions {
             alpha: 1.0,
             line_search: false,
             regularisation: 1e-9,
+            damping: 0.0,
             geometric_stiffness: true,
             recovery_speed: 0.01,
             friction: FrictionForm::Compliance,
@@ -112,6 +122,12 @@ impl ImplicitOptions {
             return Err(format!(
                 "regularisation must be finite and >= 0, not {}",
                 self.regularisation
+            ));
+        }
+        if !(self.damping >= 0.0 && self.damping.is_finite()) {
+            return Err(format!(
+                "damping must be finite and >= 0, not {}",
+                self.damping
             ));
         }
         if !(self.recovery_speed >= 0.0 && self.recovery_speed.is_finite()) {
@@ -290,7 +306,7 @@ pub fn solve_from(
     while iterations < opts.newton_iterations && !(opts.tol > 0.0 && sys.residual() <= opts.tol) {
         iterations += 1;
         // The Schur complement (eq. 59) and the inner solve.
-        let (a, rhs) = system::schur(&sys, &minv, opts.regularisation);
+        let (a, rhs) = system::schur_damped(&sys, &minv, opts.regularisation, opts.damping);
         let mut d_impulse = DVector::zeros(rows.len());
         let report = linear::solve(&a, &rhs, &mut d_impulse, &opts.inner).map_err(|error| {
             ImplicitError::Inner {
@@ -300,9 +316,9 @@ pub fn solve_from(
         })?;
         inner_iterations += report.iterations;
         let du = system::velocity_step(&sys, &minv, &d_impulse);
-        // The damped update, with an optional backtracking line search on the residual.
+        // The damped update, with an optional backtracking line search on the merit.
         let mut alpha = opts.alpha;
-        let before = sys.residual();
+        let before = sys.merit();
         loop {
             let u_try = &u + &du * alpha;
             let l_try = &lambda + &d_impulse * (alpha / h);
@@ -326,8 +342,11 @@ pub fn solve_from(
                 opts.preconditioner,
                 opts.friction,
             );
-            let accept =
-                !opts.line_search || sys_try.residual() < before || alpha < opts.alpha / 1000.0;
+            // Armijo's sufficient decrease of the merit `|F|²`, whose slope along an
+            // exact Newton step is `-2 |F|²`.
+            let accept = !opts.line_search
+                || sys_try.merit() <= (1.0 - 1e-4 * alpha) * before
+                || alpha < opts.alpha / 1000.0;
             if accept {
                 u = u_try;
                 lambda = l_try;

@@ -85,19 +85,22 @@ impl Ncp {
 pub enum FrictionForm {
     /// The paper's compliance form (§4.3, [`super::friction`]): `D^T u + W λ_f = 0` with
     /// `W` frozen within an iteration. Symmetric, a fixed-point iteration in `W`: on
-    /// sliding contacts it converges linearly at best.
+    /// sliding contacts it converges linearly at best. The default.
+    #[default]
     Compliance,
     // ANCHOR: natural_map_doc
-    /// The natural map `F = λ_f - P(λ_f - r_f D^T u)`, `P` the projection on the disk of
-    /// radius `μ λ_n`, linearised exactly (an element of its B-subdifferential): sticking
-    /// (`|z| <= μ λ_n`, `z = λ_f - r_f D^T u`) gives `D^T Δu = -D^T u`; sliding gives, in
-    /// the frame of `ẑ = z / |z|`, the row `ẑ^T Δλ_f - μ Δλ_n = -(ẑ^T λ_f - μ λ_n)` along
-    /// the slip and the compliance row `e^T D^T Δu + (1 - ρ)/(ρ r_f) e^T Δλ_f =
-    /// -e^T λ_f / (ρ r_f)` across it, `ρ = μ λ_n / |z|`. The Schur complement is then not
-    /// symmetric (the row along the slip has no `Δu`, and couples to the normal row):
-    /// the inner solver must be GMRES or direct. The default: Newton converges where the
-    /// compliance form stalls (see the chapter *Robustness*).
-    #[default]
+    /// The natural map `F = λ_f - P(λ_f - D^T u / r_f)`, `P` the projection on the disk
+    /// of radius `μ λ_n` and `r_f` the friction rows' r-factor ((m/s)/N), linearised
+    /// exactly (an element of its B-subdifferential), row by row in m/s (`r_f F`):
+    /// sticking (`|z| <= μ λ_n`, `z = λ_f - D^T u / r_f`) gives `D^T Δu = -D^T u`;
+    /// sliding gives, in the frame of `ẑ = z / |z|` and `e ⊥ ẑ`, the row
+    /// `r_f (ẑ^T Δλ_f - μ Δλ_n) = -r_f (ẑ^T λ_f - μ λ_n)` along the slip and the
+    /// compliance row `ρ e^T D^T Δu + (1 - ρ) r_f e^T Δλ_f = -r_f e^T λ_f` across it,
+    /// `ρ = μ λ_n / |z|` (nothing divides by `ρ`: a vanishing disk radius drives the
+    /// force across the slip to zero). The Schur complement is then not symmetric (the
+    /// row along the slip has no `Δu`, and couples to the normal row): the inner solver
+    /// must be GMRES or direct. An exact Newton linearisation where the compliance form
+    /// is a fixed-point iteration, which cycles on the sliding contacts of a pile.
     NaturalMap,
     // ANCHOR_END: natural_map_doc
 }
@@ -130,7 +133,17 @@ pub struct NewtonSystem {
     pub row_residual: DVector<f64>,
     /// `M⁻¹ g` (m/s): the momentum residual as a velocity.
     pub momentum_residual: DVector<f64>,
-    /// Number of friction rows disabled (contacts with `λ_n <= 0` or `μ = 0`).
+    /// The residual of each row in the form the Newton step linearises (m/s): `|φ| / h`
+    /// of a normal row, `r_f |F|` of the natural map's friction rows, the law's residual
+    /// of the compliance friction rows, `|C + E λ| / h` of a bilateral row. With the
+    /// momentum residual `M~⁻¹ (M (u - ũ) - h J^T λ)` (the unscaled `J`) it makes the
+    /// merit [`NewtonSystem::merit`].
+    pub merit_residual: DVector<f64>,
+    /// The momentum residual with the unscaled `J` (m/s).
+    pub true_momentum_residual: DVector<f64>,
+    /// Number of friction rows disabled (contacts with `μ = 0`, or `λ_n <= 0` under the
+    /// compliance form; under the natural map `λ_n < 0`, or `λ_n = 0` with nothing to
+    /// linearise).
     pub disabled_friction: usize,
     /// The rows' Jacobian in the constraint equations when it differs from `j` (sliding
     /// contacts under [`FrictionForm::NaturalMap`]); `None`: `j`.
@@ -141,15 +154,21 @@ pub struct NewtonSystem {
 }
 
 impl NewtonSystem {
-    /// The residual of the iterate: the largest of `|M⁻¹ g|` and the row residuals, in
-    /// m/s. Zero exactly at a solution of the discrete equations.
+    /// The residual of the iterate, in m/s: the largest of the momentum residual
+    /// [`NewtonSystem::true_momentum_residual`] and the row residuals
+    /// [`NewtonSystem::row_residual`] (friction measured by the natural map, whichever
+    /// form linearises it). Zero exactly at a solution of the discrete equations.
     pub fn residual(&self) -> f64 {
-        self.momentum_residual.amax().max(self.row_residual.amax())
+        self.true_momentum_residual
+            .amax()
+            .max(self.row_residual.amax())
     }
 
-    /// The merit the damped iteration lowers: `|M⁻¹ g|² + |row residual|²` ((m/s)²).
+    /// The merit the line search lowers, `|M~⁻¹ g|² + |merit residual|²` ((m/s)²), with
+    /// the unscaled `J` in `g`: the squared norm of the equations themselves, weighted so
+    /// that every entry is a velocity ([`NewtonSystem::merit_residual`]).
     pub fn merit(&self) -> f64 {
-        self.momentum_residual.norm_squared() + self.row_residual.norm_squared()
+        self.true_momentum_residual.norm_squared() + self.merit_residual.norm_squared()
     }
 }
 
@@ -190,7 +209,7 @@ pub fn assemble_with(
     friction: FrictionForm,
 ) -> NewtonSystem {
     let h = dofs.h;
-    // Sliding contacts of the natural map: (first friction row, ẑ, e, ρ, r_f).
+    // Sliding contacts of the natural map: (first friction row, ẑ, ρ e).
     let mut sliding: Vec<(usize, [f64; 2], [f64; 2])> = Vec::new();
     let mut c_coupling = Vec::new();
     let m = rows.len();
@@ -207,6 +226,7 @@ pub fn assemble_with(
     let mut c = DVector::zeros(m);
     let mut hv = DVector::zeros(m);
     let mut row_residual = DVector::zeros(m);
+    let mut merit_residual = DVector::zeros(m);
     let mut disabled_friction = 0;
     for (i, row) in rows.iter().enumerate() {
         match row.kind {
@@ -214,6 +234,7 @@ pub fn assemble_with(
                 c[i] = compliance / (h * h);
                 hv[i] = (row.value + compliance * lambda[i]) / h;
                 row_residual[i] = hv[i].abs();
+                merit_residual[i] = row_residual[i];
             }
             RowKind::Unilateral { .. } => {
                 let a = r[i] * lambda[i];
@@ -223,16 +244,29 @@ pub fn assemble_with(
                 c[i] = da * r[i] / (h * h);
                 hv[i] = phi / h;
                 row_residual[i] = (ncp.value(r_meas[i] * lambda[i], row.value) / h).abs();
+                merit_residual[i] = hv[i].abs();
             }
             RowKind::Friction { normal_row, mu, .. } => {
                 // The pair of rows of this contact: (normal_row + 1, normal_row + 2).
                 let (k1, k2) = (normal_row + 1, normal_row + 2);
                 let limit = mu * lambda[normal_row];
-                if limit.is_nan() || limit <= 0.0 {
+                // The natural map is continuous at `λ_n = 0` (a disk of radius 0): a
+                // contact whose normal force is zero but whose friction force or slip is
+                // not is linearised as sliding (with its coupling to `Δλ_n`); only a
+                // negative normal force, or nothing at all to linearise, disables the rows.
+                let natural_at_zero = friction == FrictionForm::NaturalMap
+                    && limit == 0.0
+                    && mu > 0.0
+                    && (lambda[k1] != 0.0
+                        || lambda[k2] != 0.0
+                        || rows[k1].value != 0.0
+                        || rows[k2].value != 0.0);
+                if limit.is_nan() || (limit <= 0.0 && !natural_at_zero) {
                     scale[i] = 0.0;
                     c[i] = 1.0;
                     hv[i] = h * lambda[i];
                     row_residual[i] = (r_meas[i] * lambda[i]).abs();
+                    merit_residual[i] = (r[i] * lambda[i]).abs();
                     disabled_friction += 1;
                     continue;
                 }
@@ -258,17 +292,29 @@ pub fn assemble_with(
                         &mut sliding,
                     );
                 }
-                // The residual of eq. 15-16 themselves (not of the linearised row, whose
-                // W may be capped): the magnitude law φ(ψ, r b) = 0 and the direction
-                // D^T u + ψ λ_f / |λ_f| = 0.
+                // The residual of the friction law itself, whichever form linearises it:
+                // the natural map `r_f |F|` (m/s), zero exactly where the Coulomb law of
+                // eq. 15-16 holds, and continuous where the friction force vanishes
+                // (the direction `λ_f / |λ_f|` of eq. 15 is not).
                 let rm = 0.5 * (r_meas[k1] + r_meas[k2]);
-                let law = ncp.value(slip, rm * (limit - force)).abs();
-                let direction = if force > 0.0 {
-                    (row.value + slip * lambda[i] / force).abs()
+                let f = natural_map_value(
+                    [rows[k1].value, rows[k2].value],
+                    [lambda[k1], lambda[k2]],
+                    limit.max(0.0),
+                    rm,
+                );
+                row_residual[i] = rm * f[i - k1].abs();
+                merit_residual[i] = if friction == FrictionForm::Compliance {
+                    row_residual[i]
                 } else {
-                    0.0
+                    let f = natural_map_value(
+                        [rows[k1].value, rows[k2].value],
+                        [lambda[k1], lambda[k2]],
+                        limit.max(0.0),
+                        rf,
+                    );
+                    rf * f[i - k1].abs()
                 };
-                row_residual[i] = law.max(direction);
             }
         }
     }
@@ -293,6 +339,8 @@ pub fn assemble_with(
     let force = j.transpose() * lambda;
     let g = dofs.mass_times(&(u - &dofs.u_tilde)) - force * h;
     let momentum_residual = apply_blocks(minv, &g);
+    let g_true = dofs.mass_times(&(u - &dofs.u_tilde)) - (raw.transpose() * lambda) * h;
+    let true_momentum_residual = apply_blocks(minv, &g_true);
     NewtonSystem {
         j,
         c,
@@ -302,10 +350,23 @@ pub fn assemble_with(
         r,
         row_residual,
         momentum_residual,
+        merit_residual,
+        true_momentum_residual,
         disabled_friction,
         j_rows,
         c_coupling,
     }
+}
+
+/// The natural map `F = λ_f - P(λ_f - s / r_f)` of one contact (N): `P` projects on the
+/// disk of radius `limit` (N), `s` the tangential velocity (m/s), `lf` the friction force
+/// (N), `r_f > 0` ((m/s)/N, the complementarity preconditioner: it turns the slip into a
+/// force). Zero exactly where the Coulomb law holds, whatever `r_f`.
+pub fn natural_map_value(s: [f64; 2], lf: [f64; 2], limit: f64, r_f: f64) -> [f64; 2] {
+    let z = [lf[0] - s[0] / r_f, lf[1] - s[1] / r_f];
+    let norm = z[0].hypot(z[1]);
+    let k = if norm > limit { limit / norm } else { 1.0 };
+    [lf[0] - k * z[0], lf[1] - k * z[1]]
 }
 
 // ANCHOR: natural_map_rows
@@ -329,10 +390,10 @@ fn natural_map_rows(
     c_coupling: &mut Vec<(usize, usize, f64)>,
     sliding: &mut Vec<(usize, [f64; 2], [f64; 2])>,
 ) {
-    let z = [lf[0] - r_f * s[0], lf[1] - r_f * s[1]];
+    let z = [lf[0] - s[0] / r_f, lf[1] - s[1] / r_f];
     let norm = z[0].hypot(z[1]);
     if norm <= limit {
-        // Sticking: F = r_f D^T u, the row D^T Δu = -D^T u.
+        // Sticking: r_f F = D^T u, the row D^T Δu = -D^T u.
         for (k, sk) in [(k1, s[0]), (k2, s[1])] {
             c[k] = 0.0;
             hv[k] = sk;
@@ -342,17 +403,19 @@ fn natural_map_rows(
     let zh = [z[0] / norm, z[1] / norm];
     let e = [-zh[1], zh[0]];
     let rho = limit / norm;
-    // Across the slip (row k1): e^T D^T Δu + w e^T Δλ̂ = -e^T λ_f / (ρ r_f), w = (1-ρ)/(ρ r_f h).
-    let w = (1.0 - rho) / (rho * r_f * h);
+    // Across the slip (row k1), `r_f e^T F` linearised: ρ e^T D^T Δu + w e^T Δλ̂ =
+    // -r_f e^T λ_f, w = (1-ρ) r_f / h. Nothing divides by ρ: the disk radius may be as
+    // small as a denormal.
+    let w = (1.0 - rho) * r_f / h;
     c[k1] = w * e[0];
     c_coupling.push((k1, k2, w * e[1]));
-    hv[k1] = (e[0] * lf[0] + e[1] * lf[1]) / (rho * r_f);
+    hv[k1] = r_f * (e[0] * lf[0] + e[1] * lf[1]);
     // Along it (row k2), scaled by r_f to m/s: (r_f/h)(ẑ^T Δλ̂_f - μ Δλ̂_n) = -r_f (ẑ^T λ_f - μ λ_n).
     c_coupling.push((k2, k1, r_f / h * zh[0]));
     c[k2] = r_f / h * zh[1];
     c_coupling.push((k2, n, -r_f / h * mu));
     hv[k2] = r_f * (zh[0] * lf[0] + zh[1] * lf[1] - limit);
-    sliding.push((k1, zh, e));
+    sliding.push((k1, zh, [rho * e[0], rho * e[1]]));
 }
 // ANCHOR_END: natural_map_rows
 

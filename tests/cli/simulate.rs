@@ -699,8 +699,19 @@ fn implicit_usage_errors() {
             "recovery_speed",
         ),
         (
+            vec![
+                "simulate",
+                "chain",
+                "--stepper",
+                "implicit-newton",
+                "--damping",
+                "-1",
+            ],
+            "damping",
+        ),
+        (
             vec!["simulate", "chain", "--recovery-speed", "0.1"],
-            "--recovery-speed and --implicit-friction apply with --stepper",
+            "--recovery-speed and --implicit-friction apply",
         ),
         (
             vec![

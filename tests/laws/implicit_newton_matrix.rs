@@ -170,9 +170,9 @@ fn rigid_rows_match_finite_differences() {
                     let minus = at(&(&u - &du * eps), &(&lambda - &dl * (eps / h)));
                     let mut dh = (&plus.h - &minus.h) / (2.0 * eps);
                     if sliding {
-                        // The sliding rows are the natural map F = λ_f - P(λ_f - r D^T u)
-                        // in the frame (e, ẑ) of z, scaled: e^T F / (ρ r) and r ẑ^T F,
-                        // the scaling taken at the point (a constant of the Newton step).
+                        // The sliding rows are the natural map F = λ_f - P(λ_f - D^T u / r)
+                        // in the frame (e, ẑ) of z, in m/s: r e^T F and r ẑ^T F, the frame
+                        // taken at the point (a constant of the Newton step); r = 1 here.
                         let natural = |sys_rows: &[rows::Row], l: &DVector<f64>| {
                             let z = Vector2::new(
                                 l[normal + 1] - sys_rows[normal + 1].value,
@@ -194,12 +194,11 @@ fn rigid_rows_match_finite_differences() {
                             natural(&rows::evaluate(&dofs, &model, &contacts, &u_p), &l_p);
                         let (f_m, _, _) =
                             natural(&rows::evaluate(&dofs, &model, &contacts, &u_m), &l_m);
-                        let (_, z, limit) = natural(&rows0, &lambda);
+                        let (_, z, _) = natural(&rows0, &lambda);
                         let zh = z / z.norm();
                         let e = Vector2::new(-zh.y, zh.x);
-                        let rho = limit / z.norm();
                         let df = (f_p - f_m) / (2.0 * eps);
-                        dh[normal + 1] = e.dot(&df) / rho;
+                        dh[normal + 1] = e.dot(&df);
                         dh[normal + 2] = zh.dot(&df);
                     }
                     let predicted = &j * &du + &c * &dl;

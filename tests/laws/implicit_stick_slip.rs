@@ -33,13 +33,26 @@ fn run(
     ncp: Ncp,
     steps: usize,
 ) -> (Model, Vec<nonsmooth::implicit::NewtonReport>) {
+    run_with(
+        angle,
+        mu,
+        steps,
+        ImplicitOptions {
+            ncp,
+            tol: 1e-10,
+            newton_iterations: 50,
+            ..Default::default()
+        },
+    )
+}
+
+fn run_with(
+    angle: f64,
+    mu: f64,
+    steps: usize,
+    opts: ImplicitOptions,
+) -> (Model, Vec<nonsmooth::implicit::NewtonReport>) {
     let (mut world, mut model) = scene(angle, mu, 2.0);
-    let opts = ImplicitOptions {
-        ncp,
-        tol: 1e-10,
-        newton_iterations: 50,
-        ..Default::default()
-    };
     let mut reports = Vec::new();
     for _ in 0..steps {
         let contacts = world.contacts().unwrap();
@@ -107,6 +120,114 @@ fn sticks_below_the_bound_and_slides_above_it() {
                 exact_friction,
                 (p.velocity.norm() - exact_speed.abs()).abs()
             );
+        }
+    }
+}
+
+/// The natural-map linearisation of friction with the complementarity preconditioner on
+/// (its r-factor turns the slip into a force, `z = λ_f - D^T u / r_f`) reaches the same
+/// exact Coulomb answers through the stepper, and in a few Newton iterations.
+#[test]
+fn the_natural_map_with_r_factors_reaches_the_exact_coulomb_answer() {
+    use nonsmooth::implicit::FrictionForm;
+    use nonsmooth::implicit::linear::{InnerOptions, InnerSolver};
+    let mu: f64 = 0.5;
+    let critical = mu.atan();
+    let (m, g) = (2.0, 9.81);
+    for ncp in [Ncp::Min, Ncp::Fb] {
+        for (angle, sticks) in [(critical * 0.9, true), (critical * 1.1, false)] {
+            let opts = ImplicitOptions {
+                ncp,
+                tol: 1e-10,
+                newton_iterations: 50,
+                friction: FrictionForm::NaturalMap,
+                inner: InnerOptions {
+                    solver: InnerSolver::Direct,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            assert!(opts.preconditioner);
+            let (model, reports) = run_with(angle, mu, 20, opts);
+            let last = reports.last().unwrap();
+            assert!(last.converged, "{ncp:?} {angle}: {:?}", last.residuals);
+            // After the first step: warm started, a handful of iterations (to 1e-10 m/s).
+            assert!(
+                reports[1..].iter().all(|r| r.iterations <= 8),
+                "{ncp:?} {angle}: {:?}",
+                reports.iter().map(|r| r.iterations).collect::<Vec<_>>()
+            );
+            let (ln, lf) = (last.lambda[0], last.lambda[1].hypot(last.lambda[2]));
+            let v = model.particles[0].velocity;
+            if sticks {
+                assert!((lf - m * g * angle.sin()).abs() < 1e-6 * ln, "{lf}");
+                assert!(v.norm() < 1e-8, "{v:?}");
+            } else {
+                assert!((lf - mu * ln).abs() < 1e-6 * ln, "{lf} vs {}", mu * ln);
+                let expected = 20.0 * 0.01 * g * (angle.sin() - mu * angle.cos());
+                assert!((v.x - expected).abs() < 1e-6, "{} vs {expected}", v.x);
+            }
+        }
+    }
+}
+
+/// The friction residual is the natural map's, `r_f |λ_f - P(λ_f - D^T u / r_f)|`: zero
+/// for a contact that slides with no normal force and no friction force (whatever the
+/// direction of a vanishing `λ_f`), and equal to `r_f |λ_f|` for a friction force
+/// without normal force. (The direction residual `|D^T u + |D^T u| λ_f / |λ_f||` of
+/// eq. 15 is `2 |D^T u|` for a vanishing `λ_f` pointing along the slip.)
+#[test]
+fn the_friction_residual_vanishes_with_the_force_and_only_then() {
+    use nalgebra::DVector;
+    use nonsmooth::implicit::rows;
+    use nonsmooth::implicit::state::Dofs;
+    use nonsmooth::implicit::step::point_contacts;
+    use nonsmooth::implicit::system::{self, FrictionForm};
+    let (world, mut model) = scene(0.0, 0.5, 2.0);
+    model.particles[0].position.z = 0.1; // touching the ground
+    let contacts = world.contacts().unwrap();
+    let h = 0.01;
+    let dofs = Dofs::new(&world, &model, h);
+    let points = point_contacts(&world, &model, &contacts);
+    assert_eq!(points.len(), 1);
+    // Sliding along x at 1 m/s.
+    let mut u = DVector::zeros(dofs.n);
+    u[0] = 1.0;
+    let rows = rows::evaluate(&dofs, &model, &points, &u);
+    assert_eq!(rows.len(), 3);
+    let slip = rows[1].value.hypot(rows[2].value);
+    assert!((slip - 1.0).abs() < 1e-12, "{slip}");
+    let minv = dofs.inverse_blocks(&DVector::zeros(dofs.n));
+    for form in [FrictionForm::Compliance, FrictionForm::NaturalMap] {
+        for ncp in [Ncp::Min, Ncp::Fb] {
+            let at = |lambda: DVector<f64>| {
+                system::assemble_with(&dofs, &rows, &u, &lambda, &minv, ncp, true, form)
+            };
+            // A vanishing friction force along the slip, no normal force.
+            let tiny = at(DVector::from_vec(vec![
+                0.0,
+                1e-300 * rows[1].value,
+                1e-300 * rows[2].value,
+            ]));
+            let friction = tiny.row_residual[1].max(tiny.row_residual[2]);
+            assert!(friction < 1e-12, "{form:?} {ncp:?}: {friction}");
+            // A friction force of 3 N with no normal force: off by r_f · 3 N.
+            let off = at(DVector::from_vec(vec![0.0, 3.0, 0.0]));
+            let expected = 3.0 * off.r[1];
+            assert!(
+                (off.row_residual[1].hypot(off.row_residual[2]) - expected).abs()
+                    < 1e-12 * expected.max(1.0),
+                "{form:?} {ncp:?}: {} vs {expected}",
+                off.row_residual[1]
+            );
+            // A normal force whose disk is as small as a denormal: everything finite.
+            let denormal = at(DVector::from_vec(vec![1e-320, 3.0, 0.0]));
+            assert!(denormal.c.iter().all(|v| v.is_finite()), "{form:?} {ncp:?}");
+            assert!(
+                denormal.c_coupling.iter().all(|t| t.2.is_finite()),
+                "{form:?} {ncp:?}"
+            );
+            assert!(denormal.h.iter().all(|v| v.is_finite()), "{form:?} {ncp:?}");
         }
     }
 }
