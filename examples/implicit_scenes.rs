@@ -32,6 +32,8 @@ struct Run {
     drift: f64,
     final_kinetic: f64,
     seconds: f64,
+    /// Per step: worst penetration (m), largest displacement so far (m), iterations.
+    series: Vec<(f64, f64, f64)>,
 }
 
 // ANCHOR: run
@@ -58,16 +60,18 @@ fn run(world: &World, model: &Model, settings: Settings, steps: usize) -> Run {
             r.worst_joint = r.worst_joint.max(rep.bilateral_error);
         }
         r.final_kinetic = rec.kinetic_energy;
+        for (b, x0) in sim.world().bodies().iter().zip(&start) {
+            if !b.body.fixed {
+                r.drift = r.drift.max((b.body.position - x0).norm());
+            }
+        }
+        for (p, x0) in sim.model().particles.iter().zip(&pstart) {
+            r.drift = r.drift.max((p.position - x0).norm());
+        }
+        r.series
+            .push((rec.max_penetration, r.drift, rec.iterations as f64));
     }
     r.seconds = t.elapsed().as_secs_f64();
-    for (b, x0) in sim.world().bodies().iter().zip(&start) {
-        if !b.body.fixed {
-            r.drift = r.drift.max((b.body.position - x0).norm());
-        }
-    }
-    for (p, x0) in sim.model().particles.iter().zip(&pstart) {
-        r.drift = r.drift.max((p.position - x0).norm());
-    }
     r
 }
 // ANCHOR_END: run
@@ -150,6 +154,13 @@ fn comparison(timing: bool) -> (String, String) {
         })
         .unwrap();
     let heavy = nonsmooth::world::scenes::heavy_on_light::build(&Default::default()).unwrap();
+    let pile = nonsmooth::world::scenes::pile::build(&nonsmooth::world::scenes::pile::PileParams {
+        count: 20,
+        ..Default::default()
+    })
+    .unwrap();
+    // Per scene, per stepper: the per-step series, for the figures.
+    let mut curves: Vec<(String, Vec<(String, Vec<(f64, f64, f64)>)>)> = Vec::new();
     let velocity = |method: &str| Settings {
         method: Choice::new(method).unwrap(),
         ..Settings::default()
@@ -158,7 +169,9 @@ fn comparison(timing: bool) -> (String, String) {
         ("arch", &arch),
         ("box-stack (10)", &stack),
         ("heavy-on-light", &heavy),
+        ("pile (20)", &pile),
     ] {
+        curves.push((name.to_string(), Vec::new()));
         let runs: Vec<(String, Settings)> = vec![
             ("implicit Newton".into(), implicit(true, true)),
             ("velocity + NSGS".into(), velocity("nsgs")),
@@ -179,10 +192,17 @@ fn comparison(timing: bool) -> (String, String) {
                     "| {name} | {label} | not run: longer than 0.9 s a step here | | | | |"
                 )
                 .unwrap();
+                // No curve, but its place: every stepper keeps its colour in every panel.
+                if let Some(last) = curves.last_mut() {
+                    last.1.push((format!("{label} (not run)"), Vec::new()));
+                }
                 continue;
             }
             let r = run(world, &Model::default(), s, STEPS);
             eprintln!("{name} {label}: {:.1} s", r.seconds);
+            if let Some(last) = curves.last_mut() {
+                last.1.push((label.clone(), r.series.clone()));
+            }
             writeln!(
                 t,
                 "| {name} | {label}{} | {:.1} | {} | {} | {} | {} |",
@@ -208,8 +228,56 @@ fn comparison(timing: bool) -> (String, String) {
             }
         }
     }
+    comparison_figure(&curves);
     (t, times)
 }
+
+// ANCHOR: comparison_figure
+/// The per-step series of the comparison as three figures (penetration, displacement,
+/// iterations), one panel per scene, one curve per stepper. Zeros are not drawn on the
+/// logarithmic axes.
+fn comparison_figure(curves: &[(String, Vec<(String, Vec<(f64, f64, f64)>)>)]) {
+    use support::panels::{Curve, Figure, Panel};
+    let what: [(&str, &str, fn(&(f64, f64, f64)) -> f64); 3] = [
+        ("penetration", "worst penetration (m)", |p| p.0),
+        ("displacement", "largest displacement (m)", |p| p.1),
+        ("iterations", "iterations of the step", |p| p.2),
+    ];
+    for (stem, y_desc, pick) in what {
+        let panels = curves
+            .iter()
+            .map(|(scene, runs)| Panel {
+                title: scene.clone(),
+                x_desc: "step".into(),
+                y_desc: y_desc.into(),
+                log_x: false,
+                curves: runs
+                    .iter()
+                    .map(|(label, series)| {
+                        Curve::new(
+                            label.clone(),
+                            series
+                                .iter()
+                                .enumerate()
+                                .map(|(k, p)| ((k + 1) as f64, pick(p)))
+                                .collect(),
+                        )
+                    })
+                    .collect(),
+                markers: Vec::new(),
+                // The curves start at the top left (the first steps) in every panel.
+                legend: plotters::prelude::SeriesLabelPosition::LowerRight,
+            })
+            .collect();
+        Figure {
+            name: format!("implicit_comparison_{stem}"),
+            caption: format!("Every stepper on the rigid scenes: {y_desc} per step"),
+            panels,
+        }
+        .publish();
+    }
+}
+// ANCHOR_END: comparison_figure
 
 fn main() {
     let timing = std::env::args().any(|a| a == "timing");
