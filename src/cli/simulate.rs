@@ -119,8 +119,8 @@ pub struct SimulateArgs {
     /// implicit-newton: backtracking line search on the merit (the squared residual).
     #[arg(long, help_heading = "Implicit Newton (--stepper implicit-newton)")]
     line_search: bool,
-    /// implicit-newton: Levenberg-Marquardt shift of the Schur complement relative to
-    /// its diagonal (dimensionless, >= 0; default 0).
+    /// implicit-newton: Levenberg-Marquardt shift of the Schur complement's contact rows
+    /// relative to their diagonal (dimensionless, >= 0; default 0).
     #[arg(
         long,
         help_heading = "Implicit Newton (--stepper implicit-newton)",

@@ -52,13 +52,16 @@ pub struct ImplicitOptions {
     /// The identity shift `ε` of the Schur complement (§8.4), `>= 0`, in the units of
     /// `J M~⁻¹ J^T` (1/kg for translation rows). Default `1e-9`.
     pub regularisation: f64,
-    /// A Levenberg-Marquardt shift of the Schur complement relative to its rows' scale:
-    /// `damping · (J M~⁻¹ J^T)_ii` is added to each diagonal entry (dimensionless,
-    /// `>= 0`; [`system::schur_damped`]). Not in the paper. It bounds the step of
-    /// multipliers of redundant contacts (a box face resting on four corners has more
-    /// contact rows than the body has degrees of freedom, and `J M~⁻¹ J^T` is singular),
-    /// which the absolute `regularisation` of `1e-9` leaves free to grow by `1e9` per
-    /// iteration. It changes the step, not the equations: a converged answer is exact.
+    /// A Levenberg-Marquardt shift of the Schur complement's contact rows relative to
+    /// their scale: `damping · (J M~⁻¹ J^T)_ii` is added to the diagonal entry of each
+    /// normal and friction row (dimensionless, `>= 0`; [`system::schur_damped`]). Not in
+    /// the paper. It bounds the step of multipliers of redundant contacts (a box face
+    /// resting on four corners has more contact rows than the body has degrees of
+    /// freedom, and `J M~⁻¹ J^T` is singular), which the absolute `regularisation` of
+    /// `1e-9` leaves free to grow by `1e9` per iteration. Joint and element rows are not
+    /// shifted: they are independent by construction, and a long chain's are badly
+    /// conditioned, so a shift there would slow every step to a crawl. It changes the
+    /// step, not the equations: a converged answer is exact. Default 0.
     pub damping: f64,
     /// The diagonal geometric stiffness approximation (§8.3). Default on.
     pub geometric_stiffness: bool,

@@ -141,6 +141,9 @@ pub struct NewtonSystem {
     pub merit_residual: DVector<f64>,
     /// The momentum residual with the unscaled `J` (m/s).
     pub true_momentum_residual: DVector<f64>,
+    /// Whether each row is a contact row (normal or friction), the rows that can be
+    /// redundant: [`schur_damped`] shifts only these.
+    pub contact_row: Vec<bool>,
     /// Number of friction rows disabled (contacts with `μ = 0`, or `λ_n <= 0` under the
     /// compliance form; under the natural map `λ_n < 0`, or `λ_n = 0` with nothing to
     /// linearise).
@@ -352,6 +355,10 @@ pub fn assemble_with(
         momentum_residual,
         merit_residual,
         true_momentum_residual,
+        contact_row: rows
+            .iter()
+            .map(|r| !matches!(r.kind, RowKind::Bilateral { .. }))
+            .collect(),
         disabled_friction,
         j_rows,
         c_coupling,
@@ -484,8 +491,9 @@ pub fn schur(
     schur_damped(system, minv, epsilon, 0.0)
 }
 
-/// [`schur`] with the Levenberg-Marquardt shift `damping (J M~⁻¹ J^T)_ii` added to each
-/// diagonal entry (dimensionless `damping >= 0`).
+/// [`schur`] with the Levenberg-Marquardt shift `damping (J M~⁻¹ J^T)_ii` added to the
+/// diagonal entry of each contact row ([`NewtonSystem::contact_row`]; dimensionless
+/// `damping >= 0`).
 pub fn schur_damped(
     system: &NewtonSystem,
     minv: &[(usize, nalgebra::Matrix3<f64>)],
@@ -505,7 +513,13 @@ pub fn schur_damped(
         coo.push(
             i,
             i,
-            system.c[i] + epsilon + damping * system.delassus_diagonal[i],
+            system.c[i]
+                + epsilon
+                + if system.contact_row.get(i).copied().unwrap_or(true) {
+                    damping * system.delassus_diagonal[i]
+                } else {
+                    0.0
+                },
         );
     }
     for &(r, c, v) in &system.c_coupling {

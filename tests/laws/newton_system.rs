@@ -376,3 +376,47 @@ fn newton_matrix_is_the_derivative_of_the_residual() {
         }
     }
 }
+
+/// The damping (`ImplicitOptions::damping`) shifts the Schur complement's contact rows by
+/// `damping · (J M~⁻¹ J^T)_ii` and nothing else: joint rows, entries off the diagonal
+/// and the right-hand side are those of the undamped system.
+#[test]
+fn damping_shifts_the_contact_rows_only() {
+    let (world, model, contacts) = particle_scene(true);
+    let h = 0.01;
+    let dofs = Dofs::new(&world, &model, h);
+    let u = DVector::zeros(dofs.n);
+    let rows = rows::evaluate(&dofs, &model, &contacts, &u);
+    let lambda = DVector::from_fn(rows.len(), |i, _| 1.0 + i as f64);
+    let minv = dofs.inverse_blocks(&DVector::zeros(dofs.n));
+    let sys = system::assemble(&dofs, &rows, &u, &lambda, &minv, Ncp::Min, true);
+    let (a0, b0) = system::schur(&sys, &minv, 1e-9);
+    let damping = 0.25;
+    let (a1, b1) = system::schur_damped(&sys, &minv, 1e-9, damping);
+    assert_eq!(b0, b1);
+    let (d0, d1) = (dense(&a0), dense(&a1));
+    let mut contact_rows = 0;
+    for i in 0..rows.len() {
+        for j in 0..rows.len() {
+            let expected = if i == j && !matches!(rows[i].kind, RowKind::Bilateral { .. }) {
+                damping * sys.delassus_diagonal[i]
+            } else {
+                0.0
+            };
+            let shift = d1[(i, j)] - d0[(i, j)];
+            assert!(
+                (shift - expected).abs() <= 1e-12 * d0[(i, j)].abs().max(1.0),
+                "({i}, {j}) {:?}: shifted by {shift}, expected {expected}",
+                rows[i].kind
+            );
+        }
+        if !matches!(rows[i].kind, RowKind::Bilateral { .. }) {
+            contact_rows += 1;
+            assert!(sys.delassus_diagonal[i] > 0.0);
+        }
+    }
+    assert!(
+        contact_rows >= 1 && contact_rows < rows.len(),
+        "{contact_rows}"
+    );
+}
