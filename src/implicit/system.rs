@@ -307,7 +307,9 @@ pub fn assemble_with(
                     rm,
                 );
                 row_residual[i] = rm * f[i - k1].abs();
-                merit_residual[i] = if friction == FrictionForm::Compliance {
+                // The merit measures the rows Newton linearises: with the r-factors in use
+                // (`rf`), which are the measuring ones unless the preconditioner is off.
+                merit_residual[i] = if friction == FrictionForm::Compliance || rf == rm {
                     row_residual[i]
                 } else {
                     let f = natural_map_value(
@@ -368,7 +370,10 @@ pub fn assemble_with(
 /// The natural map `F = λ_f - P(λ_f - s / r_f)` of one contact (N): `P` projects on the
 /// disk of radius `limit` (N), `s` the tangential velocity (m/s), `lf` the friction force
 /// (N), `r_f > 0` ((m/s)/N, the complementarity preconditioner: it turns the slip into a
-/// force). Zero exactly where the Coulomb law holds, whatever `r_f`.
+/// force). Zero exactly where the Coulomb law holds, whatever `r_f`: the fixed point
+/// `λ_f = P(λ_f - s / r_f)` is maximal dissipation on the disk (Macklin et al. 2019
+/// eq. 15-16; the natural map of the chapter *The contact problem*). Assumes
+/// `limit >= 0`; returns `λ_f` itself for `limit = 0`.
 pub fn natural_map_value(s: [f64; 2], lf: [f64; 2], limit: f64, r_f: f64) -> [f64; 2] {
     let z = [lf[0] - s[0] / r_f, lf[1] - s[1] / r_f];
     let norm = z[0].hypot(z[1]);
