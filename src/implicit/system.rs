@@ -113,8 +113,10 @@ named!(FrictionForm {
 /// The Newton system at one iterate, and how far the iterate is from a solution.
 #[derive(Debug, Clone)]
 pub struct NewtonSystem {
-    /// `J` (rows × entries of `u`) as it enters both blocks (normal rows scaled by
-    /// `∂φ/∂C`, disabled friction rows empty).
+    /// `J` (rows × entries of `u`) as it enters the momentum block: under
+    /// [`FrictionForm::Compliance`] also the rows' block (the paper's symmetric form,
+    /// normal rows scaled by `∂φ/∂C`, disabled friction rows empty); under
+    /// [`FrictionForm::NaturalMap`] unscaled, the rows' block being [`NewtonSystem::j_rows`].
     pub j: CsrMatrix<f64>,
     /// The diagonal of `C`.
     pub c: DVector<f64>,
@@ -148,8 +150,9 @@ pub struct NewtonSystem {
     /// compliance form; under the natural map `λ_n < 0`, or `λ_n = 0` with nothing to
     /// linearise).
     pub disabled_friction: usize,
-    /// The rows' Jacobian in the constraint equations when it differs from `j` (sliding
-    /// contacts under [`FrictionForm::NaturalMap`]); `None`: `j`.
+    /// The rows' Jacobian in the constraint equations when it differs from `j` (always
+    /// under [`FrictionForm::NaturalMap`]: normal rows scaled by `∂φ/∂C`, sliding
+    /// contacts' rows in their slip frame, disabled friction rows empty); `None`: `j`.
     pub j_rows: Option<CsrMatrix<f64>>,
     /// Entries of `C` off its diagonal `(row, column, value)` (sliding contacts under
     /// [`FrictionForm::NaturalMap`]).
@@ -323,7 +326,7 @@ pub fn assemble_with(
             }
         }
     }
-    let j = csr(rows, dofs.n, |i, v| v * scale[i]);
+    let j_scaled = csr(rows, dofs.n, |i, v| v * scale[i]);
     // Sliding rows of the natural map: across the slip, `e^T D^T`; along it, nothing.
     let j_rows = (!sliding.is_empty()).then(|| {
         let mut mapped: Vec<Row> = rows.to_vec();
@@ -341,6 +344,17 @@ pub fn assemble_with(
         }
         csr(&mapped, dofs.n, |i, v| v * scale[i])
     });
+    // The paper scales each normal row of `J` by `∂φ/∂C` in both blocks, which keeps the
+    // Schur complement symmetric for PCR but makes the momentum block `J^T` differ from
+    // the equations' wherever `∂φ/∂C != 1`. With a system that is not symmetric anyway
+    // (the natural map), the momentum block keeps the unscaled `J` and only the rows'
+    // equations are scaled: the exact Newton step of the discrete equations, a descent
+    // direction of their merit.
+    let (j, j_rows) = if friction == FrictionForm::NaturalMap {
+        (raw.clone(), Some(j_rows.unwrap_or(j_scaled)))
+    } else {
+        (j_scaled, j_rows)
+    };
     let force = j.transpose() * lambda;
     let g = dofs.mass_times(&(u - &dofs.u_tilde)) - force * h;
     let momentum_residual = apply_blocks(minv, &g);

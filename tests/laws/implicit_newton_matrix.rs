@@ -159,7 +159,8 @@ fn rigid_rows_match_finite_differences() {
                     )
                 };
                 let sys = at(&u, &lambda);
-                let sliding = sys.j_rows.is_some();
+                // A sliding contact couples its rows in `C` (its slip frame); sticking does not.
+                let sliding = !sys.c_coupling.is_empty();
                 assert_eq!(sliding, slip == Slip::Slide, "slip {s:?} for {slip:?}");
                 let (j, c) = row_matrices(&sys);
                 for _ in 0..3 {

@@ -420,3 +420,80 @@ fn damping_shifts_the_contact_rows_only() {
         "{contact_rows}"
     );
 }
+
+/// Under the natural-map friction the Newton step is the exact Newton step of the
+/// discrete equations themselves: along the step `(Δu, Δλ̂ / h)` the directional
+/// derivative of the momentum residual `M~⁻¹ (M (u - ũ) - h J^T λ)` (unscaled `J`) and
+/// of the normal rows `φ / h` is minus their value, so the step is a descent direction
+/// of the merit the line search lowers. Under the paper's form (the compliance friction,
+/// normal rows of `J` scaled by `∂φ/∂C` in both blocks for a symmetric Schur complement)
+/// the momentum block differs wherever `∂φ/∂C != 1`, and the check sees it.
+///
+/// The particle scene with Fischer-Burmeister on an active contact (`∂φ/∂C != 1`) and
+/// `λ = 0` on the distance rows, so that the curvature of the distance rows (geometric
+/// stiffness, not in the Newton matrix) does not enter to first order.
+#[test]
+fn the_natural_map_step_is_the_exact_newton_step_of_the_equations() {
+    use nonsmooth::implicit::FrictionForm;
+    let h = 0.02;
+    let (world, model, contacts) = particle_scene(true);
+    let dofs = Dofs::new(&world, &model, h);
+    let mut rng = Rng::new(21);
+    let u = DVector::from_fn(dofs.n, |_, _| rng.uniform(-0.5, 0.5));
+    let rows0 = rows::evaluate(&dofs, &model, &contacts, &u);
+    let lambda = DVector::from_fn(rows0.len(), |i, _| match rows0[i].kind {
+        RowKind::Unilateral { .. } => 30.0,
+        _ => 0.0,
+    });
+    let minv = dofs.inverse_blocks(&DVector::zeros(dofs.n));
+    let mut errors = Vec::new();
+    for form in [FrictionForm::NaturalMap, FrictionForm::Compliance] {
+        let at = |u: &DVector<f64>, l: &DVector<f64>| {
+            let rows = rows::evaluate(&dofs, &model, &contacts, u);
+            system::assemble_with(&dofs, &rows, u, l, &minv, Ncp::Fb, true, form)
+        };
+        let sys = at(&u, &lambda);
+        let unilateral: Vec<usize> = rows0
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| matches!(r.kind, RowKind::Unilateral { .. }))
+            .map(|(i, _)| i)
+            .collect();
+        // The contact's FB partial in C is not 1: the two forms differ here.
+        let slope = (&sys.j * DVector::from_element(dofs.n, 1.0))[unilateral[0]]
+            / (system::csr(&rows0, dofs.n, |_, v| v) * DVector::from_element(dofs.n, 1.0))
+                [unilateral[0]];
+        assert!((slope - 1.0).abs() > 0.05 || form == FrictionForm::NaturalMap);
+        let (a, rhs) = system::schur(&sys, &minv, 0.0);
+        let mut dl = DVector::zeros(rows0.len());
+        linear::solve(
+            &a,
+            &rhs,
+            &mut dl,
+            &InnerOptions {
+                solver: InnerSolver::Direct,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let du = system::velocity_step(&sys, &minv, &dl);
+        let eps = 1e-7;
+        let plus = at(&(&u + &du * eps), &(&lambda + &dl * (eps / h)));
+        let minus = at(&(&u - &du * eps), &(&lambda - &dl * (eps / h)));
+        let dg = (&plus.true_momentum_residual - &minus.true_momentum_residual) / (2.0 * eps);
+        let eg = rel(&dg, &(-&sys.true_momentum_residual));
+        let mut eh = 0.0f64;
+        for &i in &unilateral {
+            let d = (plus.h[i] - minus.h[i]) / (2.0 * eps);
+            eh = eh.max((d + sys.h[i]).abs() / sys.h[i].abs().max(1e-12));
+        }
+        println!("{form:?}: FB slope {slope:.3}, rel err momentum {eg:.2e}, normal rows {eh:.2e}");
+        errors.push((eg, eh));
+    }
+    let (exact, paper) = (errors[0], errors[1]);
+    assert!(exact.0 < 1e-6 && exact.1 < 1e-6, "natural map: {exact:?}");
+    assert!(
+        paper.0 > 1e-3,
+        "the paper's scaled form should differ: {paper:?}"
+    );
+}
