@@ -142,11 +142,7 @@ fn analogue(example: &str) -> Option<(&'static str, &'static str, usize)> {
             "a Neo-Hookean block pushed by rigid boxes (rigid-deformable contact)",
             4,
         ),
-        "PneuNet" => (
-            "deformable-slope",
-            "a Neo-Hookean block on a slope",
-            12,
-        ),
+        "PneuNet" => ("deformable-slope", "a Neo-Hookean block on a slope", 12),
         "Fetch Beam" => (
             "chain",
             "capsules on ball joints swinging down onto the ground",

@@ -206,13 +206,18 @@ class Extracted:
         ``contacts[i].dim``, ``.efc_address``, ``.label``, ``raw.opt``, ``units``).
         The hard view, a boxed LCP, or forces fixed into ``q`` cannot be the main problem
         of that format: the project's own format is written instead
-        (:meth:`to_problem_json`). A generic mechanical problem (``kind == "gmp"``) is
-        written by the native package (``self.problem().write(path, "json")``).
+        (:meth:`to_problem_json`). A generic mechanical problem of contacts only (condim 4
+        and 6, anisotropic cones; soft view) is written in the MuJoCo format with each
+        contact's ``friction``, which the crate reads back as the same gmp problem; one
+        with other rows (equality, limits, friction loss) or the hard view is written by
+        the native package (``self.problem().write(path, "json")``).
         """
-        if self.kind == "gmp":
+        mujoco_format = (self.view == "soft" and self._export
+                         and not self._export.get("_not_mujoco_format"))
+        if self.kind == "gmp" and not mujoco_format:
             self.problem().write(path, "json")
             return
-        if self.view != "soft" or not self._export or self._export.get("_not_mujoco_format"):
+        if not mujoco_format:
             self.to_problem_json(path)
             return
         doc = {k: v for k, v in self._export.items() if not k.startswith("_")}
@@ -790,8 +795,18 @@ def extract(model, data, view: str = "soft", extra_rows: str | None = None,
             W, q, r, u = Ac, q_hard_c, imp_c, u_hard
         kind = "coulomb"
         units = units_hard
-    if kind == "gmp":
+    if kind == "gmp" and (mode is not None or view != "soft"):
         export = {"_not_mujoco_format": True, "_source": src}
+    elif kind == "gmp":
+        # Contacts only, soft view: the MuJoCo format holds it, each contact's rows up to
+        # its condim and its friction coefficients; src/io/mujoco.rs reads it back as this
+        # gmp problem (it does not read a hard view beside such a problem, so none is
+        # written).
+        for key in ("A_unregularized", "b_hard_velocity", "engine_impulse"):
+            export.pop(key, None)
+        export["row_order"] = ("per contact, MuJoCo's efc rows [n, t1, t2, torsion, roll1, "
+                               "roll2] up to its condim")
+        export["problem_type"] = "generic mechanical problem (MuJoCo elliptic cone, soft)"
     return Extracted(W=W, q=q, mu=mu_arr, cone=cone, kind=kind, view=view, r=r, u=u,
                      labels=labels, units=units, timestep=h, condims=condims,
                      warnings=warnings, lo=lo, hi=hi, E=E_out, name=name, blocks=blocks,

@@ -403,3 +403,38 @@ def test_json_round_trip(tmp_path):  # needs gmp file formats
     p = ns.Problem.read(f)
     assert p.type == "gmp" and p.blocks == ex.blocks and p.labels == ex.block_labels
     np.testing.assert_array_equal(p.answer.r, ex.r)
+
+
+@pytest.mark.parametrize("condim", [4, 6])
+def test_mujoco_format_round_trip_of_torsion_and_rolling(tmp_path, condim):  # needs gmp file formats
+    """Issue 32: a condim-4 or 6 step written in the MuJoCo export format (``to_json``, with
+    each contact's ``friction``, ``geom`` and ``pos``) reads back, by ``Problem.read`` and
+    so by the command line, as the same generic problem: blocks, W, q, MuJoCo's answer and
+    labels; and MuJoCo's answer is judged the same way."""
+    import json
+
+    m, d = run(balls_xml(condim=condim), 200)
+    ex = nmj.extract(m, d, name=f"condim{condim}")
+    f = tmp_path / f"condim{condim}.json"
+    ex.to_json(f)
+    doc = json.loads(f.read_text())
+    assert doc["cone"] == "elliptic" and "A" in doc and "format" not in doc
+    assert all(len(c["friction"]) == 5 for c in doc["contacts"])
+    p = ns.Problem.read(f)
+    assert p.type == "gmp" and p.blocks == ex.blocks
+    assert p.labels == ex.block_labels
+    np.testing.assert_array_equal(np.asarray(p.W), ex.W)
+    np.testing.assert_array_equal(np.asarray(p.q), ex.q)
+    np.testing.assert_array_equal(p.answer.r, ex.r)
+    a = ns.check(p, ex.r, tol=CONSISTENT_TOL, reference=False)
+    b = ns.check(ex.problem(), ex.r, tol=CONSISTENT_TOL, reference=False)
+    assert a.error == b.error and a.consistent == b.consistent
+    # Without the coefficients the file is refused, naming the key and the bridge.
+    for c in doc["contacts"]:
+        del c["friction"]
+    g = tmp_path / "bare.json"
+    g.write_text(json.dumps(doc))
+    with pytest.raises(Exception) as e:
+        ns.Problem.read(g)
+    assert "contacts[0].friction" in str(e.value) and "nonsmooth.mujoco.extract" in str(e.value)
+

@@ -23,6 +23,13 @@
 //! it becomes [`Provenance::labels`] (elliptic files, whose problem has one contact per
 //! MuJoCo contact; a pyramidal file's edge LCP has no contacts, and its labels are not
 //! kept); given for some contacts only it is a parse error naming the first one without.
+//! Without labels, `contacts[i].geom` (or `geoms`: MuJoCo's `mjContact.geom`, two ids or
+//! names) and `contacts[i].pos` (`mjContact.pos`, m) of every contact make them, as
+//! `"geom 3/geom 0 at (0.10, 0.00, 0.05)"`.
+//!
+//! `contacts[i].friction` (MuJoCo's `mjContact.friction`, five coefficients
+//! `[slide1, slide2, spin, roll1, roll2]`: dimensionless, then m for spin and rolling) is
+//! needed for condim 4 and 6 and read for condim 3; its first entry must equal `mu[i]`.
 //!
 //! Every other key (the rest of `contacts` and `raw`, `checks`, `notes`, ...) is ignored.
 //!
@@ -34,14 +41,23 @@
 //! |---|---|---|---|
 //! | 1 (frictionless) | 1: `[n]` | 1: `[n]` | see below |
 //! | 3 (sliding friction) | 3: `[n, t1, t2]` | 4 edges `[n+mu t1, n-mu t1, n+mu t2, n-mu t2]` | CCP / edge LCP |
-//! | 4 (+ torsion) | 4: `[n, t1, t2, torsion]` | 6 edges | rejected |
-//! | 6 (+ rolling) | 6: `[n, t1, t2, torsion, roll1, roll2]` | 10 edges | rejected |
+//! | 4 (+ torsion) | 4: `[n, t1, t2, torsion]` | 6 edges | gmp (elliptic) / rejected (pyramidal) |
+//! | 6 (+ rolling) | 6: `[n, t1, t2, torsion, roll1, roll2]` | 10 edges | gmp (elliptic) / rejected (pyramidal) |
 //!
 //! The cone may be left out only when `dim` has one reading: `dim = 3` (elliptic condim 3)
 //! or `dim = 10` (pyramidal condim 6); `dim` 1, 4 and 6 mean different problems in the two
 //! cones, and such a file without a cone is an error.
 //!
 //! # What is built
+//! * Elliptic cone with a contact of condim 4 or 6, or a condim-3 contact whose
+//!   `friction` has `slide1 != slide2` (an anisotropic cone): the
+//!   [`GenericMechanical`] problem the bridge `nonsmooth.mujoco.extract` builds, `W = A`,
+//!   `q = b`, law CCP, one block per contact in file order: a [`Block::Contact`] with the
+//!   coefficients `friction[0 .. condim - 1]` (condim 3, 4, 6) or a [`Block::Unilateral`]
+//!   (condim 1, not padded); the answer is `engine_solution` as it is. A condim-4 or 6
+//!   contact without `contacts[i].friction` is a parse error naming that key and the
+//!   bridge, which reads the coefficients from the model. The file's hard view is not read
+//!   for such a file (a warning says so).
 //! * Elliptic cone, every contact condim 3 (`dim = 3`): a [`FrictionContact`] posed as
 //!   [`FrictionKind::Ccp`] (MuJoCo solves the convex relaxation), `W = A` (`3nc x 3nc`,
 //!   dense, in acceleration per unit force: `J M^-1 J^T + diag(R)`), `q = b` (m/s^2),
@@ -80,10 +96,13 @@
 //! it matters, a `contacts` list of another length than `n_contacts`, and an
 //! `efc_address` that does not follow from the rows before it. NaN-free JSON can still
 //! hold a negative `mu`, rejected by the problem constructor ([`IoErrorKind::Problem`]).
-//! A contact with condim 4 or 6 (torsional or rolling friction), or a pyramidal contact
-//! with condim other than 1 and 3, is [`IoErrorKind::Unsupported`]: the message names
-//! the contact, its condim and rows, what is supported, and the hint to export with
-//! condim 3. Nothing is guessed: every ambiguity is one of these errors.
+//! A pyramidal contact with condim 4 or 6 (torsional or rolling friction) is
+//! [`IoErrorKind::Unsupported`] (the bridge refuses it too): the message names the
+//! contact, its condim and rows, what is supported, and the hint to export with the
+//! elliptic cone or condim 3. An elliptic condim-4 or 6 contact without
+//! `contacts[i].friction`, coefficients fewer than `condim - 1`, or a `friction[0]` other
+//! than `mu[i]`, is a parse error naming the key. Nothing is guessed: every ambiguity is
+//! one of these errors.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -93,7 +112,7 @@ use serde::Deserialize;
 
 use super::{AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, Provenance};
 use crate::matrix::Matrix;
-use crate::problem::{EngineAnswer, FrictionContact, FrictionKind, Lcp};
+use crate::problem::{Block, EngineAnswer, FrictionContact, FrictionKind, GenericMechanical, Lcp};
 
 /// The keys of a MuJoCo export that this reader uses (serde ignores the others).
 #[derive(Debug, Deserialize)]
@@ -154,6 +173,16 @@ struct ContactJson {
     /// [`Provenance::labels`].
     #[serde(default)]
     label: Option<String>,
+    /// `mjContact.friction`: MuJoCo's five coefficients `[slide1, slide2, spin, roll1,
+    /// roll2]` (dimensionless for sliding, m for spin and rolling).
+    #[serde(default)]
+    friction: Option<Vec<f64>>,
+    /// `mjContact.geom`: the two geoms (ids or names); `geoms` is read as well.
+    #[serde(default, alias = "geoms")]
+    geom: Option<Vec<serde_json::Value>>,
+    /// `mjContact.pos`: the contact point (m, world frame).
+    #[serde(default)]
+    pos: Option<Vec<f64>>,
 }
 
 /// What is read of `raw`.
@@ -237,14 +266,17 @@ pub struct HardView {
 pub struct MujocoProblem {
     /// The file's `name` (or the file stem).
     pub name: String,
-    /// [`AnyProblem::Friction`] (CCP, elliptic files) or [`AnyProblem::Lcp`] (pyramidal).
+    /// [`AnyProblem::Friction`] (CCP, elliptic files), [`AnyProblem::Generic`] (elliptic
+    /// files with torsion, rolling or anisotropic friction) or [`AnyProblem::Lcp`]
+    /// (pyramidal).
     pub problem: AnyProblem,
     /// MuJoCo's answer: `engine_solution` (and `engine_solution_velocity` as `u`), padded
     /// like the problem.
     pub answer: Option<EngineAnswer>,
     /// Source `"MuJoCo <version>"`, scene description, units from the file.
     pub provenance: Provenance,
-    /// The hard velocity-level problem with MuJoCo's impulses, when the file has it.
+    /// The hard velocity-level problem with MuJoCo's impulses, when the file has it (not
+    /// read for a generic mechanical problem).
     pub hard: Option<HardView>,
     /// `E_edges_to_contact_force` (`3nc x m`, pyramidal files, `m` edge rows): `f = E p`.
     pub edges_to_contact_force: Option<DMatrix<f64>>,
@@ -252,7 +284,8 @@ pub struct MujocoProblem {
     pub timestep: Option<f64>,
     /// The friction cone MuJoCo used.
     pub cone: Cone,
-    /// Each contact's condim (1 or 3: the others are rejected), `n_contacts` entries.
+    /// Each contact's condim (1, 3, 4 or 6; 4 and 6 only in the elliptic cone),
+    /// `n_contacts` entries.
     pub condim: Vec<usize>,
     /// What the reader changed in the representation (frictionless contacts padded to
     /// 3 rows), for the user to see; [`MujocoProblem::into_loaded`] passes them on as
@@ -546,11 +579,13 @@ fn unsupported_condim(path: &Path, i: usize, condim: usize, cone: Cone, uniform:
     IoError::new(
         path,
         IoErrorKind::Unsupported(format!(
-            "{which} has condim {condim}, {} {} in the {} cone: {what} not supported; \
-             nonsmooth reads MuJoCo contacts of condim 3 (elliptic [n, t1, t2], or 4 pyramid \
-             edges) and condim 1 (frictionless), alone or mixed, since its friction problem \
-             has 3 rows [n, t1, t2] per contact. Hint: export the scene with condim 3 \
-             (condim=\"3\" on the geoms, or <default><geom condim=\"3\"/></default>)",
+            "{which} has condim {condim}, {} {} in the {} cone: {what} not supported in \
+             the pyramidal cone (nor by the bridge nonsmooth.mujoco.extract); nonsmooth reads \
+             pyramidal contacts of condim 3 (4 pyramid edges) and condim 1 (frictionless). \
+             Hint: export the scene with cone=\"elliptic\", where condim 4 and 6 are read \
+             as a generic mechanical problem with the contacts' friction coefficients, or \
+             with condim 3 (condim=\"3\" on the geoms, or <default><geom \
+             condim=\"3\"/></default>)",
             rows_text(rows),
             cone.layout(condim),
             cone.name(),
@@ -644,8 +679,93 @@ fn padded_warning(condim: &[usize], mu: &[f64], scope: &str) -> String {
     )
 }
 
+/// Each contact's friction coefficients `contacts[i].friction` (MuJoCo's five), when
+/// given, checked: at least `condim - 1` of them, and the first equal to the file's
+/// `mu[i]` (which the bridge writes as `friction[0]`). A contact of condim 4 or 6 must
+/// have them: its torsional and rolling coefficients are nowhere else.
+fn friction_coefficients(
+    path: &Path,
+    contacts: Option<&[ContactJson]>,
+    condim: &[usize],
+    mu: &[f64],
+) -> Result<Vec<Option<Vec<f64>>>, IoError> {
+    let mut out = Vec::with_capacity(condim.len());
+    for (i, &c) in condim.iter().enumerate() {
+        let given = contacts
+            .and_then(|cs| cs.get(i))
+            .and_then(|x| x.friction.clone());
+        let key = format!("contacts[{i}].friction");
+        match &given {
+            None if c > 3 => {
+                return Err(IoError::parse(
+                    path,
+                    key,
+                    format!(
+                        "missing: contact {i} has condim {c}, whose torsional{} coefficients \
+                         are MuJoCo's contact.friction [slide1, slide2, spin, roll1, roll2], \
+                         and the file does not give them; add them to the export, or extract \
+                         the step with the bridge (nonsmooth.mujoco.extract(model, data)), \
+                         which reads them from the model",
+                        if c == 6 { " and rolling" } else { "" }
+                    ),
+                ));
+            }
+            Some(k) if c > 1 && k.len() < c - 1 => {
+                return Err(IoError::parse(
+                    path,
+                    key,
+                    format!(
+                        "{} coefficients, but contact {i} has condim {c} and needs {} \
+                         (MuJoCo writes five: [slide1, slide2, spin, roll1, roll2])",
+                        k.len(),
+                        c - 1
+                    ),
+                ));
+            }
+            Some(k) if c > 1 && (k[0] - mu[i]).abs() > 1e-12 * mu[i].abs().max(1.0) => {
+                return Err(IoError::parse(
+                    path,
+                    key,
+                    format!(
+                        "friction[0] = {} but mu[{i}] = {}: the file's mu is MuJoCo's \
+                         contact.friction[0], and the two must agree",
+                        k[0], mu[i]
+                    ),
+                ));
+            }
+            _ => {}
+        }
+        out.push(given.filter(|_| c > 1));
+    }
+    Ok(out)
+}
+
+/// `"geom 3/geom 0 at (0.10, 0.00, 0.05)"` from `contacts[i].geom` and `.pos` (names as
+/// given, ids as `geom N`), the form `nonsmooth.mujoco` gives labels.
+fn geom_label(c: &ContactJson) -> Option<String> {
+    let g = c.geom.as_ref()?;
+    let p = c.pos.as_ref()?;
+    if g.len() != 2 || p.len() != 3 || !p.iter().all(|x| x.is_finite()) {
+        return None;
+    }
+    let name = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Number(n) => n.as_i64().map(|i| format!("geom {i}")),
+        _ => None,
+    };
+    Some(format!(
+        "{}/{} at ({:.2}, {:.2}, {:.2})",
+        name(&g[0])?,
+        name(&g[1])?,
+        p[0],
+        p[1],
+        p[2]
+    ))
+}
+
 /// The contacts' labels when every contact has one (elliptic files), none when no contact
-/// has one or the problem is a pyramidal edge LCP.
+/// has one or the problem is a pyramidal edge LCP. Without `label`s, every contact's
+/// `geom` and `pos` make one ([`geom_label`]); partial `geom` and `pos` give no labels.
 fn contact_labels(
     path: &Path,
     contacts: Option<&[ContactJson]>,
@@ -655,7 +775,11 @@ fn contact_labels(
         return Ok(Vec::new());
     };
     let Some(first) = cs.iter().position(|c| c.label.is_some()) else {
-        return Ok(Vec::new());
+        let from_geoms: Option<Vec<String>> = cs.iter().map(geom_label).collect();
+        return Ok(match (cone, from_geoms) {
+            (Cone::Elliptic, Some(l)) if !l.is_empty() => l,
+            _ => Vec::new(),
+        });
     };
     if let Some(i) = cs.iter().position(|c| c.label.is_none()) {
         return Err(IoError::parse(
@@ -685,17 +809,18 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
     let nc = f.n_contacts;
     let (cone, layout) = layout(path, &f)?;
 
-    // What is supported: condim 3 and condim 1, in either cone.
+    // What is supported: condim 1 and 3 in either cone; condim 4 and 6 in the elliptic
+    // cone, with their friction coefficients (a generic mechanical problem).
     match &layout {
-        Layout::Uniform { condim, .. } if *condim != 1 && *condim != 3 && nc > 0 => {
+        Layout::Uniform { condim, .. } if *condim > 3 && nc > 0 && cone == Cone::Pyramidal => {
             return Err(unsupported_condim(path, 0, *condim, cone, true));
         }
-        Layout::PerContact { condim } => {
-            if let Some(i) = condim.iter().position(|&c| c != 1 && c != 3) {
+        Layout::PerContact { condim } if cone == Cone::Pyramidal => {
+            if let Some(i) = condim.iter().position(|&c| c > 3) {
                 return Err(unsupported_condim(path, i, condim[i], cone, false));
             }
         }
-        Layout::Uniform { .. } => {}
+        _ => {}
     }
 
     // The rows, which must add up.
@@ -738,6 +863,14 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
         Layout::Uniform { condim, .. } => vec![condim; nc],
         Layout::PerContact { condim } => condim,
     };
+    let coefficients = friction_coefficients(path, f.contacts.as_deref(), &condim, &f.mu)?;
+    // Torsion, rolling or an anisotropic cone: the blocks of a generic mechanical problem,
+    // as the bridge builds it (`nonsmooth.mujoco.extract`).
+    let generic = cone == Cone::Elliptic
+        && condim
+            .iter()
+            .zip(&coefficients)
+            .any(|(&c, k)| c > 3 || k.as_ref().is_some_and(|k| c == 3 && k[0] != k[1]));
     let edge_rows: Vec<usize> = condim.iter().map(|&c| cone.rows(c)).collect();
     // `efc_address`, where given, must follow from the rows before.
     if let Some(cs) = &f.contacts {
@@ -830,7 +963,7 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
         }
         (Cone::Pyramidal, false) => None,
     };
-    if let (true, Some(what)) = (frictionless > 0, what) {
+    if let (true, Some(what), false) = (frictionless > 0, what, generic) {
         let w = padded_warning(&condim, &f.mu, what);
         description.push(w.clone());
         warnings.push(w);
@@ -864,6 +997,84 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
         if let Some(u) = &f.engine_solution_velocity {
             check_len(path, u, n, "engine_solution_velocity", &rows)?;
         }
+    }
+    if generic {
+        let blocks: Vec<Block> = condim
+            .iter()
+            .zip(&coefficients)
+            .map(|(&c, k)| match (c, k) {
+                (1, _) => Block::Unilateral,
+                (c, Some(k)) => Block::Contact {
+                    mu: k[..c - 1].to_vec(),
+                },
+                // condim 3 without coefficients: isotropic with the file's `mu`.
+                (_, None) => Block::Contact { mu: Vec::new() },
+            })
+            .zip(&f.mu)
+            .map(|(b, &m)| match b {
+                Block::Contact { mu } if mu.is_empty() => Block::Contact { mu: vec![m, m] },
+                b => b,
+            })
+            .collect();
+        let problem = GenericMechanical::new(
+            Matrix::Dense(a),
+            DVector::from_vec(f.b),
+            blocks,
+            FrictionKind::Ccp,
+        )
+        .map_err(prob)?;
+        let answer = f.engine_solution.map(|r| EngineAnswer {
+            source: source.clone(),
+            r,
+            u: f.engine_solution_velocity,
+        });
+        let problem = AnyProblem::Generic(problem);
+        if let Some(ans) = &answer {
+            ans.validate(problem.dim()).map_err(prob)?;
+        }
+        let shown: Vec<String> = CONDIMS
+            .into_iter()
+            .filter_map(|c| {
+                let k = condim.iter().filter(|&&x| x == c).count();
+                (k > 0).then(|| format!("{k} of condim {c}"))
+            })
+            .collect();
+        description.push(format!(
+            "a generic mechanical problem (gmp) as nonsmooth.mujoco.extract builds it: {}; \
+             one block per contact, its rows [n, t1, t2, torsion, roll1, roll2] up to its \
+             condim with MuJoCo's coefficients contacts[i].friction, condim 1 a unilateral row",
+            shown.join(", ")
+        ));
+        if hard_parts.is_some() {
+            let w = "the file's hard view (A_unregularized, b_hard_velocity, engine_impulse) \
+                     is not read for a file with condim 4 or 6 contacts or an anisotropic \
+                     cone: extract the step with view=\"hard\" to judge the velocity-level \
+                     problem"
+                .to_string();
+            description.push(w.clone());
+            warnings.push(w);
+        }
+        let provenance = Provenance {
+            description: description.join("; "),
+            ..provenance
+        };
+        let name = f.name.unwrap_or_else(|| {
+            path.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        return Ok(MujocoProblem {
+            name,
+            problem,
+            answer,
+            provenance,
+            hard: None,
+            edges_to_contact_force: None,
+            timestep,
+            cone,
+            condim,
+            warnings,
+        });
     }
     let mu = DVector::from_vec(f.mu);
     let (problem, answer, edges) = match cone {

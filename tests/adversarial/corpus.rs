@@ -1176,11 +1176,19 @@ fn message_cases() -> Vec<Case> {
         one(
             "msg/mujoco-condim4-elliptic",
             "issue 9: an elliptic contact with torsional friction (condim 4, dim 4) was read \
-             as a pyramidal LCP with zero contacts",
+             as a pyramidal LCP with zero contacts; issue 32: it is read as a gmp, and without \
+             its friction coefficients the missing key is named",
             "torsion.json",
             r#"{"name": "x", "n_contacts": 1, "dim": 4, "A": [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0.01]], "b": [-1, 0, 0, 0.001], "mu": [0.5], "engine_solution": [0.5, 0, 0, -0.1], "raw": {"opt": {"cone": "elliptic"}}}
 "#,
-            reject(&["torsion.json", "contact 0", "condim 4", "torsion", "Hint"]),
+            reject(&[
+                "torsion.json",
+                "contacts[0].friction",
+                "contact 0",
+                "condim 4",
+                "torsion",
+                "nonsmooth.mujoco.extract",
+            ]),
         ),
         one(
             "msg/mujoco-dim4-no-cone",
@@ -1197,7 +1205,13 @@ fn message_cases() -> Vec<Case> {
             "roll.json",
             r#"{"name": "x", "n_contacts": 2, "dim": null, "cone": "elliptic", "A": [[1, 0, 0, 0, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 1, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 0, 0, 0, 1]], "b": [-1, 0, 0, -1, 0, 0, 0, 0, 0], "mu": [0.5, 0.5], "contacts": [{"dim": 3}, {"dim": 6}]}
 "#,
-            reject(&["roll.json", "contact 1", "condim 6", "rolling", "Hint"]),
+            reject(&[
+                "roll.json",
+                "contacts[1].friction",
+                "condim 6",
+                "rolling",
+                "nonsmooth.mujoco.extract",
+            ]),
         ),
         one(
             "msg/mujoco-dim-vs-condim",

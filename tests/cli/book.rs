@@ -451,8 +451,9 @@ fn usage_errors() {
     );
 }
 
-/// MuJoCo's contact dimensions (issue 9), on the small exports in
-/// `tests/fixtures/mujoco/` (made by MuJoCo 4.0.0, no shared data needed).
+/// MuJoCo's contact dimensions (issues 9 and 32: condim 4 read as a generic problem), on
+/// the small exports in `tests/fixtures/mujoco/` (made by MuJoCo 4.0.0, no shared data
+/// needed).
 #[test]
 fn mujoco_condim_sessions() {
     session(

@@ -16,7 +16,7 @@ use crate::common;
 use nalgebra::DVector;
 use nonsmooth::io::{AnyProblem, mujoco};
 use nonsmooth::merit::friction_error;
-use nonsmooth::problem::FrictionKind;
+use nonsmooth::problem::{Block, FrictionKind};
 use nonsmooth::prox::{ProxOptions, ProxProblem, ProxStats, RFactor, prox_solve};
 use nonsmooth::solver::{Params, no_observer};
 use nonsmooth::splitting::blocked_gauss_seidel;
@@ -212,29 +212,61 @@ const CONDIM4: &str = r#"{"name": "torsion", "n_contacts": 1, "dim": 4,
     "contacts": [{"efc_address": 0, "dim": 4, "friction": [0.5, 0.5, 0.02, 0.001, 0.001]}],
     "raw": {"opt": {"cone": "elliptic"}}}"#;
 
+/// Issue 32: an elliptic condim-4 contact with its friction coefficients is read as the
+/// generic mechanical problem the bridge builds (one contact block `[n, t1, t2, torsion]`
+/// with `friction[0..3]`); without them it is a parse error naming the key and the
+/// bridge; a file that does not say which cone is still refused, never guessed.
 #[test]
-fn condim_4_is_refused_naming_the_contact_and_the_fix() {
+fn condim_4_is_read_as_a_generic_problem_with_its_coefficients() {
+    let m = read_text(CONDIM4).unwrap();
+    let AnyProblem::Generic(g) = &m.problem else {
+        panic!("expected a gmp, got {}", m.problem.type_name());
+    };
+    assert_eq!(
+        g.blocks(),
+        &[Block::Contact {
+            mu: vec![0.5, 0.5, 0.02]
+        }]
+    );
+    assert_eq!(g.kind(), FrictionKind::Ccp);
+    assert_eq!(m.answer.as_ref().unwrap().r, vec![0.5, 0.0, 0.0, -0.1]);
+    assert_eq!(m.condim, vec![4]);
+    // The same without the per-contact condim: dim 4 in the elliptic cone is condim 4.
+    let no_condim = CONDIM4.replace(r#""dim": 4, "friction""#, r#""friction""#);
+    assert!(matches!(
+        read_text(&no_condim).unwrap().problem,
+        AnyProblem::Generic(_)
+    ));
+    // Without the coefficients: named, with the bridge route.
+    let bare = CONDIM4.replace(r#", "friction": [0.5, 0.5, 0.02, 0.001, 0.001]"#, "");
     let msg = refused(
-        CONDIM4,
-        true,
+        &bare,
+        false,
         &[
             "hand.json",
-            "contact 0",
+            "contacts[0].friction",
+            "missing",
             "condim 4",
-            "4 rows [n, t1, t2, torsion]",
-            "elliptic cone",
-            "torsional friction is not supported",
-            "condim 3",
-            "condim 1 (frictionless)",
-            "Hint: export the scene with condim 3",
+            "nonsmooth.mujoco.extract",
         ],
     );
     eprintln!("{msg}");
-    // The same without the per-contact condim: dim 4 in the elliptic cone is condim 4.
-    let no_contacts = CONDIM4.replace(r#""dim": 4, "friction""#, r#""friction""#);
-    refused(&no_contacts, true, &["contact 0", "condim 4", "dim = 4"]);
+    // Too few coefficients, and a friction[0] that is not mu.
+    refused(
+        &CONDIM4.replace("[0.5, 0.5, 0.02, 0.001, 0.001]", "[0.5, 0.5]"),
+        false,
+        &["contacts[0].friction", "2 coefficients", "needs 3"],
+    );
+    refused(
+        &CONDIM4.replace(
+            "[0.5, 0.5, 0.02, 0.001, 0.001]",
+            "[0.7, 0.7, 0.02, 0.001, 0.001]",
+        ),
+        false,
+        &["contacts[0].friction", "mu[0] = 0.5"],
+    );
     // And without any cone: dim 4 reads two ways, so the file is refused, never guessed.
-    let no_cone = no_contacts.replace(r#""raw": {"opt": {"cone": "elliptic"}}"#, r#""x": 0"#);
+    let no_cone = no_condim.replace(r#""raw": {"opt": {"cone": "elliptic"}}"#, r#""x": 0"#);
     refused(
         &no_cone,
         false,
@@ -246,35 +278,55 @@ fn condim_4_is_refused_naming_the_contact_and_the_fix() {
             "pyramidal condim 3",
         ],
     );
-    // The second of two contacts has torsion: named by its index.
+    // The second of two contacts has torsion and no coefficients: named by its index.
     let two = r#"{"n_contacts": 2, "dim": null, "cone": "elliptic",
         "A": [[1,0,0,0,0,0,0],[0,1,0,0,0,0,0],[0,0,1,0,0,0,0],[0,0,0,1,0,0,0],[0,0,0,0,1,0,0],[0,0,0,0,0,1,0],[0,0,0,0,0,0,1]],
         "b": [0,0,0,0,0,0,0], "mu": [0.5, 0.5],
         "contacts": [{"dim": 3}, {"dim": 4}]}"#;
-    refused(two, true, &["contact 1 has condim 4"]);
-    // MuJoCo's own export of a spinning ball (condim 4).
-    let e = mujoco::read(fixture("condim4_sphere_elliptic.json")).unwrap_err();
-    assert!(matches!(e.kind, IoErrorKind::Unsupported(_)), "{e}");
-    assert!(e.to_string().contains("contact 0") && e.to_string().contains("condim 4"));
-    // `load` (what the command line calls) refuses it the same way.
-    let e = load(fixture("condim4_sphere_elliptic.json")).unwrap_err();
-    assert!(matches!(e.kind, IoErrorKind::Unsupported(_)), "{e}");
+    refused(two, false, &["contacts[1].friction", "condim 4"]);
+    // With them, a condim-3 contact without coefficients is isotropic with its mu.
+    let two = two.replace(
+        r#"{"dim": 4}"#,
+        r#"{"dim": 4, "friction": [0.5, 0.4, 0.01, 0, 0]}"#,
+    );
+    let AnyProblem::Generic(g) = read_text(&two).unwrap().problem else {
+        panic!("expected a gmp");
+    };
+    assert_eq!(
+        g.blocks(),
+        &[
+            Block::Contact { mu: vec![0.5, 0.5] },
+            Block::Contact {
+                mu: vec![0.5, 0.4, 0.01]
+            }
+        ]
+    );
+    // MuJoCo's own export of a spinning ball (condim 4), through `load` as the command
+    // line reads it: a gmp, MuJoCo's answer consistent, the hard view left with a warning.
+    let loaded = load(fixture("condim4_sphere_elliptic.json")).unwrap();
+    assert!(matches!(loaded.problem, AnyProblem::Generic(_)));
+    assert!(
+        loaded.warnings.iter().any(|w| w.contains("hard view")),
+        "{:?}",
+        loaded.warnings
+    );
 }
 
+/// Condim 6 is read as a generic problem in the elliptic cone (MuJoCo's own export of a
+/// ball with rolling friction) and refused in the pyramidal cone, as the bridge does.
 #[test]
-fn condim_6_is_refused_in_both_cones() {
-    let e = mujoco::read(fixture("condim6_sphere_elliptic.json")).unwrap_err();
-    let msg = e.to_string();
-    assert!(matches!(e.kind, IoErrorKind::Unsupported(_)), "{msg}");
-    for m in [
-        "contact 0",
-        "condim 6",
-        "[n, t1, t2, torsion, roll1, roll2]",
-        "torsional and rolling friction are not supported",
-        "Hint",
-    ] {
-        assert!(msg.contains(m), "`{m}` not in: {msg}");
-    }
+fn condim_6_is_read_in_the_elliptic_cone_and_refused_in_the_pyramidal() {
+    let m = mujoco::read(fixture("condim6_sphere_elliptic.json")).unwrap();
+    let AnyProblem::Generic(g) = &m.problem else {
+        panic!("expected a gmp");
+    };
+    assert_eq!(g.blocks()[0].dim(), 6);
+    assert_eq!(
+        g.blocks(),
+        &[Block::Contact {
+            mu: vec![0.6, 0.6, 0.02, 0.001, 0.001]
+        }]
+    );
     // Pyramidal condim 6: 10 edge rows, a row count only that cone has (no cone needed).
     let n = 10;
     let eye: Vec<String> = (0..n)
