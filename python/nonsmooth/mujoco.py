@@ -348,9 +348,9 @@ def contact_label(model, data, i) -> str:
 
     c = data.contact[i]
     g1, g2 = int(c.geom[0]), int(c.geom[1])
-    p = c.pos
+    p = ["0.00" if f"{x:.2f}" == "-0.00" else f"{x:.2f}" for x in c.pos]
     return (f"{_geom_label(model, mujoco, g1)}/{_geom_label(model, mujoco, g2)} "
-            f"at ({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})")
+            f"at ({p[0]}, {p[1]}, {p[2]})")
 
 
 def _dense_J(model, data, mujoco):

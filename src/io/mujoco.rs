@@ -753,13 +753,18 @@ fn geom_label(c: &ContactJson) -> Option<String> {
         serde_json::Value::Number(n) => n.as_i64().map(|i| format!("geom {i}")),
         _ => None,
     };
+    // Two decimals, a coordinate that rounds to zero written 0.00 whatever its sign.
+    let x = |v: f64| match format!("{v:.2}") {
+        z if z == "-0.00" => "0.00".to_string(),
+        z => z,
+    };
     Some(format!(
-        "{}/{} at ({:.2}, {:.2}, {:.2})",
+        "{}/{} at ({}, {}, {})",
         name(&g[0])?,
         name(&g[1])?,
-        p[0],
-        p[1],
-        p[2]
+        x(p[0]),
+        x(p[1]),
+        x(p[2])
     ))
 }
 

@@ -269,11 +269,13 @@ fn bad_answers_are_errors() {
         e.to_string().contains("applies only to friction problems"),
         "{e}"
     );
-    // the LCP itself: its solution x = (1, 0, 0) is unique (W = I), found by Lemke
+    // the LCP itself: its solution x = (1, 0, 0) is unique (W = I); the answer is it, so
+    // the minimum-map Newton method started there stops at once
     let rep = check(&lcp, &[1.0, 0.0, 0.0], &prov, &o).unwrap();
     assert_eq!(rep.verdict, "consistent");
     let rf = rep.reference.unwrap();
-    assert_eq!(rf.method, "lemke");
+    assert_eq!(rf.method, "minmap-newton");
+    assert_eq!(rf.found_from, "the engine's answer");
     assert_eq!(rf.unique, Some(true));
     assert!(rf.distance.unwrap() < 1e-12);
 }
@@ -301,3 +303,35 @@ fn failed_reference_gives_no_distance() {
         rep.grade
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// An LCP with a planted solution `x*` (`W` positive definite, so it is unique): for an
+    /// engine answer `x* + δ`, near or far, the reference found from the answer (the
+    /// minimum-map Newton method, issue 32: milliseconds where Lemke's pivoting took
+    /// seconds) is `x*`, so the distance is `‖δ‖`.
+    #[test]
+    fn lcp_reference_from_the_answer_is_the_solution(
+        w in spd(12),
+        pattern in proptest::collection::vec((0u8..2, 0.1f64..2.0), 12),
+        delta in proptest::collection::vec(-1.0f64..1.0, 12),
+        scale in prop_oneof![Just(1e-6), Just(1e-2), Just(1.0)],
+    ) {
+        let n = 12;
+        let x = DVector::from_fn(n, |i, _| if pattern[i].0 == 0 { pattern[i].1 } else { 0.0 });
+        let v = DVector::from_fn(n, |i, _| if pattern[i].0 == 0 { 0.0 } else { pattern[i].1 });
+        let q = &v - &w * &x;
+        let lcp = AnyProblem::Lcp(nonsmooth::problem::Lcp::new(w.clone().into(), q).unwrap());
+        let d = DVector::from_vec(delta) * scale;
+        let answer = &x + &d;
+        let rep = check(&lcp, answer.as_slice(), &Provenance::default(), &CheckOptions::default())
+            .unwrap();
+        let rf = rep.reference.unwrap();
+        prop_assert!(rf.found, "{:?}", rf.attempts);
+        let dist = rf.distance.unwrap();
+        prop_assert!((dist - d.norm()).abs() <= 1e-8 * d.norm().max(1.0),
+            "distance {} vs |δ| {} ({:?})", dist, d.norm(), rf.attempts);
+    }
+}
+
