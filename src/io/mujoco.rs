@@ -1007,18 +1007,14 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
         let blocks: Vec<Block> = condim
             .iter()
             .zip(&coefficients)
-            .map(|(&c, k)| match (c, k) {
+            .zip(&f.mu)
+            .map(|((&c, k), &m)| match (c, k) {
                 (1, _) => Block::Unilateral,
                 (c, Some(k)) => Block::Contact {
                     mu: k[..c - 1].to_vec(),
                 },
                 // condim 3 without coefficients: isotropic with the file's `mu`.
-                (_, None) => Block::Contact { mu: Vec::new() },
-            })
-            .zip(&f.mu)
-            .map(|(b, &m)| match b {
-                Block::Contact { mu } if mu.is_empty() => Block::Contact { mu: vec![m, m] },
-                b => b,
+                (_, None) => Block::Contact { mu: vec![m, m] },
             })
             .collect();
         let problem = GenericMechanical::new(
@@ -1063,13 +1059,8 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
             description: description.join("; "),
             ..provenance
         };
-        let name = f.name.unwrap_or_else(|| {
-            path.file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
         return Ok(MujocoProblem {
-            name,
+            name: problem_name(path, f.name),
             problem,
             answer,
             provenance,
@@ -1201,13 +1192,8 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
         None => None,
     };
 
-    let name = f.name.unwrap_or_else(|| {
-        path.file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    });
     Ok(MujocoProblem {
-        name,
+        name: problem_name(path, f.name),
         problem,
         answer,
         provenance,
@@ -1217,6 +1203,15 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
         cone,
         condim,
         warnings,
+    })
+}
+
+/// The file's `name`, or else its stem.
+fn problem_name(path: &Path, name: Option<String>) -> String {
+    name.unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
     })
 }
 

@@ -334,4 +334,3 @@ proptest! {
             "distance {} vs |δ| {} ({:?})", dist, d.norm(), rf.attempts);
     }
 }
-
