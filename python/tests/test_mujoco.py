@@ -339,8 +339,10 @@ def test_labels_name_geoms_bodies_and_position():
     m, d = run(pile_xml("elliptic", n=6), 300)
     ex = nmj.extract(m, d)
     for lab, i in zip(ex.labels, [k for k in range(d.ncon) if d.contact[k].efc_address >= 0]):
-        p = d.contact[i].pos
-        assert lab.endswith(f"at ({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})"), lab
+        # two decimals; a coordinate that rounds to zero is written 0.00 whatever its sign
+        p = [f"{x:.2f}" if f"{x:.2f}" != "-0.00" else "0.00" for x in d.contact[i].pos]
+        assert lab.endswith(f"at ({p[0]}, {p[1]}, {p[2]})"), lab
+        assert "-0.00" not in lab, lab
     assert any(lab.startswith("floor/") for lab in ex.labels), ex.labels
     assert any("b0" in lab or "b1" in lab for lab in ex.labels), ex.labels
 
