@@ -38,12 +38,15 @@ class TrajectoryReport:
     relative to ``‖r*‖`` (NaN where no reference was found or it was not asked for), the
     contact farthest from the reference by the per-contact distance (-1 if none; by the
     per-contact error when there is no distance) and whether the step is consistent at
-    the tolerance. ``reports`` holds every step's full ``CheckReport``.
+    the tolerance. ``reports`` holds every step's full ``CheckReport``. ``labels`` holds,
+    per step, the label of that worst contact when the step's problem has labels (one per
+    contact, as ``nonsmooth.mujoco.extract`` and labelled files give them), else ``""``.
     """
 
     steps: np.ndarray
     reports: list = field(repr=False)
     tol: float = 1e-8
+    labels: list = field(default_factory=list)
 
     @property
     def consistent(self) -> bool:
@@ -60,14 +63,58 @@ class TrajectoryReport:
         return self.steps[order[:n]]
 
     def table(self) -> str:
-        """The per-step summary as text, the same columns as ``nonsmooth check DIR``."""
-        lines = [f"{'step':>5} {'contacts':>8} {'error':>9} {'distance':>9} {'worst':>6}  verdict"]
-        for s in self.steps:
+        """The per-step summary as text, the same columns as ``nonsmooth check DIR``, and
+        the worst contact's label where the problems have labels."""
+        labelled = any(self.labels)
+        head = f"{'step':>5} {'contacts':>8} {'error':>9} {'distance':>9} {'worst':>6}  verdict"
+        lines = [head + ("       label" if labelled else "")]
+        for s, lab in zip(self.steps, self.labels or [""] * len(self.steps)):
             d = "-" if np.isnan(s["distance"]) else f"{s['distance']:.2e}"
             w = "-" if s["worst_contact"] < 0 else str(s["worst_contact"])
             v = "consistent" if s["consistent"] else "inconsistent"
-            lines.append(f"{s['step']:>5} {s['contacts']:>8} {s['error']:>9.2e} {d:>9} {w:>6}  {v}")
+            row = f"{s['step']:>5} {s['contacts']:>8} {s['error']:>9.2e} {d:>9} {w:>6}  {v:<12}"
+            lines.append((row + (f" {lab}" if labelled else "")).rstrip())
         return "\n".join(lines)
+
+    def plot(self, path=None):
+        """The rollout at a glance, as ``nonsmooth check DIR --plot`` draws it: each step's
+        error (Siconos 4.4 normalisation) and relative distance to the reference on a
+        logarithmic axis, the tolerance as a line, inconsistent steps marked. Returns the
+        matplotlib ``Figure``; with ``path``, also saves it there (the format from the
+        suffix: ``.svg``, ``.png``, ``.pdf``).
+
+        Needs matplotlib (``pip install matplotlib``, or the ``plot`` extra); raises
+        ``ImportError`` saying so when it is missing. Zeros and NaN (no reference) are not
+        drawn on the logarithmic axis.
+        """
+        try:
+            import matplotlib
+
+            if path is not None:
+                matplotlib.use("Agg", force=False)
+            import matplotlib.pyplot as plt
+        except ImportError as e:  # an optional dependency: say how to get it
+            raise ImportError(
+                "TrajectoryReport.plot needs matplotlib: pip install matplotlib "
+                "(or the package's extra: nonsmooth[plot])") from e
+        s = self.steps
+        fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
+        pos = lambda v: np.where(np.asarray(v, dtype=float) > 0, v, np.nan)  # noqa: E731
+        ax.semilogy(s["step"], pos(s["error"]), "o-", ms=3, label="error")
+        if not np.all(np.isnan(s["relative_distance"])):
+            ax.semilogy(s["step"], pos(s["relative_distance"]), "s--", ms=3,
+                        label="relative distance to the reference")
+        ax.axhline(self.tol, color="gray", lw=0.8, ls=":", label=f"tolerance {self.tol:g}")
+        bad = ~s["consistent"]
+        if np.any(bad):
+            ax.semilogy(s["step"][bad], pos(s["error"][bad]), "x", color="red", ms=7,
+                        label="inconsistent")
+        ax.set_xlabel("step")
+        ax.set_ylabel("error, relative distance")
+        ax.legend(fontsize="small", loc="best")
+        if path is not None:
+            fig.savefig(path)
+        return fig
 
 
 def check_trajectory(
@@ -86,6 +133,7 @@ def check_trajectory(
     """
     rows = []
     reports: list = []
+    labels: list = []
     for i, (problem, r) in enumerate(steps):
         try:
             rep: CheckReport = check(problem, r, tol=tol, kind=kind, reference=reference, by=by)
@@ -98,6 +146,8 @@ def check_trajectory(
         worst = ref.get("worst_contact") if dist is not None else None
         if worst is None and len(rep.contacts):
             worst = int(np.argmax(np.asarray(rep.contacts["error"])))
+        names = list(problem.labels)
+        labels.append(names[int(worst)] if worst is not None and 0 <= worst < len(names) else "")
         rows.append(
             (
                 i,
@@ -109,7 +159,7 @@ def check_trajectory(
                 rep.consistent,
             )
         )
-    return TrajectoryReport(np.array(rows, dtype=STEP_DTYPE), reports, tol)
+    return TrajectoryReport(np.array(rows, dtype=STEP_DTYPE), reports, tol, labels)
 
 
 __all__: Sequence[str] = ["STEP_DTYPE", "TrajectoryReport", "check_trajectory"]

@@ -50,3 +50,37 @@ def test_a_bad_step_is_named():
         ns.check_trajectory(steps)
     with pytest.raises(ValueError, match="by is"):
         ns.check_trajectory(rollout()[:1]).worst(by="time")
+
+
+def test_labels_name_the_worst_contact_of_each_step():
+    """Labelled problems (as the MuJoCo bridge makes them): each step's worst contact is
+    named in ``labels`` and in the table; unlabelled ones leave ``""`` and no column."""
+    steps = []
+    for p, r in rollout()[:3]:
+        names = [f"box{c}/floor" for c in range(p.contacts)]
+        lp = ns.Problem.local(p.W, p.q, p.mu, kind="ccp", labels=names)
+        steps.append((lp, r))
+    traj = ns.check_trajectory(steps)
+    for row, lab in zip(traj.steps, traj.labels):
+        assert lab == f"box{row['worst_contact']}/floor"
+    table = traj.table().splitlines()
+    assert table[0].endswith("label") and table[1].endswith(traj.labels[0])
+    plain = ns.check_trajectory(rollout()[:2])
+    assert plain.labels == ["", ""] and not plain.table().splitlines()[0].endswith("label")
+
+
+def test_plot_draws_every_step(tmp_path):
+    """``plot`` (matplotlib, optional) draws one point per step of the error and of the
+    relative distance, marks the inconsistent steps, and writes the file asked for."""
+    pytest.importorskip("matplotlib")
+    traj = ns.check_trajectory(rollout())
+    out = tmp_path / "rollout.svg"
+    fig = traj.plot(out)
+    assert out.stat().st_size > 1000 and out.read_text().lstrip().startswith("<?xml")
+    lines = fig.axes[0].get_lines()
+    labels = [ln.get_label() for ln in lines]
+    err = lines[labels.index("error")]
+    assert list(err.get_xdata()) == list(traj.steps["step"])
+    bad = lines[labels.index("inconsistent")]
+    assert len(bad.get_xdata()) == int(np.sum(~traj.steps["consistent"])) > 0
+
