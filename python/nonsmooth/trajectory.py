@@ -123,22 +123,40 @@ def check_trajectory(
     kind: Optional[str] = None,
     reference: bool = True,
     by: str = "residual",
+    workers: int = 1,
 ) -> TrajectoryReport:
     """Checks each ``(problem, r)`` of a rollout with ``check`` and summarises the steps.
 
     ``steps``: an iterable of pairs, a problem and the engine's answer at that step (an
     array of ``problem.dim`` numbers). ``tol``, ``kind``, ``reference`` and ``by`` are passed to
-    ``check`` for every step. Errors of ``check`` (a wrong length, NaN in ``r``) are raised
-    naming the step.
+    ``check`` for every step. ``workers`` (``>= 1``) checks that many steps at once in
+    threads (``check`` releases the GIL while it works); with more than one, the whole
+    iterable is taken first. The report is the same whatever ``workers``. Errors of
+    ``check`` (a wrong length, NaN in ``r``) are raised naming the step (the first such
+    step in order).
     """
+    if not (isinstance(workers, int) and workers >= 1):
+        raise ValueError(f"workers is an integer >= 1, not {workers!r}")
+
+    def one(i: int, problem: Problem, r: Any) -> CheckReport:
+        try:
+            return check(problem, r, tol=tol, kind=kind, reference=reference, by=by)
+        except Exception as e:  # name the step, keep the exception's type
+            raise type(e)(f"step {i}: {e}") from e
+
+    if workers == 1:
+        done = ((problem, one(i, problem, r)) for i, (problem, r) in enumerate(steps))
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        pairs = list(steps)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(one, i, p, r) for i, (p, r) in enumerate(pairs)]
+            done = [(p, f.result()) for (p, _), f in zip(pairs, futures)]
     rows = []
     reports: list = []
     labels: list = []
-    for i, (problem, r) in enumerate(steps):
-        try:
-            rep: CheckReport = check(problem, r, tol=tol, kind=kind, reference=reference, by=by)
-        except Exception as e:  # name the step, keep the exception's type
-            raise type(e)(f"step {i}: {e}") from e
+    for i, (problem, rep) in enumerate(done):
         reports.append(rep)
         ref = rep.reference or {}
         dist = ref.get("distance")

@@ -84,3 +84,19 @@ def test_plot_draws_every_step(tmp_path):
     bad = lines[labels.index("inconsistent")]
     assert len(bad.get_xdata()) == int(np.sum(~traj.steps["consistent"])) > 0
 
+
+def test_workers_give_the_same_report():
+    """Steps checked in threads (``workers``) give the report of the sequential run, row by
+    row; a bad step is still named; a bad ``workers`` is refused."""
+    steps = rollout()
+    one = ns.check_trajectory(steps)
+    two = ns.check_trajectory(iter(steps), workers=2)
+    assert one.steps.tobytes() == two.steps.tobytes() and one.labels == two.labels
+    bad = list(steps)
+    p, r = bad[4]
+    bad[4] = (p, np.append(r, 1.0))
+    with pytest.raises(ValueError, match="step 4"):
+        ns.check_trajectory(bad, workers=3)
+    with pytest.raises(ValueError, match="workers"):
+        ns.check_trajectory(steps, workers=0)
+
