@@ -12,11 +12,9 @@ mod support;
 use std::fmt::Write;
 use std::time::Instant;
 
-use nonsmooth::implicit::scenes::{self, ImplicitScene};
 use nonsmooth::implicit::{ImplicitOptions, Model};
 use nonsmooth::stepping::{Settings, Simulation, Stepper};
 use nonsmooth::world::World;
-use nonsmooth::world::scenes::pile::{self, PileParams};
 use support::sci;
 
 /// What one run measured.
@@ -71,20 +69,7 @@ fn measure(world: &World, model: &Model, opts: ImplicitOptions, steps: usize) ->
 // ANCHOR_END: measure
 
 fn scene(name: &str, size: usize) -> (World, Model) {
-    if name == "pile" {
-        let w = pile::build(&PileParams {
-            count: size,
-            ..Default::default()
-        })
-        .unwrap();
-        return (w, Model::default());
-    }
-    let s = ImplicitScene::ALL
-        .iter()
-        .find(|s| s.name() == name)
-        .copied()
-        .unwrap();
-    scenes::build(s, s.size_meaning().map(|_| size)).unwrap()
+    support::implicit_scene(name, size)
 }
 
 /// The contact-rich scenes under the options that change how Newton is posed: the

@@ -12,11 +12,9 @@ mod support;
 use std::fmt::Write;
 
 use nonsmooth::implicit::linear::InnerOptions;
-use nonsmooth::implicit::scenes::{self, ImplicitScene};
 use nonsmooth::implicit::{ImplicitOptions, Model};
 use nonsmooth::stepping::{Settings, Simulation, Stepper};
 use nonsmooth::world::World;
-use nonsmooth::world::scenes::pile::{self, PileParams};
 use support::sci;
 
 /// One row of the paper's Table 2 (Macklin et al. 2019), quoted: bodies, joints,
@@ -159,20 +157,7 @@ fn analogue(example: &str) -> Option<(&'static str, &'static str, usize)> {
 }
 
 fn scene(name: &str, size: usize) -> (World, Model) {
-    if name == "pile" {
-        let w = pile::build(&PileParams {
-            count: size,
-            ..Default::default()
-        })
-        .unwrap();
-        return (w, Model::default());
-    }
-    let s = ImplicitScene::ALL
-        .iter()
-        .find(|s| s.name() == name)
-        .copied()
-        .unwrap();
-    scenes::build(s, s.size_meaning().map(|_| size)).unwrap()
+    support::implicit_scene(name, size)
 }
 
 /// What a run of a crate scene measured.

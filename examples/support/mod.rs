@@ -154,3 +154,28 @@ pub fn best_of(
     best.expect("at least one run")
 }
 // ANCHOR_END: best_of
+
+/// A scene of the implicit stepper by its command-line name and size: `pile` (the world
+/// scene, `size` bodies) or one of [`nonsmooth::implicit::scenes::ImplicitScene`] (`size`
+/// ignored by the scenes without one). Panics on an unknown name (the examples' own).
+pub fn implicit_scene(
+    name: &str,
+    size: usize,
+) -> (nonsmooth::world::World, nonsmooth::implicit::Model) {
+    use nonsmooth::implicit::scenes::{self, ImplicitScene};
+    use nonsmooth::world::scenes::pile::{self, PileParams};
+    if name == "pile" {
+        let w = pile::build(&PileParams {
+            count: size,
+            ..Default::default()
+        })
+        .unwrap();
+        return (w, nonsmooth::implicit::Model::default());
+    }
+    let s = ImplicitScene::ALL
+        .iter()
+        .find(|s| s.name() == name)
+        .copied()
+        .unwrap_or_else(|| panic!("no implicit scene {name}"));
+    scenes::build(s, s.size_meaning().map(|_| size)).unwrap()
+}
