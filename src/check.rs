@@ -56,7 +56,7 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 use serde::Serialize;
 
 use crate::merit::{
@@ -65,6 +65,7 @@ use crate::merit::{
 use crate::problem::generic::project_on_isotropic_cone;
 use crate::problem::{
     AnyProblem, Block, FrictionContact, FrictionKind, GenericMechanical, ProblemError, Provenance,
+    Pyramid,
 };
 use crate::registry::{self, Choice};
 use crate::solver::{NonExhaustive, Params};
@@ -295,10 +296,19 @@ pub struct ReferenceReport {
     /// That distance over the largest contact force of the reference, `max_c ‖r*_c‖`
     /// (what [`JudgeBy::Distance`] compares with the tolerance, contact by contact).
     pub worst_relative_distance: Option<f64>,
+    /// What the distances measure when not the unknowns themselves: for pyramid-edge
+    /// unknowns ([`Provenance::pyramid`]), the contact-frame forces `E p`
+    /// ([`PYRAMID_DISTANCE`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance_of: Option<String>,
     /// The reference solution itself (empty when not found).
     #[serde(skip)]
     pub r: Vec<f64>,
 }
+
+/// [`ReferenceReport::distance_of`] for pyramid-edge unknowns.
+pub const PYRAMID_DISTANCE: &str =
+    "contact-frame forces [n, t1, t2] summed from the pyramid edges (E p)";
 
 /// The whole judgement of one answer. Every field serialises to plain JSON (no NaN:
 /// missing numbers are `null`).
@@ -317,6 +327,11 @@ pub struct CheckReport {
     pub problem_type: String,
     /// The friction law judged against (`None` for LCPs).
     pub kind: Option<String>,
+    /// For an LCP or boxed LCP whose unknowns are pyramid-edge forces
+    /// ([`Provenance::pyramid`]): its number of contacts, whose records ([`pyramid_checks`])
+    /// and distances are in contact-frame forces. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pyramid_contacts: Option<usize>,
     /// The tolerance.
     pub tol: f64,
     /// Error, Siconos 4.4 normalisation.
@@ -350,8 +365,158 @@ pub struct CheckReport {
     pub note: Option<String>,
     /// The reference solution and the distance to it (`None` if not asked).
     pub reference: Option<ReferenceReport>,
-    /// One record per contact, in the problem's order (empty for LCPs).
+    /// One record per contact, in the problem's order (empty for LCPs without a
+    /// [`Provenance::pyramid`]).
     pub contacts: Vec<ContactCheck>,
+    /// For pyramid-edge unknowns with the elliptic problem of the same contacts at hand:
+    /// the same forces judged there ([`compare_with_elliptic`]). Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elliptic: Option<EllipticComparison>,
+}
+
+/// The elliptic problem of a pyramidal problem's contacts: the same contacts with the
+/// round (elliptic) Coulomb cone, hard (unregularised) at the velocity level, as a MuJoCo
+/// export's `A_contact_frame_unregularized`, `b_hard_velocity_contact_frame` hold it
+/// ([`crate::io::mujoco::HardView`]): `W = J_c M⁻¹ J_cᵀ` (`3nc x 3nc`, 1/kg), `q` the free
+/// velocity (m/s), unknowns the impulses `h f` (N s), frictionless contacts padded to
+/// three rows with `mu = 0`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EllipticView {
+    /// The Coulomb problem, one contact per pyramid contact, in the same order.
+    pub problem: FrictionContact,
+    /// The time step `h` (s) that turns a force (N) into an impulse (N s).
+    pub timestep: f64,
+}
+
+/// A pyramidal answer judged in the elliptic problem of its contacts
+/// ([`compare_with_elliptic`]). Distances are in N (impulse distances divided by `h`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EllipticComparison {
+    /// What was compared, in words.
+    pub problem: String,
+    /// The error of `h E p` in the elliptic problem (Siconos 4.4 normalisation).
+    pub error: f64,
+    /// `"consistent"` or `"inconsistent"` there, by the residual against the tolerance.
+    pub verdict: String,
+    /// Whether the elliptic problem's reference solution was found.
+    pub reference_found: bool,
+    /// The method that found it (or was tried last).
+    pub reference_method: String,
+    /// `‖E p - f*‖` in N, `f*` the elliptic reference's force (`r*/h`).
+    pub distance: Option<f64>,
+    /// `‖E p - f*‖ / ‖f*‖`.
+    pub relative_distance: Option<f64>,
+    /// The contact farthest from `f*`, its label and its distance in N.
+    pub worst_contact: Option<usize>,
+    /// Its label, if the contacts have labels.
+    pub worst_label: Option<String>,
+    /// Its distance in N.
+    pub worst_distance: Option<f64>,
+    /// The distance in N between the two references, the pyramidal problem's solution
+    /// (`E p*`) and the elliptic one (`f*`): what the two models differ by (the cone's
+    /// shape and the regularisation), whatever the engine did.
+    pub between_references: Option<f64>,
+}
+
+/// Judges the pyramid-edge answer `p` of `report` (a report of [`check`] on an LCP or
+/// boxed LCP with a [`Provenance::pyramid`]) in the elliptic problem of the same contacts
+/// ([`EllipticView`]), and stores the result in [`CheckReport::elliptic`]: the contact
+/// forces `f = E p` become impulses `h f` (three per contact), are checked with [`check`]
+/// against the hard Coulomb problem (its reference solved as always), and the distances
+/// are given in N. `provenance` is the pyramidal problem's (its labels name the contacts).
+///
+/// # Errors
+/// [`CheckError::Problem`] when `provenance` has no pyramid, or its contacts are not the
+/// view's (another count, or a contact of more than three force components), or the
+/// time step is not a finite positive number; the errors of [`check`] otherwise.
+pub fn compare_with_elliptic(
+    report: &mut CheckReport,
+    p: &[f64],
+    provenance: &Provenance,
+    view: &EllipticView,
+    opts: &CheckOptions,
+) -> Result<(), CheckError> {
+    let bad = |reason: String| CheckError::Problem(ProblemError::Unsupported { reason });
+    let Some(pyramid) = &provenance.pyramid else {
+        return Err(bad(
+            "no pyramid: the answer is not in pyramid-edge forces".into()
+        ));
+    };
+    let h = view.timestep;
+    if !(h.is_finite() && h > 0.0) {
+        return Err(bad(format!("time step {h}: expected a finite number > 0")));
+    }
+    let nc = view.problem.contacts();
+    if pyramid.len() != nc || pyramid.contacts.iter().any(|k| k.mu.len() > 2) {
+        return Err(bad(format!(
+            "the elliptic problem has {nc} contacts of three rows, the pyramid {} contacts \
+             (of up to {} force components)",
+            pyramid.len(),
+            pyramid
+                .contacts
+                .iter()
+                .map(|k| k.mu.len() + 1)
+                .max()
+                .unwrap_or(0)
+        )));
+    }
+    // Three impulse components per contact (a frictionless one padded with zeros).
+    let impulses = |p: &[f64]| -> Vec<f64> {
+        let mut out = vec![0.0; 3 * nc];
+        for (c, k) in pyramid.contacts.iter().enumerate() {
+            for (i, f) in k.force(&p[pyramid.range(c)]).iter().enumerate() {
+                out[3 * c + i] = h * f;
+            }
+        }
+        out
+    };
+    let r = impulses(p);
+    let mut units = std::collections::BTreeMap::new();
+    units.insert("r".to_string(), "N s".to_string());
+    units.insert("u".to_string(), "m/s".to_string());
+    let prov = Provenance {
+        units,
+        labels: provenance.labels.clone(),
+        ..Default::default()
+    };
+    let hard = check(
+        &AnyProblem::Friction(view.problem.clone()),
+        &r,
+        &prov,
+        &CheckOptions {
+            kind: None,
+            ..opts.clone()
+        },
+    )?;
+    let rf = hard.reference.as_ref();
+    let found = rf.is_some_and(|x| x.found);
+    let between = match (
+        report.reference.as_ref().filter(|x| x.found),
+        rf.filter(|x| x.found),
+    ) {
+        (Some(mine), Some(theirs)) => {
+            let a = impulses(&mine.r);
+            Some(euclid(&a, &theirs.r) / h)
+        }
+        _ => None,
+    };
+    report.elliptic = Some(EllipticComparison {
+        problem: format!(
+            "the same {nc} contacts with the elliptic Coulomb cone, hard, at the velocity \
+             level (W = J M^-1 J^T, q the free velocity, impulses h f with h = {h} s)"
+        ),
+        error: hard.error,
+        verdict: hard.verdict.clone(),
+        reference_found: found,
+        reference_method: rf.map(|x| x.method.clone()).unwrap_or_default(),
+        distance: rf.and_then(|x| x.distance).map(|d| d / h),
+        relative_distance: rf.and_then(|x| x.relative_distance),
+        worst_contact: rf.and_then(|x| x.worst_contact),
+        worst_label: rf.and_then(|x| x.worst_label.clone()),
+        worst_distance: rf.and_then(|x| x.worst_distance).map(|d| d / h),
+        between_references: between,
+    });
+    Ok(())
 }
 
 /// Why [`check`] refused.
@@ -445,6 +610,8 @@ pub fn check(
         });
     }
     let rv = DVector::from_column_slice(r);
+    provenance.check_pyramid(problem)?;
+    let pyramid = provenance.pyramid.as_ref();
     let generic: Option<GenericMechanical> = match (problem, opts.kind) {
         (AnyProblem::Generic(g), k) => Some(g.clone().with_kind(k.unwrap_or(g.kind()))),
         _ => None,
@@ -486,9 +653,10 @@ pub fn check(
         .or(generic.as_ref().map(max_mu))
         .and_then(|m| mu_beyond_resolution(m, opts.tol));
     let blocks = generic.as_ref().map(|g| block_checks(g, r));
-    let checks: Vec<ContactCheck> = match (&local, kind, &blocks) {
-        (Some(f), Some(k), _) => check_contacts(f, &rv, k),
-        (None, _, Some(b)) => b.iter().map(|(c, _, _)| c.clone()).collect(),
+    let checks: Vec<ContactCheck> = match (&local, kind, &blocks, pyramid) {
+        (Some(f), Some(k), _, _) => check_contacts(f, &rv, k),
+        (None, _, Some(b), _) => b.iter().map(|(c, _, _)| c.clone()).collect(),
+        (None, None, None, Some(p)) => pyramid_checks(problem, p, r),
         _ => Vec::new(),
     };
     let some = |v: f64| (!checks.is_empty()).then_some(v);
@@ -515,23 +683,34 @@ pub fn check(
         _ => None,
     };
     let level = Level::of(provenance);
-    let labels = (!provenance.labels.is_empty() && provenance.labels.len() == problem.contacts())
-        .then_some(&provenance.labels);
+    let labels = (!provenance.labels.is_empty()
+        && provenance.labels.len() == provenance.contacts_of(problem))
+    .then_some(&provenance.labels);
     let label = |c: usize| labels.map(|l| l[c].clone());
 
     let reference = opts.reference.then(|| match (&local, &generic) {
-        (Some(f), _) => reference(&AnyProblem::Friction(f.clone()), &rv, opts, labels),
-        (None, Some(g)) => reference(&AnyProblem::Generic(g.clone()), &rv, opts, labels),
-        (None, None) => reference(problem, &rv, opts, labels),
+        (Some(f), _) => reference(&AnyProblem::Friction(f.clone()), &rv, opts, labels, None),
+        (None, Some(g)) => reference(&AnyProblem::Generic(g.clone()), &rv, opts, labels, None),
+        (None, None) => reference(problem, &rv, opts, labels, pyramid),
     });
-    let offsets: Vec<usize> = match &generic {
-        Some(g) => g.offsets().to_vec(),
-        None => (0..=checks.len()).map(|c| 3 * c).collect(),
+    // Distances per contact: in the unknowns, or (a pyramid) in contact-frame forces.
+    let (space, offsets): (Vec<f64>, Vec<usize>) = match (&generic, pyramid) {
+        (Some(g), _) => (r.to_vec(), g.offsets().to_vec()),
+        (None, Some(p)) => (p.forces(r), p.force_offsets()),
+        (None, None) => (r.to_vec(), (0..=checks.len()).map(|c| 3 * c).collect()),
     };
+    let reference_space: Option<Vec<f64>> =
+        reference
+            .as_ref()
+            .filter(|x| x.found)
+            .map(|rf| match pyramid {
+                Some(p) => p.forces(&rf.r),
+                None => rf.r.clone(),
+            });
     let per_contact = |c: usize| -> Option<f64> {
-        let rf = reference.as_ref().filter(|x| x.found)?;
+        let rs = reference_space.as_ref()?;
         let (s, e) = (offsets[c], offsets[c + 1]);
-        let d: Vec<f64> = (s..e).map(|k| r[k] - rf.r[k]).collect();
+        let d: Vec<f64> = (s..e).map(|k| space[k] - rs[k]).collect();
         Some(crate::merit::scaled_norm(&d))
     };
     let contacts: Vec<ContactCheck> = match &blocks {
@@ -555,6 +734,7 @@ pub fn check(
             })
             .collect(),
     };
+    let forces = local.is_some() || generic.is_some() || pyramid.is_some();
 
     let close = reference
         .as_ref()
@@ -572,7 +752,7 @@ pub fn check(
         &err,
         opts.tol,
         level,
-        local.is_some() || generic.is_some(),
+        forces,
         reference.as_ref(),
     );
     Ok(CheckReport {
@@ -581,6 +761,7 @@ pub fn check(
         grade,
         problem_type: problem.type_name().to_string(),
         kind: kind.map(|k| k.name().to_string()),
+        pyramid_contacts: pyramid.map(Pyramid::len),
         tol: opts.tol,
         error: err.rel,
         error_q: err.rel_q,
@@ -598,6 +779,7 @@ pub fn check(
         note,
         reference,
         contacts,
+        elliptic: None,
     })
 }
 
@@ -739,9 +921,29 @@ fn grade(
     }
 }
 
-/// Positive definiteness of `(W + Wᵀ)/2` by a dense Cholesky factorisation.
-fn positive_definite(w: &DMatrix<f64>) -> bool {
-    let s = (w + w.transpose()) * 0.5;
+/// Positive definiteness of `(W + Wᵀ)/2` by a Cholesky factorisation: sparse (faer,
+/// [`crate::linalg::SpdFactor`]) when at most a tenth of `W`'s entries are nonzero (an
+/// engine's `J M⁻¹ Jᵀ` of a pile, stored dense, is a few percent full), dense otherwise.
+fn positive_definite(w: &crate::matrix::Matrix) -> bool {
+    let n = w.nrows();
+    let mut triplets = Vec::new();
+    for i in 0..n {
+        w.for_each_in_row(i, |j, v| {
+            if v != 0.0 {
+                triplets.push((i, j, 0.5 * v));
+                triplets.push((j, i, 0.5 * v));
+            }
+        });
+    }
+    if (triplets.len() as f64) <= 0.2 * (n as f64) * (n as f64) {
+        return match crate::matrix::Matrix::from_triplets(n, n, &triplets) {
+            Some(s) => crate::linalg::SpdFactor::new("(W + Wᵀ)/2", &s).is_ok(),
+            None => false,
+        };
+    }
+    drop(triplets);
+    let w = w.to_dense();
+    let s = (&w + w.transpose()) * 0.5;
     nalgebra::linalg::Cholesky::new(s).is_some()
 }
 
@@ -796,6 +998,7 @@ fn reference(
     r: &DVector<f64>,
     opts: &CheckOptions,
     labels: Option<&Vec<String>>,
+    pyramid: Option<&Pyramid>,
 ) -> ReferenceReport {
     let t0 = Instant::now();
     let dim = problem.dim();
@@ -814,7 +1017,7 @@ fn reference(
             "not established: Coulomb's law may have several solutions".to_string(),
         ),
         (Some(w), _) if dim <= opts.cholesky_limit => {
-            if positive_definite(&w.to_dense()) {
+            if positive_definite(w) {
                 (
                     Some(true),
                     "unique: W is positive definite (Cholesky factorisation of (W + Wᵀ)/2)"
@@ -903,6 +1106,7 @@ fn reference(
             worst_label: None,
             worst_distance: None,
             worst_relative_distance: None,
+            distance_of: None,
             r: Vec::new(),
         };
     };
@@ -932,28 +1136,38 @@ fn reference(
         worst_label: None,
         worst_distance: None,
         worst_relative_distance: None,
+        distance_of: None,
         r: Vec::new(),
     };
     if !found {
         return rep;
     }
     let rs = out.x;
-    let diff: Vec<f64> = r.iter().zip(rs.iter()).map(|(a, b)| a - b).collect();
-    let norm = crate::merit::scaled_norm(rs.as_slice());
+    // Distances in the unknowns, or (pyramid-edge unknowns) in contact-frame forces.
+    let (mine, theirs) = match pyramid {
+        Some(p) => (p.forces(r.as_slice()), p.forces(rs.as_slice())),
+        None => (r.as_slice().to_vec(), rs.as_slice().to_vec()),
+    };
+    let diff: Vec<f64> = mine.iter().zip(&theirs).map(|(a, b)| a - b).collect();
+    let norm = crate::merit::scaled_norm(&theirs);
     let d = crate::merit::scaled_norm(&diff);
     rep.norm = Some(norm);
     rep.distance = Some(d);
     rep.relative_distance = (norm > 0.0).then(|| d / norm);
-    if kind.is_some() {
-        let offsets: Vec<usize> = match problem {
-            AnyProblem::Generic(g) => g.offsets().to_vec(),
+    if pyramid.is_some() {
+        rep.distance_of = Some(PYRAMID_DISTANCE.to_string());
+    }
+    if kind.is_some() || pyramid.is_some() {
+        let offsets: Vec<usize> = match (problem, pyramid) {
+            (_, Some(p)) => p.force_offsets(),
+            (AnyProblem::Generic(g), None) => g.offsets().to_vec(),
             _ => (0..=dim / 3).map(|c| 3 * c).collect(),
         };
         let mut worst: Option<(usize, f64)> = None;
         let mut largest = 0.0_f64;
         for (c, pair) in offsets.windows(2).enumerate() {
             let dc = crate::merit::scaled_norm(&diff[pair[0]..pair[1]]);
-            largest = largest.max(crate::merit::scaled_norm(&rs.as_slice()[pair[0]..pair[1]]));
+            largest = largest.max(crate::merit::scaled_norm(&theirs[pair[0]..pair[1]]));
             if worst.is_none_or(|(_, w)| dc > w) {
                 worst = Some((c, dc));
             }
@@ -991,6 +1205,61 @@ fn max_mu(g: &GenericMechanical) -> f64 {
             _ => None,
         })
         .fold(0.0, f64::max)
+}
+
+/// One record per contact of an LCP (or boxed LCP) whose unknowns are pyramid-edge forces
+/// ([`Pyramid`]; MuJoCo's pyramidal cone), for the edge forces `p = r` and the edge rows'
+/// velocities `w = A p + b`. The record is in the contact frame: `r_n = f_n` and
+/// `r_t1`, `r_t2` the force summed back from the edges (the first two tangential
+/// directions; torsion and rolling are in the distance, not in the record), `u_n` the
+/// mean of the edge rows' `w` and `slip` the norm of the tangential velocities read back
+/// from them ([`crate::problem::PyramidContact::velocity`]). The measures are the LCP's,
+/// edge by edge: `penetration = max(0, -u_n)`, `cone_violation = max_k max(0, -p_k)`
+/// (an edge force pulling), `dual_violation = max_k max(0, -w_k)`, `complementarity =
+/// max_k |p_k w_k|`, `error` the norm of the edges' natural map `p - max(0, p - w)`,
+/// `dissipation = -f_t · u_t`; `law` is `"pyramid"`, `dim` the number of edge rows.
+pub fn pyramid_checks(problem: &AnyProblem, pyramid: &Pyramid, r: &[f64]) -> Vec<ContactCheck> {
+    let (a, b) = match problem {
+        AnyProblem::Lcp(l) => (l.a(), l.b()),
+        AnyProblem::Boxed(l) => (l.a(), l.b()),
+        _ => return Vec::new(),
+    };
+    let w = a.mul_vec(&DVector::from_column_slice(r)) + b;
+    pyramid
+        .contacts
+        .iter()
+        .enumerate()
+        .map(|(c, k)| {
+            let range = pyramid.range(c);
+            let (p, wc) = (&r[range.clone()], &w.as_slice()[range]);
+            let f = k.force(p);
+            let u = k.velocity(wc);
+            let edge_max = |g: &dyn Fn(usize) -> f64| (0..p.len()).map(g).fold(0.0, f64::max);
+            let natural: Vec<f64> = p
+                .iter()
+                .zip(wc)
+                .map(|(x, y)| x - (x - y).max(0.0))
+                .collect();
+            ContactCheck {
+                contact: c,
+                label: None,
+                r_n: f[0],
+                u_n: u[0],
+                slip: crate::merit::scaled_norm(&u[1..]),
+                penetration: (-u[0]).max(0.0),
+                cone_violation: edge_max(&|i| (-p[i]).max(0.0)),
+                dual_violation: edge_max(&|i| (-wc[i]).max(0.0)),
+                complementarity: edge_max(&|i| (p[i] * wc[i]).abs()),
+                dissipation: -f[1..].iter().zip(&u[1..]).map(|(x, y)| x * y).sum::<f64>(),
+                error: crate::merit::scaled_norm(&natural),
+                distance: None,
+                law: Some("pyramid".to_string()),
+                dim: Some(p.len()),
+                r_t1: Some(f.get(1).copied().unwrap_or(0.0)),
+                r_t2: Some(f.get(2).copied().unwrap_or(0.0)),
+            }
+        })
+        .collect()
 }
 
 fn euclid(a: &[f64], b: &[f64]) -> f64 {
@@ -1045,6 +1314,8 @@ pub fn block_checks(g: &GenericMechanical, r: &[f64]) -> Vec<(ContactCheck, &'st
                 distance: None,
                 law: None,
                 dim: None,
+                r_t1: None,
+                r_t2: None,
             };
             let (x, v) = (rb[0], ub[0]);
             match block {

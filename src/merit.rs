@@ -535,9 +535,18 @@ pub struct ContactCheck {
     /// generic mechanical problem; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub law: Option<String>,
-    /// The block's number of rows, for a generic mechanical problem; absent otherwise.
+    /// The block's number of rows, for a generic mechanical problem (for a pyramid
+    /// contact, its number of edge rows); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dim: Option<usize>,
+    /// The tangential force `[r_t1, r_t2]` in the contact frame, for a contact of an LCP
+    /// whose unknowns are pyramid-edge forces (summed back, [`crate::problem::Pyramid`]);
+    /// absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r_t1: Option<f64>,
+    /// See `r_t1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r_t2: Option<f64>,
 }
 
 /// Checks every contact of an answer `r` (with `u = W r + q`) against the law `kind`.
@@ -579,6 +588,8 @@ pub fn check_contacts(
                 distance: None,
                 law: None,
                 dim: None,
+                r_t1: None,
+                r_t2: None,
             }
         })
         .collect()

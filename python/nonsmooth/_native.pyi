@@ -1,7 +1,7 @@
 """Type stubs of the native module nonsmooth._native (Rust, PyO3)."""
 
 import os
-from typing import Any, Literal, Mapping, Optional, Sequence, Union
+from typing import Any, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -112,11 +112,16 @@ class Problem:
         A: MatrixLike,
         b: ArrayLike,
         *,
+        pyramid: Optional[Sequence[Tuple[int, Sequence[float]]]] = None,
+        labels: Optional[Sequence[str]] = None,
+        answer: Optional[Any] = None,
         name: Optional[str] = None,
         source: Optional[str] = None,
         description: Optional[str] = None,
+        units: Optional[Mapping[str, str]] = None,
     ) -> "Problem":
-        """w = A x + b, 0 <= x _|_ w >= 0; A (n, n), b (n,)."""
+        """w = A x + b, 0 <= x _|_ w >= 0; A (n, n), b (n,); pyramid: (first_row, [mu..])
+        per contact when x are pyramid-edge forces (judged as contact-frame forces)."""
     @staticmethod
     def read(path: PathLike) -> "Problem":
         """Any file the library reads (JSON, Siconos .dat, MuJoCo JSON, NumPy folder, OpenTissue)."""

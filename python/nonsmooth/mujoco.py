@@ -253,7 +253,10 @@ class Extracted:
             "provenance": {"source": self._export.get("_source", "MuJoCo"),
                            "description": "; ".join(self.warnings),
                            "units": {k: str(v) for k, v in self.units.items()},
-                           "labels": self._problem_labels()},
+                           "labels": self._problem_labels(),
+                           **({"pyramid": {"contacts": [
+                               {"row": row, "mu": mus} for row, mus in self.pyramid()]}}
+                              if self.pyramid() is not None else {})},
             "data": data,
             "answer": {"source": self._export.get("_source", "MuJoCo"), "r": self.r.tolist(),
                        "u": self.u.tolist()},
@@ -264,11 +267,33 @@ class Extracted:
             json.dump(doc, f)
 
     def _problem_labels(self) -> list:
-        """Labels per unknown group the crate counts as contacts (friction problems: one
-        per contact; LCPs: none, they have no contacts)."""
+        """Labels per unknown group the crate counts as contacts (friction problems and
+        the pyramid of an edge LCP: one per contact; a gmp problem: one per block)."""
         if self.kind == "gmp":
             return list(self.block_labels)
-        return list(self.labels) if self.kind in ("ccp", "coulomb") else []
+        if self.kind in ("ccp", "coulomb") or self.pyramid() is not None:
+            return list(self.labels)
+        return []
+
+    def pyramid(self):
+        """The pyramid of an edge LCP (``kind`` ``"lcp"`` or ``"boxed-lcp"``): one
+        ``(first_row, [mu_1, mu_2])`` per contact (``[]`` for condim 1), read from ``E``
+        (the columns a contact's normal row sums are its edge rows; ``mu_i`` is the entry
+        of row ``t_i`` at the first edge of direction ``i``), as ``Problem.lcp(...,
+        pyramid=...)`` and the crate's ``provenance.pyramid`` take it. ``None`` for the
+        other views."""
+        if self.E is None or self.kind not in ("lcp", "boxed-lcp"):
+            return None
+        out = []
+        for c in range(self.E.shape[0] // 3):
+            cols = np.flatnonzero(self.E[3 * c] != 0.0)
+            if len(cols) == 0:
+                return None
+            first = int(cols[0])
+            mus = [float(self.E[3 * c + i, first + 2 * (i - 1)])
+                   for i in (1, 2)] if len(cols) > 1 else []
+            out.append((first, mus))
+        return out
 
     def problem(self):
         """A ``nonsmooth.Problem`` of this view, with the labels and MuJoCo's answer
@@ -298,8 +323,11 @@ class Extracted:
                 source=src, description=desc,
                 units={k: str(v) for k, v in self.units.items()})
         if self.kind == "lcp":
-            return nonsmooth.Problem.lcp(self.W, self.q, name=self.name, source=src,
-                                         description=desc)
+            return nonsmooth.Problem.lcp(
+                self.W, self.q, pyramid=self.pyramid(), labels=list(self.labels),
+                answer={"r": self.r, "u": self.u, "source": src}, name=self.name,
+                source=src, description=desc,
+                units={k: str(v) for k, v in self.units.items()})
         import os
         import tempfile
 

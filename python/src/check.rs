@@ -2,7 +2,9 @@
 //! summary as attributes and its per-contact records as a NumPy structured array: the
 //! fields of `nonsmooth check --json`.
 
-use nonsmooth::check::{CheckError, CheckOptions, CheckReport, JudgeBy, check as crate_check};
+use nonsmooth::check::{
+    CheckError, CheckOptions, CheckReport, JudgeBy, check as crate_check, compare_with_elliptic,
+};
 use nonsmooth::merit::ContactCheck;
 use nonsmooth::problem::FrictionKind;
 use pyo3::exceptions::PyAttributeError;
@@ -91,11 +93,20 @@ pub(crate) fn run_check(
     r: &[f64],
     opts: &CheckOptions,
 ) -> PyResult<CheckReport> {
+    let judge = || -> Result<CheckReport, CheckError> {
+        let mut report = crate_check(&p.inner, r, &p.provenance, opts)?;
+        // A pyramidal MuJoCo file read with Problem.read: the same forces judged in the
+        // elliptic problem of its contacts too, as the command line does.
+        if let (Some(view), Some(_), true) = (&p.elliptic, report.pyramid_contacts, opts.reference)
+        {
+            compare_with_elliptic(&mut report, r, &p.provenance, view, opts)?;
+        }
+        Ok(report)
+    };
     if opts.reference {
-        py.detach(|| crate_check(&p.inner, r, &p.provenance, opts))
-            .map_err(check_error)
+        py.detach(judge).map_err(check_error)
     } else {
-        crate_check(&p.inner, r, &p.provenance, opts).map_err(check_error)
+        judge().map_err(check_error)
     }
 }
 
@@ -186,6 +197,8 @@ pub(crate) fn report_to_py(py: Python<'_>, mut report: CheckReport) -> PyResult<
             distance: Some(0.0),
             law: None,
             dim: None,
+            r_t1: None,
+            r_t2: None,
         };
         let one = vec![fields_of(&zero).map_err(errors::problem)?];
         structured_array(py, &one, &["label"])?

@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use nalgebra::DVector;
+use nonsmooth::check::EllipticView;
 use nonsmooth::io::numpy::{folder, npz};
 use nonsmooth::io::{self, AnyProblem, Provenance, json, siconos};
 use nonsmooth::problem::{
     Block, EngineAnswer, FrictionContact, FrictionKind, GenericMechanical, GlobalFrictionContact,
-    Lcp,
+    Lcp, Pyramid, PyramidContact,
 };
 use numpy::PyArray1;
 use pyo3::exceptions::PyAttributeError;
@@ -70,6 +71,8 @@ pub struct PyProblem {
     pub(crate) warm_start: Option<Vec<f64>>,
     pub(crate) provenance: Provenance,
     pub(crate) warnings: Vec<String>,
+    /// The elliptic problem of a pyramidal MuJoCo file's contacts (`Problem.read`).
+    pub(crate) elliptic: Option<EllipticView>,
 }
 
 fn kind_of(kind: &str) -> PyResult<FrictionKind> {
@@ -257,6 +260,7 @@ fn provenance_of(
         description: description.unwrap_or_default(),
         units: units.unwrap_or_default(),
         labels,
+        pyramid: None,
     })
 }
 
@@ -277,6 +281,7 @@ impl PyProblem {
             warm_start: None,
             provenance,
             warnings,
+            elliptic: None,
         }
     }
 
@@ -298,6 +303,7 @@ impl PyProblem {
             warm_start: self.warm_start.clone(),
             provenance: self.provenance.clone(),
             warnings: self.warnings.clone(),
+            elliptic: None,
         }
     }
 
@@ -458,22 +464,43 @@ impl PyProblem {
     /// The linear complementarity problem `w = A x + b`, `0 <= x _|_ w >= 0`.
     ///
     /// A: shape (n, n), dense or SciPy sparse (any matrix: solvers state what they need);
-    /// b: shape (n,). Raises ProblemError for a non-square A, a wrong length, NaN or inf.
+    /// b: shape (n,). pyramid: when the unknowns are pyramid-edge forces (MuJoCo's
+    /// pyramidal cone), one (first_row, [mu_1, .., mu_k]) per contact (2k edge rows
+    /// [n + mu_1 t_1, n - mu_1 t_1, ..], one row when the list is empty): `check` then
+    /// judges the answer as contact-frame forces, with one label per contact. answer: a
+    /// dict {"r": .., "u": .., "source": ..} or an array. Raises ProblemError for a
+    /// non-square A, a wrong length, NaN or inf, a pyramid that does not fit.
     #[staticmethod]
     #[allow(non_snake_case)]
-    #[pyo3(signature = (A, b, *, name = None, source = None, description = None))]
+    #[pyo3(signature = (A, b, *, pyramid = None, labels = None, answer = None, name = None, source = None, description = None, units = None))]
+    #[allow(clippy::too_many_arguments)]
     fn lcp(
         A: &Bound<'_, PyAny>,
         b: &Bound<'_, PyAny>,
+        pyramid: Option<Vec<(usize, Vec<f64>)>>,
+        labels: Option<Vec<String>>,
+        answer: Option<&Bound<'_, PyAny>>,
         name: Option<String>,
         source: Option<String>,
         description: Option<String>,
+        units: Option<BTreeMap<String, String>>,
     ) -> PyResult<Self> {
         let a = matrix(A, "A")?;
         let b = vector(b, "b")?;
         let lcp = Lcp::new(a, b).map_err(errors::problem)?;
-        let provenance = provenance_of(0, None, source, description, None)?;
-        Self::made(AnyProblem::Lcp(lcp), name, provenance, None).warned()
+        let pyramid = pyramid.map(|cs| Pyramid {
+            contacts: cs
+                .into_iter()
+                .map(|(row, mu)| PyramidContact { row, mu })
+                .collect(),
+        });
+        let contacts = pyramid.as_ref().map_or(0, Pyramid::len);
+        let mut provenance = provenance_of(contacts, labels, source, description, units)?;
+        provenance.pyramid = pyramid;
+        let inner = AnyProblem::Lcp(lcp);
+        provenance.check_pyramid(&inner).map_err(errors::problem)?;
+        let answer = answer_of(answer, inner.dim())?;
+        Self::made(inner, name, provenance, answer).warned()
     }
 
     /// Reads a problem from any file the crate reads: the project's JSON, Siconos `.dat`,
@@ -495,6 +522,7 @@ impl PyProblem {
             warm_start: lp.warm_start,
             provenance: lp.provenance,
             warnings: lp.warnings,
+            elliptic: lp.elliptic,
         }
         .warned()
     }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Failure;
-use crate::check::{CheckOptions, CheckReport, JudgeBy, check};
+use crate::check::{CheckOptions, CheckReport, JudgeBy, check, compare_with_elliptic};
 use crate::merit::ContactCheck;
 use crate::problem::FrictionKind;
 use clap::{Args, ValueEnum};
@@ -109,15 +109,20 @@ pub(super) fn read_answer(path: &Path, dim: usize) -> Result<Vec<f64>, Failure> 
     })
 }
 
-/// The table of contacts (of blocks, with their law and rows, for a generic problem).
-fn contact_table(labels: bool, blocks: bool) -> Table {
+/// The table of contacts (of blocks, with their law and rows, for a generic problem; with
+/// the tangential force for pyramid contacts).
+fn contact_table(labels: bool, blocks: bool, tangent: bool) -> Table {
     let mut cols = vec![("contact", 7, Align::Right)];
     if blocks {
         cols.push(("law", 10, Align::Left));
         cols.push(("dim", 3, Align::Right));
     }
+    cols.push(("r_n", 10, Align::Right));
+    if tangent {
+        cols.push(("r_t1", 10, Align::Right));
+        cols.push(("r_t2", 10, Align::Right));
+    }
     cols.extend([
-        ("r_n", 10, Align::Right),
         ("u_n", 10, Align::Right),
         ("slip", 9, Align::Right),
         ("penetration", 11, Align::Right),
@@ -135,14 +140,18 @@ fn contact_table(labels: bool, blocks: bool) -> Table {
     Table::new(&cols).gaps(&gaps)
 }
 
-fn contact_cells(c: &ContactCheck, labels: bool, blocks: bool) -> Vec<String> {
+fn contact_cells(c: &ContactCheck, labels: bool, blocks: bool, tangent: bool) -> Vec<String> {
     let mut cells = vec![c.contact.to_string()];
     if blocks {
         cells.push(c.law.clone().unwrap_or_default());
         cells.push(c.dim.map(|d| d.to_string()).unwrap_or_default());
     }
+    cells.push(sci(Some(c.r_n)));
+    if tangent {
+        cells.push(sci(c.r_t1));
+        cells.push(sci(c.r_t2));
+    }
     cells.extend([
-        sci(Some(c.r_n)),
         sci(Some(c.u_n)),
         sci(Some(c.slip)),
         sci(Some(c.penetration)),
@@ -196,8 +205,14 @@ fn report_lines(report: &CheckReport, file: &str, source: &str) -> Vec<String> {
         .kind
         .clone()
         .unwrap_or_else(|| report.problem_type.clone());
+    let law = match report.pyramid_contacts {
+        Some(n) => format!(
+            "{law}: pyramid edges of {n} contacts, judged as contact-frame forces [n, t1, t2]"
+        ),
+        None => law,
+    };
     out.push(format!("  law         {law}"));
-    let friction = report.kind.is_some();
+    let friction = report.kind.is_some() || report.pyramid_contacts.is_some();
     if friction {
         let level = match &report.force_unit {
             Some(u) => format!("{} (r in {u})", report.level.name()),
@@ -289,6 +304,37 @@ fn report_lines(report: &CheckReport, file: &str, source: &str) -> Vec<String> {
             out.extend(wrap("  distance    ", &line, WIDTH, INDENT));
         }
     }
+    if let Some(e) = &report.elliptic {
+        let mut line = format!(
+            "{}: error {} ({})",
+            e.problem,
+            sci(Some(e.error)),
+            e.verdict
+        );
+        if let Some(d) = e.distance {
+            line += &format!("; forces {} N", sci(Some(d)));
+            if let Some(rel) = e.relative_distance {
+                line += &format!(" (relative {})", sci(Some(rel)));
+            }
+            line += &format!(" from its reference ({})", e.reference_method);
+            if let (Some(c), Some(wd)) = (e.worst_contact, e.worst_distance) {
+                line += &format!("; worst contact {c}");
+                if let Some(l) = &e.worst_label {
+                    line += &format!(" ({l})");
+                }
+                line += &format!(", {} N", sci(Some(wd)));
+            }
+        } else {
+            line += "; no reference solution found there";
+        }
+        if let Some(b) = e.between_references {
+            line += &format!(
+                "; the pyramidal and the elliptic solutions differ by {} N",
+                sci(Some(b))
+            );
+        }
+        out.extend(wrap("  elliptic    ", &line, WIDTH, INDENT));
+    }
     out.push(format!(
         "  verdict     {} (by {}, tolerance {})",
         report.verdict,
@@ -366,8 +412,14 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
             }
         },
     };
-    let report = check(&lp.problem, &answer, &lp.provenance, &options(&a))
+    let mut report = check(&lp.problem, &answer, &lp.provenance, &options(&a))
         .map_err(|e| Failure::Input(format!("{}: {e}", a.path.display())))?;
+    if let (Some(view), true) = (&lp.elliptic, report.pyramid_contacts.is_some()) {
+        if !a.no_reference {
+            compare_with_elliptic(&mut report, &answer, &lp.provenance, view, &options(&a))
+                .map_err(|e| Failure::Input(format!("{}: {e}", a.path.display())))?;
+        }
+    }
     if let Some(note) = &report.note {
         say!("note: {}: {note}", a.path.display());
     }
@@ -385,7 +437,8 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
     if !report.contacts.is_empty() {
         let labels = report.contacts.iter().any(|c| c.label.is_some());
         let blocks = report.contacts.iter().any(|c| c.law.is_some());
-        let t = contact_table(labels, blocks);
+        let tangent = report.contacts.iter().any(|c| c.r_t1.is_some());
+        let t = contact_table(labels, blocks, tangent);
         if !a.json {
             emit(&mut out, "")?;
             emit(&mut out, &t.header())?;
@@ -394,7 +447,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
             let line = if a.json {
                 serde_json::to_string(c).map_err(|e| e.to_string())?
             } else {
-                t.row(&contact_cells(c, labels, blocks))
+                t.row(&contact_cells(c, labels, blocks, tangent))
             };
             emit(&mut out, &line)?;
         }

@@ -490,5 +490,6 @@ pub fn read(path: impl AsRef<Path>) -> Result<LoadedProblem, IoError> {
             units: Default::default(),
             ..Default::default()
         },
+        elliptic: None,
     })
 }

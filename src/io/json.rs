@@ -840,14 +840,18 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
     if let Some(ans) = &file.answer {
         ans.validate(problem.dim()).map_err(prob)?;
     }
+    file.provenance
+        .check_pyramid(&problem)
+        .map_err(|e| IoError::parse(path, "provenance.pyramid", e.to_string()))?;
     let labels = file.provenance.labels.len();
-    if labels != 0 && labels != problem.contacts() {
+    let contacts = file.provenance.contacts_of(&problem);
+    if labels != 0 && labels != contacts {
         return Err(IoError::parse(
             path,
             "provenance.labels",
             format!(
                 "{labels} labels for {} {}; give one label per {} or none",
-                problem.contacts(),
+                contacts,
                 if ty == "gmp" { "blocks" } else { "contacts" },
                 if ty == "gmp" { "block" } else { "contact" },
             ),
@@ -862,6 +866,7 @@ pub fn from_file(path: &Path, file: ProblemFile) -> Result<LoadedProblem, IoErro
         warm_start: None,
         provenance: file.provenance,
         warnings: Vec::new(),
+        elliptic: None,
     })
 }
 

@@ -85,6 +85,10 @@ pub struct LoadedProblem {
     /// `law` in its `meta.json`). The command line prints them; they are never dropped
     /// silently.
     pub warnings: Vec<String>,
+    /// For a MuJoCo export in the pyramidal cone with its hard contact-frame view: the
+    /// elliptic problem of the same contacts, which `check` also judges the answer in
+    /// ([`crate::check::compare_with_elliptic`]). `None` for every other file.
+    pub elliptic: Option<crate::check::EllipticView>,
 }
 
 /// The largest file a reader accepts: 1 GiB. Readers read the whole file into memory and

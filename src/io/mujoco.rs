@@ -111,8 +111,11 @@ use nalgebra::{DMatrix, DVector};
 use serde::Deserialize;
 
 use super::{AnyProblem, Format, IoError, IoErrorKind, LoadedProblem, Provenance};
+use crate::check::EllipticView;
 use crate::matrix::Matrix;
-use crate::problem::{Block, EngineAnswer, FrictionContact, FrictionKind, GenericMechanical, Lcp};
+use crate::problem::{
+    Block, EngineAnswer, FrictionContact, FrictionKind, GenericMechanical, Lcp, Pyramid,
+};
 
 /// The keys of a MuJoCo export that this reader uses (serde ignores the others).
 #[derive(Debug, Deserialize)]
@@ -303,6 +306,13 @@ impl MujocoProblem {
             problem: self.problem,
             answer: self.answer,
             warm_start: None,
+            elliptic: match (self.cone, &self.hard, self.timestep) {
+                (Cone::Pyramidal, Some(hard), Some(timestep)) => Some(EllipticView {
+                    problem: hard.problem.clone(),
+                    timestep,
+                }),
+                _ => None,
+            },
             provenance: self.provenance,
             warnings: self.warnings,
         }
@@ -768,23 +778,17 @@ fn geom_label(c: &ContactJson) -> Option<String> {
     ))
 }
 
-/// The contacts' labels when every contact has one (elliptic files), none when no contact
-/// has one or the problem is a pyramidal edge LCP. Without `label`s, every contact's
-/// `geom` and `pos` make one ([`geom_label`]); partial `geom` and `pos` give no labels.
-fn contact_labels(
-    path: &Path,
-    contacts: Option<&[ContactJson]>,
-    cone: Cone,
-) -> Result<Vec<String>, IoError> {
+/// The contacts' labels when every contact has one, none when no contact has one (one per
+/// MuJoCo contact in either cone: a pyramidal file's labels name the contacts of its
+/// [`Pyramid`]). Without `label`s, every contact's `geom` and `pos` make one
+/// ([`geom_label`]); partial `geom` and `pos` give no labels.
+fn contact_labels(path: &Path, contacts: Option<&[ContactJson]>) -> Result<Vec<String>, IoError> {
     let Some(cs) = contacts else {
         return Ok(Vec::new());
     };
     let Some(first) = cs.iter().position(|c| c.label.is_some()) else {
         let from_geoms: Option<Vec<String>> = cs.iter().map(geom_label).collect();
-        return Ok(match (cone, from_geoms) {
-            (Cone::Elliptic, Some(l)) if !l.is_empty() => l,
-            _ => Vec::new(),
-        });
+        return Ok(from_geoms.unwrap_or_default());
     };
     if let Some(i) = cs.iter().position(|c| c.label.is_none()) {
         return Err(IoError::parse(
@@ -796,10 +800,7 @@ fn contact_labels(
             ),
         ));
     }
-    Ok(match cone {
-        Cone::Elliptic => cs.iter().filter_map(|c| c.label.clone()).collect(),
-        Cone::Pyramidal => Vec::new(),
-    })
+    Ok(cs.iter().filter_map(|c| c.label.clone()).collect())
 }
 
 /// Parses a MuJoCo export (`path` names the file in messages and gives the default
@@ -985,12 +986,29 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
             (k, s)
         })
         .collect();
-    let labels = contact_labels(path, f.contacts.as_deref(), cone)?;
+    let labels = contact_labels(path, f.contacts.as_deref())?;
+    // The pyramidal cone: which edge rows are which contact's, with the coefficients of
+    // its edges (`friction[0..condim-1]`, or the file's `mu` for both sliding directions).
+    let pyramid = (cone == Cone::Pyramidal).then(|| {
+        Pyramid::consecutive(
+            0,
+            condim
+                .iter()
+                .zip(&coefficients)
+                .zip(&f.mu)
+                .map(|((&c, k), &m)| match (c, k) {
+                    (1, _) => Vec::new(),
+                    (c, Some(k)) => k[..c - 1].to_vec(),
+                    (c, None) => vec![m; c - 1],
+                }),
+        )
+    });
     let provenance = Provenance {
         source: source.clone(),
         description: description.join("; "),
         units,
         labels,
+        pyramid,
     };
 
     // Contacts' rows in `[n, t1, t2]` form (the hard view; the elliptic problem): 1 or 3.
@@ -1130,6 +1148,36 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<MujocoProblem, IoError> {
                         path,
                         format!("E_edges_to_contact_force[{i}][{j}]"),
                         "not a finite number",
+                    ));
+                }
+            }
+            if let (Some(e), Some(pyr)) = (&e, &provenance.pyramid) {
+                // E has three rows [n, t1, t2] per contact (a frictionless one: zero
+                // tangential rows).
+                let (pm, off) = (pyr.matrix(n), pyr.force_offsets());
+                let mut expected = DMatrix::zeros(3 * nc, n);
+                for c in 0..nc {
+                    for i in 0..(off[c + 1] - off[c]).min(3) {
+                        expected.row_mut(3 * c + i).copy_from(&pm.row(off[c] + i));
+                    }
+                }
+                if let Some((i, j)) = (0..e.nrows())
+                    .flat_map(|i| (0..e.ncols()).map(move |j| (i, j)))
+                    .find(|&(i, j)| {
+                        let (x, y) = (e[(i, j)], expected[(i, j)]);
+                        !((x - y).abs() <= 1e-9 * y.abs().max(1.0))
+                    })
+                {
+                    return Err(IoError::parse(
+                        path,
+                        format!("E_edges_to_contact_force[{i}][{j}]"),
+                        format!(
+                            "{}, but the contacts' pyramid edges give {} (f_n is the sum of \
+                             a contact's edge forces, f_i = mu_i (p_2i - p_2i+1), with mu_i \
+                             from contacts[c].friction or mu)",
+                            e[(i, j)],
+                            expected[(i, j)]
+                        ),
                     ));
                 }
             }

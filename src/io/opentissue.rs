@@ -340,6 +340,7 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
             units: Default::default(),
             ..Default::default()
         },
+        elliptic: None,
     })
 }
 

@@ -275,6 +275,11 @@ fn reduce(rows: &Rows<'_>, w: &DVector<f64>, set: &ActiveSet, held: &[Option<Aff
     for (k, &i) in free.iter().enumerate() {
         let mut r = -w[i];
         rows.a().for_each_in_row(i, |j, a| {
+            // A dense `A` with structural zeros (MuJoCo's `J M⁻¹ Jᵀ + R` of a pile is 2 %
+            // full) keeps a sparse pattern: zeros add nothing to the row.
+            if a == 0.0 {
+                return;
+            }
             if pos[j] != usize::MAX {
                 triplets.push((k, pos[j], a));
             } else if let Some(h) = held[j] {

@@ -32,6 +32,7 @@ pub mod law;
 mod lcp;
 mod mass;
 mod provenance;
+pub mod pyramid;
 
 pub use crate::error::ProblemError;
 pub(crate) use crate::error::fmt_num;
@@ -45,6 +46,7 @@ pub use law::{ContactLaw, natural_map_contact};
 pub use lcp::Lcp;
 pub use mass::{MassMatrix, SYMMETRY_TOL};
 pub use provenance::Provenance;
+pub use pyramid::{Pyramid, PyramidContact};
 
 /// Checks that every entry of `v` is finite.
 pub(crate) fn check_finite_vec(what: &'static str, v: &[f64]) -> Result<(), ProblemError> {

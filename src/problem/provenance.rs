@@ -23,4 +23,43 @@ pub struct Provenance {
     /// contact, in the problem's contact order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<String>,
+    /// For an LCP or boxed LCP whose unknowns are pyramid-edge forces (MuJoCo's
+    /// pyramidal cone): which rows belong to which contact and with which friction
+    /// coefficients ([`Pyramid`]). The contacts are then these, `labels` has one entry
+    /// per pyramid contact, and [`crate::check::check`] judges the answer as
+    /// contact-frame forces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pyramid: Option<super::Pyramid>,
+}
+
+impl Provenance {
+    /// Checks [`Provenance::pyramid`] against `problem`: only an LCP or a boxed LCP has
+    /// pyramid-edge rows, and they must fit it ([`super::Pyramid::validate`]).
+    ///
+    /// # Errors
+    /// [`super::ProblemError::Unsupported`] saying what is wrong.
+    pub fn check_pyramid(&self, problem: &super::AnyProblem) -> Result<(), super::ProblemError> {
+        let Some(p) = &self.pyramid else {
+            return Ok(());
+        };
+        match problem {
+            super::AnyProblem::Lcp(_) | super::AnyProblem::Boxed(_) => p.validate(problem.dim()),
+            other => Err(super::ProblemError::Unsupported {
+                reason: format!(
+                    "a pyramid of edge rows is given for a problem of type {}; only an LCP \
+                     or a boxed LCP has pyramid-edge unknowns",
+                    other.type_name()
+                ),
+            }),
+        }
+    }
+
+    /// The contacts the labels name: the pyramid's contacts when there is a
+    /// [`Provenance::pyramid`], else [`super::AnyProblem::contacts`].
+    pub fn contacts_of(&self, problem: &super::AnyProblem) -> usize {
+        match &self.pyramid {
+            Some(p) => p.len(),
+            None => problem.contacts(),
+        }
+    }
 }

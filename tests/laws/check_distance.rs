@@ -334,3 +334,75 @@ proptest! {
             "distance {} vs |δ| {} ({:?})", dist, d.norm(), rf.attempts);
     }
 }
+
+/// The contact-frame force of one MuJoCo pyramid contact of four edges
+/// `[n + mu1 t1, n - mu1 t1, n + mu2 t2, n - mu2 t2]`, written out as `mj_contactForce`
+/// decodes it (the definition the check must measure distances in).
+fn edge_force(p: &[f64], mu: [f64; 2]) -> [f64; 3] {
+    [
+        p[0] + p[1] + p[2] + p[3],
+        mu[0] * (p[0] - p[1]),
+        mu[1] * (p[2] - p[3]),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Law: an LCP whose unknowns are pyramid edges (`Provenance::pyramid`) is judged in
+    /// contact-frame forces: for an answer `p* + δ` the distance is `‖E δ‖` (not `‖δ‖`),
+    /// contact by contact `‖E_c δ_c‖`, and the worst contact is the one with the largest.
+    #[test]
+    fn pyramid_distance_is_measured_in_contact_forces(
+        w in spd(12),
+        pattern in proptest::collection::vec((0u8..2, 0.1f64..2.0), 12),
+        delta in proptest::collection::vec(-1.0f64..1.0, 12),
+        mus in proptest::collection::vec(0.05f64..1.5, 6),
+        scale in prop_oneof![Just(1e-6), Just(1e-2), Just(1.0)],
+    ) {
+        let n = 12;
+        let x = DVector::from_fn(n, |i, _| if pattern[i].0 == 0 { pattern[i].1 } else { 0.0 });
+        let v = DVector::from_fn(n, |i, _| if pattern[i].0 == 0 { 0.0 } else { pattern[i].1 });
+        let q = &v - &w * &x;
+        let lcp = AnyProblem::Lcp(nonsmooth::problem::Lcp::new(w.clone().into(), q).unwrap());
+        let mu: Vec<[f64; 2]> = (0..3).map(|c| [mus[2 * c], mus[2 * c + 1]]).collect();
+        let prov = Provenance {
+            pyramid: Some(nonsmooth::problem::Pyramid::consecutive(
+                0,
+                mu.iter().map(|m| m.to_vec()),
+            )),
+            labels: vec!["a".into(), "b".into(), "c".into()],
+            ..Default::default()
+        };
+        let d: Vec<f64> = delta.iter().map(|x| x * scale).collect();
+        let answer: Vec<f64> = x.iter().zip(&d).map(|(a, b)| a + b).collect();
+        let rep = check(&lcp, &answer, &prov, &CheckOptions::default()).unwrap();
+        prop_assert_eq!(rep.pyramid_contacts, Some(3));
+        prop_assert_eq!(rep.force_unit, None::<String>);
+        let per: Vec<f64> = (0..3)
+            .map(|c| {
+                let f = edge_force(&d[4 * c..4 * c + 4], mu[c]);
+                (f[0] * f[0] + f[1] * f[1] + f[2] * f[2]).sqrt()
+            })
+            .collect();
+        let total = per.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let rf = rep.reference.as_ref().unwrap();
+        prop_assert!(rf.found, "{:?}", rf.attempts);
+        let dist = rf.distance.unwrap();
+        prop_assert!((dist - total).abs() <= 1e-8 * total.max(1.0),
+            "distance {} vs ‖E δ‖ {}", dist, total);
+        for (c, rec) in rep.contacts.iter().enumerate() {
+            let f = edge_force(&answer[4 * c..4 * c + 4], mu[c]);
+            prop_assert!((rec.r_n - f[0]).abs() <= 1e-12 * f[0].abs().max(1.0));
+            prop_assert!((rec.r_t1.unwrap() - f[1]).abs() <= 1e-12 * f[1].abs().max(1.0));
+            prop_assert!((rec.r_t2.unwrap() - f[2]).abs() <= 1e-12 * f[2].abs().max(1.0));
+            let dc = rec.distance.unwrap();
+            prop_assert!((dc - per[c]).abs() <= 1e-8 * per[c].max(1.0));
+        }
+        let worst = (0..3).max_by(|&a, &b| per[a].total_cmp(&per[b])).unwrap();
+        if per.iter().filter(|&&x| (x - per[worst]).abs() <= 1e-9 * per[worst]).count() == 1 {
+            prop_assert_eq!(rf.worst_contact, Some(worst));
+            prop_assert_eq!(rf.worst_label.as_deref(), Some(["a", "b", "c"][worst]));
+        }
+    }
+}

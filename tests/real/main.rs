@@ -14,6 +14,7 @@ mod global;
 mod lcp_lemke;
 mod lcp_newton;
 mod mujoco;
+mod mujoco_pyramid;
 mod opentissue;
 mod opentissue_newton;
 mod siconos_crosscheck;

@@ -313,10 +313,18 @@ pub(crate) fn block_arrays(blocks: &[Block]) -> BlockArrays {
 /// or none; `at` names the file that holds them.
 pub(crate) fn check_labels(
     labels: &[String],
+    pyramid: Option<&crate::problem::Pyramid>,
     problem: &AnyProblem,
     file: &Path,
 ) -> Result<(), IoError> {
-    if !labels.is_empty() && labels.len() != problem.contacts() {
+    let prov = crate::problem::Provenance {
+        pyramid: pyramid.cloned(),
+        ..Default::default()
+    };
+    prov.check_pyramid(problem)
+        .map_err(|e| IoError::parse(file, "`pyramid`", e.to_string()))?;
+    let contacts = prov.contacts_of(problem);
+    if !labels.is_empty() && labels.len() != contacts {
         let what = if matches!(problem, AnyProblem::Generic(_)) {
             "blocks"
         } else {
@@ -328,7 +336,7 @@ pub(crate) fn check_labels(
             format!(
                 "{} labels for {} {what}; give one per {} or none",
                 labels.len(),
-                problem.contacts(),
+                contacts,
                 &what[..what.len() - 1]
             ),
         ));

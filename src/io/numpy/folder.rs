@@ -125,7 +125,7 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
     let Some((problem, answer)) = assemble(&mut Folder(dir), law, dir, answer_source)? else {
         return Err(IoError::new(dir, IoErrorKind::UnknownFormat));
     };
-    check_labels(&meta.labels, &problem, &meta_path)?;
+    check_labels(&meta.labels, meta.pyramid.as_ref(), &problem, &meta_path)?;
     let warnings = law_warnings(&problem, meta.law, has_meta, &meta_path);
     let name = meta.name.clone().unwrap_or_else(|| {
         dir.file_name()
@@ -143,9 +143,11 @@ pub fn load(dir: &Path) -> Result<LoadedProblem, IoError> {
             description: meta.description.unwrap_or_default(),
             units: meta.units,
             labels: meta.labels,
+            pyramid: meta.pyramid,
         },
         warm_start: None,
         warnings,
+        elliptic: None,
     })
 }
 

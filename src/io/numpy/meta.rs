@@ -5,8 +5,9 @@
 //! The object holds any of the keys `name`, `law` (`"coulomb"` or `"ccp"`, the friction
 //! law of an fc3d, gfc3d or gmp problem), `source` (who made it), `description`,
 //! `answer_source` (who computed `r`), `units` (an object of strings, for example
-//! `{"r": "N s", "u": "m/s"}`) and `labels` (one string per contact, or per block of a gmp
-//! problem); each may be `null`. Any other key is an error, so that a misspelt `law` is
+//! `{"r": "N s", "u": "m/s"}`), `labels` (one string per contact, per block of a gmp
+//! problem or per pyramid contact) and `pyramid` (the pyramid-edge rows of an LCP's
+//! contacts, [`crate::problem::Pyramid`]); each may be `null`. Any other key is an error, so that a misspelt `law` is
 //! not silently read as Coulomb, and so is a value of the wrong type; the message names
 //! the file, the key (the entry, inside `units` and `labels`) and what was found.
 
@@ -53,11 +54,14 @@ pub struct Meta {
     /// Who computed the answer `r`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer_source: Option<String>,
+    /// An LCP's pyramid-edge rows per contact ([`crate::problem::Pyramid`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pyramid: Option<crate::problem::Pyramid>,
 }
 
 /// The keys of [`Meta`] with what each holds, for messages (a test checks that they are
 /// the schema's).
-const KEYS: [(&str, &str); 7] = [
+const KEYS: [(&str, &str); 8] = [
     ("name", "a string"),
     ("law", "\"coulomb\" or \"ccp\""),
     ("source", "a string"),
@@ -65,6 +69,10 @@ const KEYS: [(&str, &str); 7] = [
     ("units", "an object of strings such as {\"r\": \"N s\"}"),
     ("labels", "a list of strings, one per contact"),
     ("answer_source", "a string"),
+    (
+        "pyramid",
+        "{\"contacts\": [{\"row\": first edge row, \"mu\": [coefficients]}, ...]}",
+    ),
 ];
 
 /// `null` read as the empty value.
@@ -107,6 +115,7 @@ impl Meta {
             units: provenance.units.clone(),
             labels: provenance.labels.clone(),
             answer_source: answer.map(|a| a.source.clone()),
+            pyramid: provenance.pyramid.clone(),
         }
     }
 

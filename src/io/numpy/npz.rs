@@ -824,7 +824,12 @@ fn read_problem<R: Read + Seek>(
              (gfc3d) or A (LCP), dense or as W_data, W_indices, W_indptr, W_shape",
         ));
     };
-    assemble::check_labels(&meta.labels, &problem, &ar.member_path("meta.npy"))?;
+    assemble::check_labels(
+        &meta.labels,
+        meta.pyramid.as_ref(),
+        &problem,
+        &ar.member_path("meta.npy"),
+    )?;
     let friction = matches!(
         problem,
         AnyProblem::Friction(_) | AnyProblem::Global(_) | AnyProblem::Generic(_)
@@ -865,8 +870,10 @@ fn read_problem<R: Read + Seek>(
             description: meta.description.unwrap_or_default(),
             units: meta.units,
             labels: meta.labels,
+            pyramid: meta.pyramid,
         },
         warnings,
+        elliptic: None,
     })
 }
 

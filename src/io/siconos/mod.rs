@@ -300,5 +300,6 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
             units: Default::default(),
             ..Default::default()
         },
+        elliptic: None,
     })
 }
