@@ -448,6 +448,7 @@ KNOWN_WIDE = [
     ("command-line.html", "$ nonsmooth convert data/box_stack_5.json --to numpy -o target/tmp/cli"),  # cli_numpy.txt: the no-meta.json warning
     ("real-problems.html", "$ nonsmooth check tests/fixtures/mujoco/condim4_sphere_elliptic.json"),  # cli_mujoco_condim.txt: the condim error and warning
     ("real-problems.html", "$ nonsmooth check data/mujoco/mujoco_sliding_slab_elliptic.json"),  # cli_check_mujoco.txt: the contacts' labels (from geoms and positions) end the per-contact rows
+    ("mujoco-bridge.html", "$ nonsmooth check --worst 4 --sort distance data/mujoco/mujoco_box_stack4_pyramidal.json"),  # cli_check_pyramidal.txt: the contacts' labels end the per-contact rows
     ("reliability.html", "$ nonsmooth info cut.dat"),  # cli_bad_input.txt: error messages
     # solve's table with auto's labels ("auto:fischer-newton"), a few columns past the box:
     ("command-line.html", "$ nonsmooth solve --method psor --omega 1.3 data/opentissue/dlm/72"),

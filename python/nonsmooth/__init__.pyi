@@ -11,6 +11,8 @@ from ._native import (
     __version__ as __version__,
     check as check,
     methods as methods,
+    read_rollout as read_rollout,
     solve as solve,
+    write_rollout as write_rollout,
 )
 from .trajectory import TrajectoryReport as TrajectoryReport, check_trajectory as check_trajectory

@@ -137,7 +137,7 @@ class Problem:
     def kind(self) -> Optional[Kind]: ...
     @property
     def contacts(self) -> int:
-        """Contacts (fc3d, gfc3d), 0 (LCPs), blocks (gmp)."""
+        """Contacts (fc3d, gfc3d; an LCP's pyramid contacts, else 0 for LCPs), blocks (gmp)."""
     @property
     def dim(self) -> int: ...
     @property
@@ -281,3 +281,7 @@ def check(
     by: Literal["residual", "distance", "both"] = "residual",
 ) -> CheckReport: ...
 def methods() -> list[dict[str, Any]]: ...
+def write_rollout(path: PathLike, problems: Sequence[Problem], compress: bool = False) -> None:
+    """Every step (a Problem with its answer) into one .npz rollout archive."""
+def read_rollout(path: PathLike) -> list[Problem]:
+    """The steps of a rollout archive, each a Problem with its answer."""

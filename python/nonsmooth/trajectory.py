@@ -1,8 +1,9 @@
 """Checking every step of a rollout: ``check_trajectory``.
 
-The command line does the same for a folder of problem files or a JSON Lines file
-(``nonsmooth check DIR``); this is the in-memory version for a rollout in Python, where
-writing one file per step would be the only other way.
+The command line does the same for a folder of problem files, a JSON Lines file or a
+rollout archive (``nonsmooth check DIR``, ``nonsmooth check rollout.npz``); this is the
+in-memory version for a rollout in Python, which also reads a rollout archive
+(``write_rollout`` writes one: every step in one ``.npz`` file, sparse matrices as CSR).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from typing import Any, Iterable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._native import CheckReport, Problem, check
+import os
+
+from ._native import CheckReport, Problem, check, read_rollout
 
 #: The fields of one step's row, in order (see ``TrajectoryReport.steps``).
 STEP_DTYPE = np.dtype(
@@ -118,7 +121,7 @@ class TrajectoryReport:
 
 
 def check_trajectory(
-    steps: Iterable[Tuple[Problem, Any]],
+    steps: "Iterable[Tuple[Problem, Any]] | str | os.PathLike[str]",
     tol: float = 1e-8,
     kind: Optional[str] = None,
     reference: bool = True,
@@ -128,7 +131,9 @@ def check_trajectory(
     """Checks each ``(problem, r)`` of a rollout with ``check`` and summarises the steps.
 
     ``steps``: an iterable of pairs, a problem and the engine's answer at that step (an
-    array of ``problem.dim`` numbers). ``tol``, ``kind``, ``reference`` and ``by`` are passed to
+    array of ``problem.dim`` numbers); or the path of a rollout archive
+    (``write_rollout``), whose steps carry their answers (a step without one is a
+    ``ValueError`` naming it). ``tol``, ``kind``, ``reference`` and ``by`` are passed to
     ``check`` for every step. ``workers`` (``>= 1``) checks that many steps at once in
     threads (``check`` releases the GIL while it works); with more than one, the whole
     iterable is taken first. The report is the same whatever ``workers``. Errors of
@@ -137,6 +142,13 @@ def check_trajectory(
     """
     if not (isinstance(workers, int) and workers >= 1):
         raise ValueError(f"workers is an integer >= 1, not {workers!r}")
+    if isinstance(steps, (str, os.PathLike)):
+        problems = read_rollout(steps)
+        missing = [i for i, p in enumerate(problems) if p.answer is None]
+        if missing:
+            raise ValueError(f"{os.fspath(steps)}: step {missing[0]} carries no answer "
+                             f"({len(missing)} of {len(problems)} steps without one)")
+        steps = [(p, p.answer.r) for p in problems]
 
     def one(i: int, problem: Problem, r: Any) -> CheckReport:
         try:

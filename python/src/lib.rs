@@ -20,6 +20,7 @@ mod convert;
 mod errors;
 mod problem;
 mod records;
+mod rollout;
 mod solve;
 
 #[pymodule]
@@ -33,6 +34,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve::methods, m)?)?;
     m.add_function(wrap_pyfunction!(check::check, m)?)?;
+    m.add_function(wrap_pyfunction!(rollout::write_rollout, m)?)?;
+    m.add_function(wrap_pyfunction!(rollout::read_rollout, m)?)?;
     m.add_function(wrap_pyfunction!(check::_time_check, m)?)?;
     m.add_function(wrap_pyfunction!(solve::_time_solve, m)?)?;
     m.add("ProblemError", py.get_type::<errors::ProblemError>())?;

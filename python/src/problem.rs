@@ -265,6 +265,21 @@ fn provenance_of(
 }
 
 impl PyProblem {
+    /// A problem read from a file, with everything the file carried.
+    pub(crate) fn from_loaded(lp: io::LoadedProblem) -> Self {
+        PyProblem {
+            inner: lp.problem,
+            name: lp.name,
+            format: Some(lp.format.name()),
+            path: Some(lp.path),
+            answer: lp.answer,
+            warm_start: lp.warm_start,
+            provenance: lp.provenance,
+            warnings: lp.warnings,
+            elliptic: lp.elliptic,
+        }
+    }
+
     pub(crate) fn made(
         inner: AnyProblem,
         name: Option<String>,
@@ -513,18 +528,7 @@ impl PyProblem {
     #[staticmethod]
     fn read(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
         let lp = py.detach(|| io::load(&path)).map_err(errors::io)?;
-        PyProblem {
-            inner: lp.problem,
-            name: lp.name,
-            format: Some(lp.format.name()),
-            path: Some(lp.path),
-            answer: lp.answer,
-            warm_start: lp.warm_start,
-            provenance: lp.provenance,
-            warnings: lp.warnings,
-            elliptic: lp.elliptic,
-        }
-        .warned()
+        PyProblem::from_loaded(lp).warned()
     }
 
     /// Writes the problem (with its answer and provenance where the format holds them).
@@ -665,10 +669,11 @@ impl PyProblem {
         self.inner.kind().map(|k| k.name())
     }
 
-    /// Number of contacts nc (0 for LCPs; the number of blocks of a gmp problem).
+    /// Number of contacts nc (the number of blocks of a gmp problem; for an LCP, the
+    /// contacts of its pyramid when its unknowns are pyramid-edge forces, else 0).
     #[getter]
     fn contacts(&self) -> usize {
-        self.inner.contacts()
+        self.provenance.contacts_of(&self.inner)
     }
 
     /// Number of unknowns: 3nc for friction problems, n for LCPs.

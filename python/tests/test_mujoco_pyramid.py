@@ -112,3 +112,32 @@ def test_a_converged_pyramidal_answer_is_consistent_and_differs_from_the_cone(tm
     if e["reference_found"]:
         assert e["between_references"] > 0
         assert e["distance"] == pytest.approx(e["between_references"], rel=1e-3)
+
+
+def test_a_mujoco_rollout_fits_one_npz_and_checks_alike(tmp_path):
+    """Every step of a MuJoCo rollout (pyramidal, PGS capped) in one archive: far smaller
+    than one JSON export per step, read back with its pyramids and labels, and judged as
+    the in-memory steps are."""
+    m, d = pile(iters=20, steps=150)
+    problems, json_bytes = [], 0
+    for k in range(12):
+        mujoco.mj_step(m, d)
+        ex = nmj.extract(m, d)
+        problems.append(ex.problem())
+        ex.to_json(tmp_path / f"s{k}.json")
+        json_bytes += (tmp_path / f"s{k}.json").stat().st_size
+    path = tmp_path / "roll.npz"
+    ns.write_rollout(path, problems)
+    size = path.stat().st_size
+    print(f"\nrollout of {len(problems)} steps ({problems[-1].contacts} contacts): "
+          f"{size / len(problems) / 1e3:.1f} kB per step in the archive, "
+          f"{json_bytes / len(problems) / 1e3:.1f} kB per step as JSON exports")
+    assert size < json_bytes / 3
+    back = ns.read_rollout(path)
+    assert [list(p.labels) for p in back] == [list(p.labels) for p in problems]
+    a = ns.check_trajectory([(p, p.answer.r) for p in problems])
+    b = ns.check_trajectory(path, workers=2)
+    np.testing.assert_allclose(a.steps["error"], b.steps["error"], rtol=1e-12)
+    np.testing.assert_allclose(a.steps["distance"], b.steps["distance"], rtol=1e-9)
+    assert a.labels == b.labels and any(a.labels)
+    assert all(r.pyramid_contacts for r in b.reports)

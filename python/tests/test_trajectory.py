@@ -100,3 +100,61 @@ def test_workers_give_the_same_report():
     with pytest.raises(ValueError, match="workers"):
         ns.check_trajectory(steps, workers=0)
 
+
+
+def test_a_rollout_archive_round_trips_and_is_checked_alike(tmp_path):
+    """write_rollout keeps every step (problem, answer, labels); check_trajectory on the
+    archive gives the report of the in-memory steps, and so does `nonsmooth check`."""
+    steps = rollout()
+    path = tmp_path / "roll.npz"
+    ns.write_rollout(path, steps)
+    back = ns.read_rollout(path)
+    assert len(back) == len(steps)
+    for (p, r), q in zip(steps, back):
+        np.testing.assert_array_equal(q.answer.r, r)
+        assert q.dim == p.dim and q.contacts == p.contacts
+        np.testing.assert_array_equal(np.asarray(q.W.todense() if hasattr(q.W, "todense")
+                                                 else q.W), np.asarray(p.W))
+    a = ns.check_trajectory(steps)
+    b = ns.check_trajectory(path)
+    np.testing.assert_array_equal(a.steps["error"], b.steps["error"])
+    np.testing.assert_allclose(a.steps["distance"], b.steps["distance"], rtol=1e-9)
+    import json
+    import os
+    import subprocess
+    from pathlib import Path
+
+    exe = Path(os.environ.get("NONSMOOTH_BIN", ""))
+    if exe.is_file():
+        out = subprocess.run([str(exe), "check", str(path), "--json"], capture_output=True,
+                             text=True)
+        assert out.returncode == 1, out.stderr  # the early steps are far off
+        rows = [json.loads(x) for x in out.stdout.splitlines() if x.strip()]
+        errors = [x["error"] for x in rows if "error" in x and "step" in x]
+        np.testing.assert_allclose(errors, a.steps["error"], rtol=1e-12)
+
+
+def test_bad_rollouts_are_refused(tmp_path):
+    steps = rollout()[:2]
+    with pytest.raises(ValueError, match="no problems"):
+        ns.write_rollout(tmp_path / "e.npz", [])
+    with pytest.raises(ns.FormatError, match="npz"):
+        ns.write_rollout(tmp_path / "e.json", steps)
+    p, r = steps[0]
+    with pytest.raises(ns.ProblemError, match="step 1"):
+        ns.write_rollout(tmp_path / "e.npz", [steps[0], (p, np.append(r, 1.0))])
+    with pytest.raises(TypeError, match="step 0"):
+        ns.write_rollout(tmp_path / "e.npz", [3])
+    # never over an input: a rollout read back cannot be written over its own file
+    path = tmp_path / "r.npz"
+    ns.write_rollout(path, steps)
+    with pytest.raises(ValueError, match="never written over an input"):
+        ns.write_rollout(path, ns.read_rollout(path))
+    # steps without answers cannot be checked from the archive
+    p.write(tmp_path / "one.npz")
+    ns.write_rollout(tmp_path / "noanswer.npz", [ns.Problem.read(tmp_path / "one.npz")])
+    with pytest.raises(ValueError, match="step 0 carries no answer"):
+        ns.check_trajectory(tmp_path / "noanswer.npz")
+    # a rollout is not one problem
+    with pytest.raises(ns.FormatError, match="rollout archive"):
+        ns.Problem.read(path)

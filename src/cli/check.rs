@@ -16,8 +16,9 @@ use super::table::{Align, Table, emit, sci, wrap};
 pub struct CheckArgs {
     /// The problem the engine solved; or a trajectory: a folder of problem files, each
     /// with its answer embedded, taken as steps in natural name order (step_2 before
-    /// step_10), or a JSON Lines file (`.jsonl`), one problem document with its "answer"
-    /// per line.
+    /// step_10), a JSON Lines file (`.jsonl`), one problem document with its "answer"
+    /// per line, or a rollout archive (`.npz` with members step_NNNNN/NAME.npy, as
+    /// `convert --rollout` and Python's nonsmooth.write_rollout write it).
     path: PathBuf,
     /// The engine's answer: a NumPy .npy file holding a 1-D float64 array (numpy.save of
     /// r), a JSON array of numbers, a JSON object with "r", a problem file with an
@@ -387,7 +388,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
         .is_some_and(|e| e.eq_ignore_ascii_case("jsonl"));
     let many =
         !is_jsonl && a.path.is_dir() && super::expand(std::slice::from_ref(&a.path))?.len() > 1;
-    if is_jsonl || many {
+    if is_jsonl || many || is_rollout(&a.path) {
         return trajectory::run(&a, is_jsonl);
     }
     if a.plot.is_some() {
@@ -459,6 +460,16 @@ pub fn run(a: CheckArgs) -> Result<ExitCode, Failure> {
     })
 }
 
+/// Whether `path` is a rollout archive (an `.npz` file whose members are steps,
+/// [`crate::io::numpy::rollout`]).
+fn is_rollout(path: &Path) -> bool {
+    path.is_file()
+        && path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("npz"))
+        && crate::io::numpy::rollout::is_rollout(path)
+}
+
 /// `nonsmooth check` on a sequence of problems.
 mod trajectory {
     use std::path::{Path, PathBuf};
@@ -478,35 +489,6 @@ mod trajectory {
         result: Result<CheckReport, String>,
     }
 
-    /// Compares names with runs of digits as numbers: `step_2` before `step_10`.
-    fn natural(a: &str, b: &str) -> std::cmp::Ordering {
-        fn parts(s: &str) -> Vec<(bool, String)> {
-            let mut out: Vec<(bool, String)> = Vec::new();
-            for c in s.chars() {
-                let d = c.is_ascii_digit();
-                match out.last_mut() {
-                    Some((kind, run)) if *kind == d => run.push(c),
-                    _ => out.push((d, c.to_string())),
-                }
-            }
-            out
-        }
-        let (pa, pb) = (parts(a), parts(b));
-        for (x, y) in pa.iter().zip(&pb) {
-            let o = match (x.0, y.0) {
-                (true, true) => {
-                    let (tx, ty) = (x.1.trim_start_matches('0'), y.1.trim_start_matches('0'));
-                    tx.len().cmp(&ty.len()).then(tx.cmp(ty))
-                }
-                _ => x.1.cmp(&y.1),
-            };
-            if o.is_ne() {
-                return o;
-            }
-        }
-        pa.len().cmp(&pb.len()).then(a.cmp(b))
-    }
-
     fn judge(a: &CheckArgs, lp: Result<crate::io::LoadedProblem, String>, name: String) -> Step {
         let lp = match lp {
             Ok(lp) => lp,
@@ -522,7 +504,7 @@ mod trajectory {
         for w in &lp.warnings {
             say!("warning: {name}: {w}");
         }
-        let contacts = lp.problem.contacts();
+        let contacts = lp.provenance.contacts_of(&lp.problem);
         let result = match &lp.answer {
             None => Err(format!("{name}: the problem carries no answer")),
             Some(ans) => check(&lp.problem, &ans.r, &lp.provenance, &options(a))
@@ -574,9 +556,19 @@ mod trajectory {
                 )));
             }
             Ok(out)
+        } else if super::is_rollout(&a.path) {
+            let all = crate::io::numpy::rollout::load(&a.path)
+                .map_err(|e| Failure::Input(e.to_string()))?;
+            Ok(all
+                .into_iter()
+                .map(|lp| {
+                    let name = lp.name.clone();
+                    judge(a, Ok(lp), name)
+                })
+                .collect())
         } else {
             let mut files: Vec<PathBuf> = super::super::expand(std::slice::from_ref(&a.path))?;
-            files.sort_by(|x, y| natural(&x.to_string_lossy(), &y.to_string_lossy()));
+            files.sort_by(|x, y| super::super::natural(&x.to_string_lossy(), &y.to_string_lossy()));
             Ok(files
                 .iter()
                 .map(|f| {
@@ -613,7 +605,7 @@ mod trajectory {
             )));
         }
         let mut inputs = vec![a.path.clone()];
-        if !jsonl {
+        if !jsonl && !super::is_rollout(&a.path) {
             inputs.extend(super::super::expand(std::slice::from_ref(&a.path))?);
         }
         super::super::output::plan(

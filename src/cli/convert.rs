@@ -57,6 +57,99 @@ pub struct ConvertArgs {
     /// instead of its global form (M, H, q, b, mu), which is kept by default.
     #[arg(long)]
     local: bool,
+    /// Read INPUT as a trajectory (a folder of problem files taken in natural name order,
+    /// or a JSON Lines file, one problem per line) and write every step, with its answer,
+    /// into one rollout archive (-o FILE.npz; members step_NNNNN/NAME.npy), which `check`
+    /// reads back as the same trajectory.
+    #[arg(long)]
+    rollout: bool,
+}
+
+/// `convert --rollout`: every step of a trajectory into one `.npz` rollout archive.
+fn rollout(a: &ConvertArgs) -> Result<ExitCode, Failure> {
+    use crate::io::numpy::{npz::Compression, rollout};
+    if a.to.is_some_and(|t| t != Format::Npz)
+        || !a
+            .output
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("npz"))
+    {
+        return Err(Failure::Usage(format!(
+            "{}: --rollout writes one .npz archive; name the output FILE.npz",
+            a.output.display()
+        )));
+    }
+    if a.local {
+        return Err(Failure::Usage(
+            "--local converts one global problem; it does not apply with --rollout".into(),
+        ));
+    }
+    let jsonl = a
+        .input
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("jsonl"));
+    let mut inputs = vec![a.input.clone()];
+    let steps: Vec<crate::io::LoadedProblem> = if jsonl {
+        let bytes = crate::io::read_file(&a.input).map_err(|e| Failure::Input(e.to_string()))?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
+            Failure::Input(format!(
+                "{}: not text (byte {} is not UTF-8)",
+                a.input.display(),
+                e.valid_up_to()
+            ))
+        })?;
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, line)| {
+                let name = format!("{}:{}", a.input.display(), i + 1);
+                crate::io::load_json(Path::new(&name), line.as_bytes())
+                    .map_err(|e| Failure::Input(e.to_string()))
+            })
+            .collect::<Result<_, _>>()?
+    } else if a.input.is_dir() {
+        let mut files = super::expand(std::slice::from_ref(&a.input))?;
+        files.sort_by(|x, y| super::natural(&x.to_string_lossy(), &y.to_string_lossy()));
+        inputs.extend(files.iter().cloned());
+        files
+            .iter()
+            .map(|f| super::load(f).map_err(|e| Failure::Input(e.to_string())))
+            .collect::<Result<_, _>>()?
+    } else {
+        return Err(Failure::Usage(format!(
+            "{}: --rollout reads a trajectory: a folder of problem files or a .jsonl file",
+            a.input.display()
+        )));
+    };
+    if steps.is_empty() {
+        return Err(Failure::Input(format!(
+            "{}: no problems to write",
+            a.input.display()
+        )));
+    }
+    plan(&inputs, &[Output::file(Some(&a.output), "output (-o)")])?;
+    let list: Vec<rollout::Step<'_>> = steps
+        .iter()
+        .map(|lp| rollout::Step {
+            name: &lp.name,
+            problem: &lp.problem,
+            answer: lp.answer.as_ref(),
+            provenance: &lp.provenance,
+        })
+        .collect();
+    let compression = if a.compress {
+        Compression::Deflated
+    } else {
+        Compression::Stored
+    };
+    rollout::write(&a.output, &list, compression).map_err(|e| write_failure(&a.input, e))?;
+    say!(
+        "wrote {} ({} steps, {} with an answer)",
+        a.output.display(),
+        steps.len(),
+        steps.iter().filter(|s| s.answer.is_some()).count()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A writer's error: the problem cannot be written this way (1, naming the input too), or
@@ -101,6 +194,9 @@ fn output_format(to: Option<Format>, output: &Path) -> Result<Format, Failure> {
 }
 
 pub fn run(a: ConvertArgs) -> Result<ExitCode, Failure> {
+    if a.rollout {
+        return rollout(&a);
+    }
     let to_stdout = a.output.as_os_str() == "-";
     let to = if to_stdout && a.to.is_none() {
         return Err(Failure::Usage(

@@ -189,6 +189,35 @@ pub fn run(cli: Cli) -> Result<ExitCode, Failure> {
     }
 }
 
+/// Compares names with runs of digits as numbers: `step_2` before `step_10`.
+fn natural(a: &str, b: &str) -> std::cmp::Ordering {
+    fn parts(s: &str) -> Vec<(bool, String)> {
+        let mut out: Vec<(bool, String)> = Vec::new();
+        for c in s.chars() {
+            let d = c.is_ascii_digit();
+            match out.last_mut() {
+                Some((kind, run)) if *kind == d => run.push(c),
+                _ => out.push((d, c.to_string())),
+            }
+        }
+        out
+    }
+    let (pa, pb) = (parts(a), parts(b));
+    for (x, y) in pa.iter().zip(&pb) {
+        let o = match (x.0, y.0) {
+            (true, true) => {
+                let (tx, ty) = (x.1.trim_start_matches('0'), y.1.trim_start_matches('0'));
+                tx.len().cmp(&ty.len()).then(tx.cmp(ty))
+            }
+            _ => x.1.cmp(&y.1),
+        };
+        if o.is_ne() {
+            return o;
+        }
+    }
+    pa.len().cmp(&pb.len()).then(a.cmp(b))
+}
+
 /// Reads one problem: FCLIB HDF5 files in a child process ([`isolated`]), the rest in
 /// process ([`crate::io::load`]).
 fn load(path: &Path) -> Result<crate::io::LoadedProblem, crate::io::IoError> {

@@ -753,7 +753,18 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
                     .collect(),
                 ..Default::default()
             };
-            json::write(dir.join(format!("{name}.json")), &name, p, None, &prov)?;
+            let answer = sim.last_answer().map(|x| crate::problem::EngineAnswer {
+                source: format!("nonsmooth simulate ({}, {})", r.method, r.status),
+                r: x.to_vec(),
+                u: None,
+            });
+            json::write(
+                dir.join(format!("{name}.json")),
+                &name,
+                p,
+                answer.as_ref(),
+                &prov,
+            )?;
         }
         match &mut out {
             Some(Sink::Jsonl(f)) => f.line(&pose_line(&r, sim.world()))?,

@@ -55,6 +55,8 @@ pub struct Simulation {
     implicit_warm: implicit::step::WarmStart,
     contacts: Option<Vec<WorldContact>>,
     last_problem: Option<AnyProblem>,
+    /// The impulses the last step applied, when they are the unknowns of `last_problem`.
+    last_answer: Option<Vec<f64>>,
     last_stats: serde_json::Value,
     model: Model,
     last_implicit: Option<NewtonReport>,
@@ -136,6 +138,7 @@ impl Simulation {
             implicit_warm: Default::default(),
             contacts: None,
             last_problem: None,
+            last_answer: None,
             last_stats: serde_json::Value::Null,
             model,
             last_implicit: None,
@@ -179,6 +182,14 @@ impl Simulation {
     /// `nonsmooth simulate --dump-problems` writes.
     pub fn last_problem(&self) -> Option<&AnyProblem> {
         self.last_problem.as_ref()
+    }
+
+    /// The impulses the last step applied (N s), as the unknowns of
+    /// [`Simulation::last_problem`] (`dim()` entries): the solver's answer to that problem.
+    /// `None` when the last step solved nothing, was implicit, or applied impulses that are
+    /// not that problem's unknowns.
+    pub fn last_answer(&self) -> Option<&[f64]> {
+        self.last_answer.as_deref()
     }
 
     /// The contact solver's own statistics of the last step as JSON (for PROX,
@@ -374,12 +385,14 @@ impl Simulation {
                 if let Some(w) = &whole_impulses {
                     self.warm.remember_whole(w);
                 }
+                self.last_answer = (d.r.len() == d.problem.dim()).then(|| d.r.as_slice().to_vec());
                 self.last_problem = Some(d.problem);
                 self.last_stats = d.solve.stats;
             }
             Outcome::Implicit { report, .. } => {
                 self.last_implicit = Some(report);
                 self.last_problem = None;
+                self.last_answer = None;
                 self.last_stats = serde_json::Value::Null;
             }
         }

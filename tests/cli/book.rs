@@ -482,6 +482,14 @@ fn shared_data_sessions() {
         Some(&shared),
     );
     session(
+        "cli_check_pyramidal",
+        &[
+            step("check --worst 4 --sort distance data/mujoco/mujoco_box_stack4_pyramidal.json")
+                .with_status(),
+        ],
+        Some(&shared),
+    );
+    session(
         "cli_info_shared",
         &[step(
             "info data/siconos/fc3d/Rover1039.dat data/opentissue/dlm/72 \

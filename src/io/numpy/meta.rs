@@ -265,6 +265,7 @@ mod tests {
             units: [("r".to_string(), "N".to_string())].into_iter().collect(),
             labels: vec!["a".into()],
             answer_source: Some("a".into()),
+            pyramid: Some(crate::problem::Pyramid::consecutive(0, [vec![0.5, 0.5]])),
         };
         let value = serde_json::to_value(&full).unwrap();
         let mut keys: Vec<&str> = value

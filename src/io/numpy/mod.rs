@@ -52,6 +52,7 @@ pub mod folder;
 pub mod header;
 pub mod meta;
 pub mod npz;
+pub mod rollout;
 
 #[cfg(test)]
 mod tests;

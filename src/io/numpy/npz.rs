@@ -150,6 +150,10 @@ pub fn is_zip(bytes: &[u8]) -> bool {
 /// The members of an open archive, read on demand.
 struct Archive<'p, R: Read + Seek> {
     path: &'p Path,
+    /// The members read are those whose name starts with this (`""` for a problem
+    /// archive; `"step_00003/"` for a step of a [rollout](super::rollout)), named here
+    /// without it.
+    prefix: String,
     zip: zip::ZipArchive<R>,
     /// Array name (without `.npy`) to member index.
     index: HashMap<String, usize>,
@@ -158,7 +162,7 @@ struct Archive<'p, R: Read + Seek> {
 }
 
 impl<'p, R: Read + Seek> Archive<'p, R> {
-    fn open(path: &'p Path, reader: R, len: u64) -> Result<Self, IoError> {
+    fn open(path: &'p Path, reader: R, len: u64, prefix: &str) -> Result<Self, IoError> {
         let zip = zip::ZipArchive::new(reader).map_err(|e| {
             IoError::parse(
                 path,
@@ -168,16 +172,20 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
         })?;
         let mut archive = Archive {
             path,
+            prefix: prefix.to_string(),
             zip,
             index: HashMap::new(),
             len,
         };
         for i in 0..archive.zip.len() {
-            let name = archive
+            let full = archive
                 .zip
                 .name_for_index(i)
                 .map(str::to_string)
                 .unwrap_or_default();
+            let Some(name) = full.strip_prefix(prefix).map(str::to_string) else {
+                continue;
+            };
             let shown = show(name.as_bytes(), 60);
             let Some(stem) = name.strip_suffix(".npy") else {
                 return Err(archive.bad(
@@ -189,6 +197,18 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
                     ),
                 ));
             };
+            if prefix.is_empty() && super::rollout::step_of(&name).is_some() {
+                return Err(archive.bad(
+                    &name,
+                    format!(
+                        "member `{shown}` belongs to a step: this is a rollout archive (one \
+                         problem per step, members step_NNNNN/NAME.npy), not one problem; \
+                         check it with `nonsmooth check FILE` (or read it with \
+                         nonsmooth::io::numpy::rollout::load, Python \
+                         nonsmooth.read_rollout)"
+                    ),
+                ));
+            }
             if !MEMBERS.contains(&stem) {
                 return Err(archive.bad(
                     &name,
@@ -210,6 +230,9 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
             let (name, size) = match archive.zip.by_index_raw(i) {
                 Ok(f) => (f.name().to_string(), f.size()),
                 Err(_) => continue, // reported when the member is read
+            };
+            let Some(name) = name.strip_prefix(prefix).map(str::to_string) else {
+                continue;
             };
             if size > MAX_FILE_BYTES {
                 return Err(archive.bad(
@@ -236,7 +259,7 @@ impl<'p, R: Read + Seek> Archive<'p, R> {
     }
 
     fn member_path(&self, name: &str) -> PathBuf {
-        self.path.join(name)
+        self.path.join(format!("{}{name}", self.prefix))
     }
 
     fn bad(&self, member: &str, message: String) -> IoError {
@@ -798,12 +821,13 @@ impl<R: Read + Seek> assemble::Arrays for Archive<'_, R> {
     }
 }
 
-fn read_problem<R: Read + Seek>(
+pub(super) fn read_problem<R: Read + Seek>(
     path: &Path,
     reader: R,
     len: u64,
+    prefix: &str,
 ) -> Result<LoadedProblem, IoError> {
-    let mut ar = Archive::open(path, reader, len)?;
+    let mut ar = Archive::open(path, reader, len, prefix)?;
     let meta = ar.meta()?;
     let has_meta = meta.is_some();
     let meta = meta.unwrap_or_default();
@@ -853,11 +877,16 @@ fn read_problem<R: Read + Seek>(
         )],
         _ => Vec::new(),
     };
-    let name = meta.name.clone().unwrap_or_else(|| {
-        path.file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    });
+    let name = meta
+        .name
+        .clone()
+        .unwrap_or_else(|| match prefix.strip_suffix('/') {
+            Some(step) if !step.is_empty() => step.to_string(),
+            _ => path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        });
     Ok(LoadedProblem {
         path: path.to_path_buf(),
         name,
@@ -885,7 +914,7 @@ fn read_problem<R: Read + Seek>(
 /// that do not make a valid problem; [`IoErrorKind::Unsupported`] for a compression
 /// other than stored or deflated.
 pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<LoadedProblem, IoError> {
-    read_problem(path, std::io::Cursor::new(bytes), bytes.len() as u64)
+    read_problem(path, std::io::Cursor::new(bytes), bytes.len() as u64, "")
 }
 
 /// Reads an `.npz` problem file member by member (regular files only; each member at
@@ -899,7 +928,12 @@ pub fn load(path: &Path) -> Result<LoadedProblem, IoError> {
         .metadata()
         .map_err(|e| IoError::new(path, IoErrorKind::Io(e)))?
         .len();
-    read_problem(path, std::io::BufReader::with_capacity(1 << 20, file), len)
+    read_problem(
+        path,
+        std::io::BufReader::with_capacity(1 << 20, file),
+        len,
+        "",
+    )
 }
 
 // ---------------------------------------------------------------------------------------
@@ -907,11 +941,25 @@ pub fn load(path: &Path) -> Result<LoadedProblem, IoError> {
 
 /// The members of `problem` (and `answer`, and the metadata) as `(name, .npy bytes)`: the
 /// arrays of the shared [`layout`], a sparse matrix `X` as its four CSR members.
-fn members(
+pub(super) fn members(
     name: &str,
     problem: &AnyProblem,
     answer: Option<&EngineAnswer>,
     provenance: &Provenance,
+) -> Result<Vec<(String, Vec<u8>)>, IoError> {
+    members_with(name, problem, answer, provenance, false)
+}
+
+/// [`members`], and with `sparsify` a dense matrix whose nonzeros take less room as CSR
+/// (12 bytes each, against 8 per entry dense) is written as its CSR members (read back as
+/// a sparse matrix with the same entries: the rollout writer's choice for engines that
+/// hand over `W` dense).
+pub(super) fn members_with(
+    name: &str,
+    problem: &AnyProblem,
+    answer: Option<&EngineAnswer>,
+    provenance: &Provenance,
+    sparsify: bool,
 ) -> Result<Vec<(String, Vec<u8>)>, IoError> {
     let (arrays, law) = layout(problem, answer);
     for (x, array) in &arrays {
@@ -922,6 +970,21 @@ fn members(
     }
     let mut out: Vec<(String, Vec<u8>)> = Vec::new();
     for (x, array) in &arrays {
+        let sparse;
+        let csr;
+        let array = match array {
+            Array::Matrix(Matrix::Dense(d)) if sparsify => {
+                let nonzeros = d.iter().filter(|v| **v != 0.0).count();
+                if 12 * nonzeros < 8 * d.len() {
+                    sparse = Matrix::Sparse(CsrMatrix::from(&nalgebra_sparse::CooMatrix::from(d)));
+                    csr = Array::Matrix(&sparse);
+                    &csr
+                } else {
+                    array
+                }
+            }
+            _ => array,
+        };
         match array {
             Array::Matrix(m @ Matrix::Dense(_)) => out.push((x.to_string(), npy::matrix_to_npy(m))),
             Array::Matrix(Matrix::Sparse(s)) => {
@@ -966,14 +1029,27 @@ pub fn to_bytes(
     provenance: &Provenance,
     compression: Compression,
 ) -> Result<Vec<u8>, IoError> {
-    use std::io::Write;
     let members = members(name, problem, answer, provenance)?;
+    zip_members(name, &members, compression)
+}
+
+/// A zip archive of `members` (`(name, .npy bytes)`, each written as `name.npy`).
+///
+/// # Errors
+/// [`IoErrorKind::Refused`] for a member of more than [`MAX_FILE_BYTES`] bytes;
+/// [`IoErrorKind::Io`] from the zip writer.
+pub(super) fn zip_members(
+    name: &str,
+    members: &[(String, Vec<u8>)],
+    compression: Compression,
+) -> Result<Vec<u8>, IoError> {
+    use std::io::Write;
     let total: usize = members.iter().map(|(_, b)| b.len() + 128).sum();
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::with_capacity(total + 1024)));
     let zerr = |e: zip::result::ZipError| {
         IoError::new(name, IoErrorKind::Io(std::io::Error::other(e.to_string())))
     };
-    for (member, bytes) in &members {
+    for (member, bytes) in members {
         if bytes.len() as u64 > MAX_FILE_BYTES {
             return Err(IoError::new(
                 name,
@@ -985,7 +1061,7 @@ pub fn to_bytes(
             ));
         }
     }
-    for (member, bytes) in &members {
+    for (member, bytes) in members {
         let options = zip::write::SimpleFileOptions::default()
             .compression_method(match compression {
                 Compression::Stored => zip::CompressionMethod::Stored,
