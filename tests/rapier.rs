@@ -269,3 +269,64 @@ fn problem_of_err(world: &PhysicsWorld) -> BridgeError {
     )
     .expect_err("an error")
 }
+
+#[test]
+fn the_tangent_basis_is_rapiers_and_friction_opposes_sliding() {
+    // A box launched sideways along the ground: friction acts at every contact.
+    let mut world = scenes::resting_box(4);
+    settle(&mut world, 30);
+    let (h, _) = world.bodies.iter().find(|(_, b)| b.is_dynamic()).unwrap();
+    world
+        .bodies
+        .get_mut(h)
+        .unwrap()
+        .set_linvel(Vector::new(2.0, 0.0, 1.0), true);
+    settle(&mut world, 3);
+    let step = problem_of(&world);
+    // rapier stores each point's last-substep friction impulse both in its own basis
+    // (`warmstart_tangent_impulse`) and as a world vector (`warmstart_tangent_world`,
+    // acting on body 1): the bridge's t1, t2 must turn the first into minus the second.
+    let mut checked = 0;
+    let mut c = 0;
+    for pair in world.narrow_phase.contact_pairs() {
+        let rapier3d_f64::geometry::PairContacts::Rigid(rigid) = &pair.contacts else {
+            continue;
+        };
+        for m in rigid.solver_manifolds() {
+            for sc in &m.data.solver_contacts {
+                let pd = &m.points[sc.contact_indices()[0] as usize].data;
+                let contact = &step.contacts[c];
+                assert_eq!(contact.collider1, pair.collider1);
+                let (t1, t2) = (contact.frame[1], contact.frame[2]);
+                let ws = pd.warmstart_tangent_impulse;
+                for i in 0..3 {
+                    let ours = -(t1[i] * ws[0] + t2[i] * ws[1]);
+                    let theirs = [
+                        pd.warmstart_tangent_world.x,
+                        pd.warmstart_tangent_world.y,
+                        pd.warmstart_tangent_world.z,
+                    ][i];
+                    assert!(
+                        (ours - theirs).abs() <= 1e-12 * (1.0 + theirs.abs()),
+                        "contact {c}: {ours} against rapier's {theirs}"
+                    );
+                }
+                if ws[0].hypot(ws[1]) > 1e-9 {
+                    checked += 1;
+                }
+                c += 1;
+            }
+        }
+    }
+    assert_eq!(c, step.contacts.len());
+    assert!(checked >= 4, "friction at {checked} contacts only");
+    let friction: f64 = (0..c)
+        .map(|k| step.answer[3 * k + 1].hypot(step.answer[3 * k + 2]))
+        .sum();
+    assert!(friction > 1e-3, "the sliding box feels friction: {friction}");
+    // In the bridge's frame the friction impulse dissipates: -r_t . u_t >= 0.
+    let report = report_of(&world);
+    let dissipation = report.min_dissipation.expect("friction contacts");
+    println!("sliding box: friction {friction} N s, min dissipation {dissipation:e}");
+    assert!(dissipation >= -1e-9, "friction power {dissipation}");
+}
