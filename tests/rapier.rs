@@ -323,7 +323,10 @@ fn the_tangent_basis_is_rapiers_and_friction_opposes_sliding() {
     let friction: f64 = (0..c)
         .map(|k| step.answer[3 * k + 1].hypot(step.answer[3 * k + 2]))
         .sum();
-    assert!(friction > 1e-3, "the sliding box feels friction: {friction}");
+    assert!(
+        friction > 1e-3,
+        "the sliding box feels friction: {friction}"
+    );
     // In the bridge's frame the friction impulse dissipates: -r_t . u_t >= 0.
     let report = report_of(&world);
     let dissipation = report.min_dissipation.expect("friction contacts");
