@@ -143,7 +143,12 @@ fn main() {
             r.scene,
             r.setting,
             r.contacts,
-            support::sci(r.depth),
+            // below a picometre: no penetration (rounding noise of the contact update)
+            if r.depth < 1e-12 {
+                "0".to_string()
+            } else {
+                support::sci(r.depth)
+            },
             support::sci(r.error),
             support::sci(r.distance),
             support::sci(r.relative),
