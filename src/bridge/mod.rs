@@ -4,7 +4,7 @@
 //!
 //! | module | engine | feature |
 //! |---|---|---|
-//! | [`rapier`] | `rapier3d-f64` 0.36 | `rapier` |
+//! | `rapier` (`src/bridge/rapier.rs`) | `rapier3d-f64` 0.36 | `rapier` |
 //!
 //! Without a bridge feature this module is empty: the bridges need the engines as
 //! dependencies, which the crate does not pull in by default.
