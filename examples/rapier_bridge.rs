@@ -28,6 +28,9 @@ const SETTLE: usize = 120;
 /// Steps judged after settling.
 const WINDOW: usize = 10;
 
+/// A scene's builder: the number of solver iterations to the world.
+type Build = fn(usize) -> PhysicsWorld;
+
 struct Row {
     scene: &'static str,
     setting: String,
@@ -97,7 +100,7 @@ fn judge(scene: &'static str, setting: String, mut world: PhysicsWorld) -> Row {
 fn main() {
     let default_iterations = IntegrationParameters::default().num_solver_iterations;
     // ANCHOR: scenes
-    let builders: [(&'static str, fn(usize) -> PhysicsWorld); 3] = [
+    let builders: [(&'static str, Build); 3] = [
         ("box stack", |k| scenes::box_stack(4, k)),
         ("pile", scenes::pile),
         ("heavy on light", scenes::heavy_on_light),

@@ -270,6 +270,12 @@ fn body(bodies: &RigidBodySet, h: RigidBodyHandle) -> Result<Body, BridgeError> 
     Ok(Body { v, w, inv, com })
 }
 
+/// A body's part in a contact: the contact, the sign of its block, its lever arm.
+type Row = (usize, f64, [f64; 3]);
+
+/// The linear and angular parts of a column of `M⁻¹ Jᵀ` for one body.
+type LinAng = ([f64; 3], [f64; 3]);
+
 /// One side of a contact in `J`: the body, the sign of its block and its lever arm.
 struct Side {
     body: RigidBodyHandle,
@@ -469,7 +475,8 @@ pub fn contact_problem(
     // J v⁺ and W = J M⁻¹ Jᵀ, body by body: the rows of contact c for a body on side s are
     // sign_s [e_kᵀ, (arm × e_k)ᵀ].
     let mut velocity = vec![0.0; 3 * nc];
-    let mut by_body: BTreeMap<(u32, u32), Vec<(usize, f64, [f64; 3])>> = BTreeMap::new();
+    // per body: (contact, sign, lever arm)
+    let mut by_body: BTreeMap<(u32, u32), Vec<Row>> = BTreeMap::new();
     for (c, s) in sides.iter().enumerate() {
         for side in s.iter().flatten() {
             let b = &body_cache[&side.body.into_raw_parts()];
@@ -495,7 +502,7 @@ pub fn contact_problem(
             continue;
         };
         // M⁻¹ Jᵀ column by column for this body's contacts: linear and angular parts.
-        let cols: Vec<[([f64; 3], [f64; 3]); 3]> = list
+        let cols: Vec<[LinAng; 3]> = list
             .iter()
             .map(|&(c, sign, arm)| {
                 std::array::from_fn(|k| {
