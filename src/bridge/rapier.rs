@@ -41,6 +41,8 @@
 //! kinematic or sleeping body has zero inverse mass (its velocity stays in `J`).
 //! Manifolds whose two sides both lack inverse mass, whose solver flags exclude impulses,
 //! or that are soft-body contacts are skipped: rapier did not solve them in this step.
+//! `W` uses the inverse inertia tensors after the step; rapier's constraints, built once
+//! per step, keep those of its start (the identity `W r + q = J v⁺` holds either way).
 //! What rapier solves differs from this problem: its contacts are soft (`cfm_factor`), it
 //! targets a bias velocity that corrects penetration instead of `u_n = 0`, and speculative
 //! points (positive separation) may approach; the chapter says what that means for the
