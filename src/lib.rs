@@ -22,6 +22,7 @@
 //! | [`friction`] | the friction cone and its projection; friction laws as convex sets (half-line, box, disk, ellipse, Coulomb-Contensou ellipsoid) and the closest point on an ellipsoid | *Friction laws as convex sets and proximal operators*; *The closest point on an ellipsoid* | Acary et al. 2018; Erleben 2017 §3, §4.1 |
 //! | [`prox`] | the proximal view of any problem (`ProxProblem`, borrowing it); PROX Jacobi and Gauss-Seidel, r-factor strategies | *Friction laws as convex sets and proximal operators*; *PROX schemes and r-factors*; *PROX experiments* | Erleben 2017 §3-4.2 |
 //! | [`check`] | judging an engine's answer: `check` gives the verdict, the field's error measures overall and per contact (with labels), and the distance `‖r - r*‖` to a reference solved to 1e-12 (uniqueness stated), in the data's units (velocity or acceleration level) | *Reading real problems and judging an answer* | Siconos 4.4; Acary et al. 2018 |
+//! | [`bridge`] | engines checked in process (feature `rapier`: a `rapier3d-f64` step's contacts as the velocity-level Coulomb problem, rapier's impulses judged by `check`) | *The rapier bridge* | rapier3d-f64 0.36.1 source |
 //! | [`io`] | Siconos `.dat`, FCLIB HDF5, OpenTissue `.dlm`, MuJoCo JSON, the project's JSON | *Reading real problems and judging an answer* | `data/README.md` |
 //! | [`policy`] | what wraps an iteration: warm starting (by contact identity), the semi-staggered start, PROX's rollback test, the cone Newton's hybrid fallback | *The solver interface* | Erleben 2007 §3; Silcowitz et al. 2009 §3; Erleben 2017 Alg. 1-2; Acary et al. 2018 |
 //! | [`composite`] | two methods in turn: NSGS then the cone Newton (`gs-nsn`), PROX then the cone Newton (`prox-nsn`) | *Newton on the friction cone*; *Warm starting* | Acary, Bremond, Huber 2018 |
@@ -75,7 +76,7 @@
 //! | 5 | `splitting` `pivoting` `newton` `prox` `generic` `proximal_point` | the method families |
 //! | 6 | `composite` `registry` | methods made of methods; every method by name |
 //! | 7 | `check` `world` `implicit` `stepping` | judging answers, worlds and collision, time stepping |
-//! | 8 | `io` | reading and writing problems |
+//! | 8 | `io` `bridge` | reading and writing problems; engines' steps in process |
 //! | 9 | `cli` `fuzz` | the front ends |
 //!
 //! ## Conventions
@@ -87,6 +88,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 #![warn(missing_docs)]
 
+pub mod bridge;
 pub mod certificate;
 pub mod check;
 #[doc(hidden)]
