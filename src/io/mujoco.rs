@@ -20,9 +20,9 @@
 //!
 //! `contacts[i].label` (optional, a string such as `"box3/floor at (0.10, 0.00, 0.05)"`,
 //! as `nonsmooth.mujoco` writes it) names the contact in reports: given for every contact
-//! it becomes [`Provenance::labels`] (elliptic files, whose problem has one contact per
-//! MuJoCo contact; a pyramidal file's edge LCP has no contacts, and its labels are not
-//! kept); given for some contacts only it is a parse error naming the first one without.
+//! it becomes [`Provenance::labels`] (one per MuJoCo contact: the problem's contacts in
+//! the elliptic cone, the contacts of [`Provenance::pyramid`] in the pyramidal one); given
+//! for some contacts only it is a parse error naming the first one without.
 //! Without labels, `contacts[i].geom` (or `geoms`: MuJoCo's `mjContact.geom`, two ids or
 //! names) and `contacts[i].pos` (`mjContact.pos`, m) of every contact make them, as
 //! `"geom 3/geom 0 at (0.10, 0.00, 0.05)"`.
@@ -66,7 +66,14 @@
 //! * Pyramidal cone, every contact condim 3 (`dim = 4`): an [`Lcp`] in pyramid-edge
 //!   variables (`4nc` unknowns, per contact `[n+mu t1, n-mu t1, n+mu t2, n-mu t2]`), `A`,
 //!   `b`, answer `p = engine_solution`, `w = engine_solution_velocity`;
-//!   `E_edges_to_contact_force` (`3nc x m`) maps `p` to `[n, t1, t2]` forces.
+//!   `E_edges_to_contact_force` (`3nc x m`) maps `p` to `[n, t1, t2]` forces. The
+//!   provenance carries the contacts' [`Pyramid`] (each contact's first edge row and its
+//!   coefficients: `friction[0..2]` when `contacts[i].friction` is given, else `[mu, mu]`;
+//!   none for condim 1), so that [`crate::check::check`] judges the answer as
+//!   contact-frame forces; a given `E` must be exactly that map (a parse error naming the
+//!   first entry that is not). [`MujocoProblem::into_loaded`] passes the hard
+//!   contact-frame view on as [`LoadedProblem::elliptic`], the elliptic problem of the
+//!   same contacts ([`crate::check::compare_with_elliptic`]).
 //! * Frictionless contacts (condim 1), alone or mixed with condim 3: in the elliptic cone
 //!   each becomes a 3-row contact `[n, t1, t2]` with `mu = 0`: its normal row and column
 //!   are kept, two tangential rows are added with `W_tt = W_nn` (the contact's normal

@@ -25,7 +25,7 @@ pub struct Provenance {
     pub labels: Vec<String>,
     /// For an LCP or boxed LCP whose unknowns are pyramid-edge forces (MuJoCo's
     /// pyramidal cone): which rows belong to which contact and with which friction
-    /// coefficients ([`Pyramid`]). The contacts are then these, `labels` has one entry
+    /// coefficients ([`super::Pyramid`]). The contacts are then these, `labels` has one entry
     /// per pyramid contact, and [`crate::check::check`] judges the answer as
     /// contact-frame forces.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -384,3 +384,79 @@ fn judged_by_distance() {
     let o = run!("check", &wrong, "--by", "force");
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `convert --rollout` packs a trajectory into one `.npz` archive, and `check` judges the
+/// archive step by step exactly as it judges the folder and the JSON Lines file it came
+/// from (same errors, distances and worst contacts, in the same order).
+#[test]
+fn rollout_archives_check_like_their_steps() {
+    let dir = tmp!("rollout");
+    let folder = dir.join("steps");
+    std::fs::create_dir_all(&folder).unwrap();
+    write(&folder.join("step_1.json"), &off(0.0));
+    write(&folder.join("step_2.json"), &off(1e-3));
+    write(&folder.join("step_10.json"), &off(0.5));
+    let npz = dir.join("roll.npz");
+    let o = run!("convert", "--rollout", &folder, "-o", &npz);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("3 steps, 3 with an answer"),
+        "{}",
+        stderr(&o)
+    );
+    let rows = |path: &Path| -> Vec<(f64, Option<f64>, Option<String>)> {
+        let o = run!("check", path, "--json");
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v.get("error").is_some())
+            .map(|v| {
+                let rf = &v["reference"];
+                (
+                    v["error"].as_f64().unwrap(),
+                    rf["distance"].as_f64(),
+                    rf["worst_label"].as_str().map(String::from),
+                )
+            })
+            .collect()
+    };
+    let a = rows(&folder);
+    let b = rows(&npz);
+    assert_eq!(a.len(), 3);
+    // (a dense W stored as compressed rows sums u = W r + q in another order: rounding)
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(1e-300);
+    for (x, y) in a.iter().zip(&b) {
+        assert!(close(x.0, y.0), "{a:?} {b:?}");
+        assert!(
+            close(x.1.unwrap(), y.1.unwrap()) || x.1 == y.1,
+            "{a:?} {b:?}"
+        );
+        assert_eq!(x.2, y.2);
+    }
+    assert_eq!(b[2].2.as_deref(), Some("box_b/floor"));
+    // the text table of the archive names its steps
+    let text = stdout(&run!("check", &npz));
+    assert!(
+        text.contains("3 steps, 1 consistent, 2 inconsistent"),
+        "{text}"
+    );
+
+    // refused: an output not named .npz, an input that is not a trajectory; a rollout
+    // read as one problem says what it is
+    let o = run!(
+        "convert",
+        "--rollout",
+        &folder,
+        "-o",
+        &dir.join("roll.json")
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("FILE.npz"), "{}", stderr(&o));
+    let o = run!("convert", "--rollout", &npz, "-o", &dir.join("again.npz"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("a folder of problem files or a .jsonl file"));
+    let o = run!("info", &npz);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("rollout archive"), "{}", stderr(&o));
+}

@@ -12,6 +12,7 @@ mod generic;
 mod mujoco_labels;
 mod npz;
 mod numpy_exchange;
+mod rollout;
 mod scene_file_reliability;
 mod shared_data;
 mod strict;
