@@ -6,8 +6,8 @@ use std::path::Path;
 use nonsmooth::io::mujoco;
 
 /// `contacts[i].label` becomes `Provenance::labels` (one per contact, also where a
-/// frictionless contact is padded); partial labels are an error; a pyramidal file
-/// keeps none.
+/// frictionless contact is padded); partial labels are an error; a pyramidal file keeps
+/// them too, one per contact of its pyramid (issue 32).
 #[test]
 fn contact_labels_are_read() {
     let text = r#"{"n_contacts": 2, "cone": "elliptic", "A": [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [0, 0, 0, 2]], "b": [-1, 0, 0, -1], "mu": [0.5, 0.5], "contacts": [{"dim": 3, "label": "box/floor at (0.10, 0.00, 0.05)"}, {"dim": 1, "label": "ball/floor at (1.00, 0.00, 0.05)"}]}"#;
@@ -32,7 +32,8 @@ fn contact_labels_are_read() {
     assert!(m.provenance.labels.is_empty());
     let pyr = r#"{"n_contacts": 1, "cone": "pyramidal", "A": [[1]], "b": [-1], "mu": [0.5], "contacts": [{"dim": 1, "label": "a/b at (0.00, 0.00, 0.00)"}]}"#;
     let m = mujoco::from_bytes(Path::new("x.json"), pyr.as_bytes()).unwrap();
-    assert!(m.provenance.labels.is_empty());
+    assert_eq!(m.provenance.labels, vec!["a/b at (0.00, 0.00, 0.00)".to_string()]);
+    assert_eq!(m.provenance.pyramid.as_ref().map(|p| p.len()), Some(1));
 }
 
 /// Issue 32: an export with `contacts[i].geom` (or `geoms`) and `.pos` but no labels
