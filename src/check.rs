@@ -849,7 +849,8 @@ fn grade(
     let head = match (by, verdict) {
         (JudgeBy::Residual, _) => head,
         (_, "undecided") => format!(
-            "undecided: judged by distance, and there is no reference solution to measure              it against (by residual: {head})"
+            "undecided: judged by distance, and there is no reference solution to measure \
+             it against (by residual: {head})"
         ),
         (_, _) => format!("by residual, {head}"),
     };

@@ -397,3 +397,100 @@ fn ratios_without_siconos_and_sweeps_with_whole_solves_are_refused() {
         assert!(err.contains("--sweeps"), "{err}");
     }
 }
+
+/// Issue 33: the Siconos side runs on files its harness cannot read. A Coulomb fc3d
+/// problem in the project's JSON is written as a Siconos .dat for the harness (the record
+/// says so, and Siconos solves it); an LCP is `not-run` with the reason, and the ratio
+/// table says "not run" there and leaves it out of the median.
+#[test]
+fn siconos_runs_on_other_formats_and_says_what_it_did_not_run() {
+    let Some(data) = common::shared_data() else {
+        return;
+    };
+    let installed = Command::new("/usr/bin/python3")
+        .args(["-c", "import siconos.numerics"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        eprintln!("skipping: python3-siconos is not installed");
+        return;
+    }
+    let dir = tmp("formats").join("problems");
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("example1.json");
+    let (code, _, err) = run(&[
+        "convert",
+        data.join("siconos/fc3d/FC3D_Example1.dat")
+            .to_str()
+            .unwrap(),
+        "-o",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::copy(
+        data.join("siconos/lcp/lcp_CPS_3.dat"),
+        dir.join("lcp_CPS_3.dat"),
+    )
+    .unwrap();
+    let args = [
+        "bench",
+        dir.to_str().unwrap(),
+        "--solve",
+        "--method",
+        "auto",
+        "--repeat",
+        "1",
+        "--json",
+        "--siconos-solver",
+        "NSGS",
+        "--timeout",
+        "30",
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let rs = records(&out);
+    let sic = |p: &str| {
+        rs.iter()
+            .find(|r| r["solver"] == "siconos-NSGS" && r["problem"].as_str().unwrap().ends_with(p))
+            .unwrap_or_else(|| panic!("no Siconos record for {p}: {rs:?}"))
+    };
+    let j = sic("example1.json");
+    assert_eq!(j["status"], "converged", "{j}");
+    assert!(
+        j["message"]
+            .as_str()
+            .unwrap()
+            .contains("written as a Siconos .dat"),
+        "{j}"
+    );
+    let l = sic("lcp_CPS_3.dat");
+    assert_eq!(l["status"], "not-run", "{l}");
+    assert!(
+        l["message"]
+            .as_str()
+            .unwrap()
+            .contains("local friction problems"),
+        "{l}"
+    );
+    let jsonl = dir.parent().unwrap().join("r.jsonl");
+    std::fs::write(
+        &jsonl,
+        rs.iter().map(|r| format!("{r}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let (code, table, err) = run(&["bench", "ratios", jsonl.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let row = |p: &str| {
+        table
+            .lines()
+            .find(|l| l.starts_with(&format!("| {p} |")))
+            .unwrap()
+    };
+    assert!(row("lcp_CPS_3.dat").contains("not run"), "{table}");
+    assert!(row("lcp_CPS_3.dat").contains("| - |"), "{table}");
+    assert!(!row("example1.json").contains("not run"), "{table}");
+    assert!(
+        table.contains("Siconos not run on 1 of 2 problems"),
+        "{table}"
+    );
+}

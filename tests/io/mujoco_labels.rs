@@ -32,7 +32,10 @@ fn contact_labels_are_read() {
     assert!(m.provenance.labels.is_empty());
     let pyr = r#"{"n_contacts": 1, "cone": "pyramidal", "A": [[1]], "b": [-1], "mu": [0.5], "contacts": [{"dim": 1, "label": "a/b at (0.00, 0.00, 0.00)"}]}"#;
     let m = mujoco::from_bytes(Path::new("x.json"), pyr.as_bytes()).unwrap();
-    assert_eq!(m.provenance.labels, vec!["a/b at (0.00, 0.00, 0.00)".to_string()]);
+    assert_eq!(
+        m.provenance.labels,
+        vec!["a/b at (0.00, 0.00, 0.00)".to_string()]
+    );
     assert_eq!(m.provenance.pyramid.as_ref().map(|p| p.len()), Some(1));
 }
 

@@ -148,3 +148,49 @@ fn campaigns_without_siconos_or_mixed_are_refused() {
     assert!(Ratios::from_records(&dup, "auto").is_err());
     assert!(Ratios::from_records(&[], "auto").is_err());
 }
+
+/// A problem Siconos did not run on (no Siconos record, or only `not-run` ones: a file the
+/// harness cannot be given) has no ratio: the table says "not run", not "not solved", and
+/// the median and worst leave it out; one where Siconos ran and failed keeps ratio 0.
+#[test]
+fn problems_siconos_did_not_run_on_have_no_ratio() {
+    let not_run = |p: usize| {
+        let mut r = rec(p, "siconos-NSGS", 1.0, false);
+        r.status = "not-run".into();
+        r.seconds = None;
+        r.message = Some("a boxed LCP".into());
+        r
+    };
+    let records = vec![
+        // p000: both ran, ours 2x slower
+        rec(0, "auto", 2.0, true),
+        rec(0, "siconos-NSGS", 1.0, true),
+        // p001: Siconos ran and failed: ratio 0
+        rec(1, "auto", 1.0, true),
+        rec(1, "siconos-NSGS", 1.0, false),
+        // p002: Siconos not run (a not-run record)
+        rec(2, "auto", 1.0, true),
+        not_run(2),
+        // p003: no Siconos record at all
+        rec(3, "auto", 1.0, true),
+    ];
+    let r = Ratios::from_records(&records, "auto").unwrap();
+    let ratios: Vec<Option<f64>> = r.rows.iter().map(|row| row.ratio()).collect();
+    assert_eq!(ratios, vec![Some(2.0), Some(0.0), None, None]);
+    assert_eq!(r.median(), Some(1.0));
+    assert_eq!(r.worst(), Some(2.0));
+    assert_eq!(r.named_median(), Some(1.0));
+    let md = nonsmooth::cli::ratios::ratios_markdown(&r);
+    let line = |p: &str| {
+        md.lines()
+            .find(|l| l.starts_with(&format!("| {p} ")))
+            .unwrap()
+    };
+    assert!(line("p001.dat").contains("not solved"), "{md}");
+    assert!(line("p002.dat").contains("not run"), "{md}");
+    assert!(line("p003.dat").contains("not run"), "{md}");
+    assert!(md.contains("Siconos not run on 2 of 4 problems"), "{md}");
+    // a campaign where Siconos ran nowhere has nothing to compare with
+    let e = Ratios::from_records(&[rec(0, "auto", 1.0, true), not_run(0)], "auto").unwrap_err();
+    assert!(e.contains("did not run on any problem"), "{e}");
+}

@@ -192,13 +192,36 @@ fn run_problem(
         time_one(&lp.problem, &resolved, &params, a, &mut rec);
         out.push(rec);
     }
-    let sic_ok = lp.format == Format::Siconos && matches!(lp.problem, AnyProblem::Friction(_));
-    if sic_ok {
-        for s in sic {
-            let mut rec = base(format!("siconos-{s}"));
+    // What Siconos's side reads: the file itself (a Siconos fc3d file), the problem
+    // written as a Siconos .dat (any other file of a Coulomb fc3d problem), or nothing.
+    let siconos_input = siconos_input(&lp);
+    for s in sic {
+        let mut rec = base(format!("siconos-{s}"));
+        let file = match &siconos_input {
+            Err(why) => {
+                rec.status = NOT_RUN.into();
+                rec.message = Some(why.clone());
+                out.push(rec);
+                continue;
+            }
+            Ok(SiconosInput::Same) => path.to_path_buf(),
+            Ok(SiconosInput::Written(text)) => {
+                let tmp = written_dat(text)?;
+                rec.message = Some(format!(
+                    "read by nonsmooth ({}) and written as a Siconos .dat for the harness",
+                    lp.format.name()
+                ));
+                tmp
+            }
+        };
+        {
             // the process limit: every run to the timeout, and the interpreter's start
             let limit = a.timeout.map(|t| t * a.repeat as f64 + 10.0);
-            match siconos_solve_once(path, s, a.tol, a.max_iter, a.repeat, limit)? {
+            let run = siconos_solve_once(&file, s, a.tol, a.max_iter, a.repeat, limit);
+            if file != path {
+                let _ = std::fs::remove_file(&file);
+            }
+            match run? {
                 SiconosRun::Done(v) => {
                     rec.seconds = v["seconds"].as_f64();
                     rec.timer = v["timer"].as_str().map(String::from);
@@ -230,6 +253,60 @@ fn run_problem(
         }
     }
     Ok(out)
+}
+
+/// The status of a Siconos record the campaign did not run (with the reason in its
+/// `message`): not a failure of Siconos, and left out of the ratio table.
+pub const NOT_RUN: &str = "not-run";
+
+/// What the Siconos harness is given for a problem.
+enum SiconosInput {
+    /// The file itself: a Siconos fc3d `.dat`.
+    Same,
+    /// The problem written as a Siconos fc3d `.dat` (this text).
+    Written(String),
+}
+
+/// What Siconos's fc3d solvers can be run on: a Siconos fc3d file as it is; any other
+/// local Coulomb problem (FCLIB `.hdf5`, the project's JSON, NumPy, MuJoCo's hard
+/// view ...) written as a Siconos `.dat` by the crate; else why not (the record is
+/// [`NOT_RUN`]).
+fn siconos_input(lp: &crate::io::LoadedProblem) -> Result<SiconosInput, String> {
+    match &lp.problem {
+        AnyProblem::Friction(f) if f.kind() == crate::problem::FrictionKind::Coulomb => {
+            if lp.format == Format::Siconos {
+                Ok(SiconosInput::Same)
+            } else {
+                Ok(SiconosInput::Written(crate::io::siconos::fc3d_to_string(f)))
+            }
+        }
+        AnyProblem::Friction(_) => Err(
+            "the problem is posed as a CCP, and Siconos's fc3d solvers solve Coulomb's law".into(),
+        ),
+        other => Err(format!(
+            "the campaign's Siconos side runs Siconos's fc3d solvers on local friction \
+             problems; this is {}",
+            other.noun()
+        )),
+    }
+}
+
+/// Writes `text` to a fresh temporary `.dat` file and returns its path.
+fn written_dat(text: &str) -> Result<std::path::PathBuf, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "nonsmooth-bench-{}-{}.dat",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&path, text).map_err(|e| {
+        format!(
+            "{}: cannot write the problem for Siconos: {e}",
+            path.display()
+        )
+    })?;
+    Ok(path)
 }
 
 /// Best of `repeat` whole solves of ours from zero, each stopped by its observer at the

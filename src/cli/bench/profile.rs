@@ -32,8 +32,8 @@ pub const MAX_SECONDS: f64 = 1e9;
 
 /// The statuses a campaign record may carry: ours ([`crate::solver::Status::name`],
 /// [`crate::solver::SolveError::status_name`]) and the campaign's own (`timeout`, `crashed`,
-/// `failed`, `-` for a record without a status). Anything else is not a record this
-/// program wrote.
+/// `failed`, `not-run` for a Siconos solver the campaign could not give the problem to,
+/// `-` for a record without a status). Anything else is not a record this program wrote.
 pub const STATUSES: &[&str] = &[
     "converged",
     "max-iterations",
@@ -48,6 +48,7 @@ pub const STATUSES: &[&str] = &[
     "timeout",
     "crashed",
     "failed",
+    "not-run",
     "-",
 ];
 

@@ -5,7 +5,10 @@
 //! A solver that did not converge on a problem counts as infinitely slow there, as in a
 //! performance profile (Dolan and Moré 2002): ours unsolved where Siconos solved gives the
 //! ratio +inf, Siconos unsolved where ours solved gives 0, and a problem neither side
-//! solved has no ratio and is left out of the median.
+//! solved has no ratio and is left out of the median. A problem Siconos did not run on
+//! (no Siconos record, or only records with status `not-run`: a problem its fc3d solvers
+//! cannot be given) has no ratio either: the table says "not run", not "not solved", and
+//! the median and worst leave it out.
 //!
 //! Checked by `tests/laws/bench_ratios.rs`.
 
@@ -24,6 +27,8 @@ pub struct RatioRow {
     pub ours: Option<(String, f64)>,
     /// The fastest converged Siconos solver (`siconos-NAME`) and its seconds.
     pub theirs: Option<(String, f64)>,
+    /// Whether any Siconos solver ran on the problem (a record other than `not-run`).
+    pub theirs_ran: bool,
     /// The seconds of the named method of ours (`auto`), if it converged.
     pub named: Option<f64>,
 }
@@ -39,16 +44,22 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
 }
 
 impl RatioRow {
-    /// Best of ours over best of Siconos.
+    /// Best of ours over best of Siconos (`None` where Siconos did not run).
     pub fn ratio(&self) -> Option<f64> {
+        if !self.theirs_ran {
+            return None;
+        }
         ratio(
             self.ours.as_ref().map(|o| o.1),
             self.theirs.as_ref().map(|t| t.1),
         )
     }
 
-    /// The named method over best of Siconos.
+    /// The named method over best of Siconos (`None` where Siconos did not run).
     pub fn named_ratio(&self) -> Option<f64> {
+        if !self.theirs_ran {
+            return None;
+        }
         ratio(self.named, self.theirs.as_ref().map(|t| t.1))
     }
 }
@@ -97,6 +108,17 @@ impl Ratios {
                     .into(),
             );
         }
+        if !records
+            .iter()
+            .any(|r| r.solver.starts_with("siconos-") && r.status != super::campaign::NOT_RUN)
+        {
+            return Err(
+                "Siconos did not run on any problem of the campaign (every Siconos record is \
+                 not-run: its fc3d solvers take local Coulomb problems only): nothing to \
+                 compare with"
+                    .into(),
+            );
+        }
         if !records.iter().any(|r| r.solver == named) {
             return Err(format!(
                 "no records of `{named}` in the campaign: name one of its methods of ours \
@@ -110,8 +132,12 @@ impl Ratios {
                 contacts: r.contacts,
                 ours: None,
                 theirs: None,
+                theirs_ran: false,
                 named: None,
             });
+            if r.solver.starts_with("siconos-") && r.status != super::campaign::NOT_RUN {
+                row.theirs_ran = true;
+            }
             let Some(t) = r.solved_time() else { continue };
             let side = if r.solver.starts_with("siconos-") {
                 &mut row.theirs
@@ -158,7 +184,8 @@ impl Ratios {
     }
 }
 
-/// A ratio as the table prints it: two decimals, `inf` (ours unsolved), `-` (undefined).
+/// A ratio as the table prints it: two decimals, `inf` (ours unsolved), `-` (undefined:
+/// neither side solved, or Siconos did not run).
 fn fmt_ratio(r: Option<f64>) -> String {
     match r {
         None => "-".into(),
@@ -201,12 +228,11 @@ pub fn ratios_markdown(r: &Ratios) -> String {
             .map_or(("not solved".to_string(), None), |(s, t)| {
                 (s.clone(), Some(*t))
             });
-        let (ts, tt) = row
-            .theirs
-            .as_ref()
-            .map_or(("not solved".to_string(), None), |(s, t)| {
-                (s.trim_start_matches("siconos-").to_string(), Some(*t))
-            });
+        let (ts, tt) = match &row.theirs {
+            Some((s, t)) => (s.trim_start_matches("siconos-").to_string(), Some(*t)),
+            None if row.theirs_ran => ("not solved".to_string(), None),
+            None => ("not run".to_string(), None),
+        };
         s += &format!(
             "| {name} | {} | {os} | {} | {ts} | {} | {} | {} | {} |\n",
             row.contacts,
@@ -215,6 +241,13 @@ pub fn ratios_markdown(r: &Ratios) -> String {
             fmt_ratio(row.ratio()),
             fmt_micros(row.named),
             fmt_ratio(row.named_ratio()),
+        );
+    }
+    let not_run = r.rows.iter().filter(|row| !row.theirs_ran).count();
+    if not_run > 0 {
+        s += &format!(
+            "| *Siconos not run on {not_run} of {} problems: no ratio* | | | | | | | | |\n",
+            r.rows.len()
         );
     }
     s += &format!(
