@@ -1,6 +1,8 @@
 """The Python package's overhead per call: `check` and `solve` on a 10-contact problem,
 timed from Python (timeit) and, for the same work, inside Rust (the library alone, no
-conversion). Prints both and the difference. Machine-dependent: not checked by a test.
+conversion). Prints both and the difference. A `CheckReport` converts its summary and
+contacts to Python objects when they are first read, so the cost of reading them is
+printed too. Machine-dependent: not checked by a test.
 
     python python/bench/overhead.py
 """
@@ -36,6 +38,10 @@ def main():
         print(f"  library alone (Rust loop) {rust_check * 1e6:8.2f} us per call")
         print(f"  from Python (timeit)      {py_check * 1e6:8.2f} us per call")
         print(f"  Python overhead           {(py_check - rust_check) * 1e6:8.2f} us per call")
+    # The report's summary dict and contacts array are made when first read: what reading
+    # them costs on top of the call.
+    py_read = per_call(lambda: (lambda rep: (rep.error, rep.contacts))(ns.check(p, r)), 20000)
+    print(f"  check and read .error, .contacts (reference=False): {py_read * 1e6:.2f} us per call")
 
     for method in ("nsn", "nsgs"):
         rust_solve = min(_native._time_solve(p, method, 1e-8, 2000) for _ in range(7))

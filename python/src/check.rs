@@ -9,6 +9,7 @@ use nonsmooth::merit::ContactCheck;
 use nonsmooth::problem::FrictionKind;
 use pyo3::exceptions::PyAttributeError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
 
 use crate::convert::{json_to_py, readonly_vector};
@@ -33,19 +34,73 @@ use crate::records::{fields_of, structured_array};
 /// penetration, cone_violation, dual_violation, complementarity, dissipation, error,
 /// distance (float64; NaN when no reference was found). Units are the problem's (N s
 /// and m/s at the velocity level, N and m/s^2 at the acceleration level).
+///
+/// The summary dict and the structured array are made from the library's report when
+/// first read (and kept): a caller that reads only `consistent` or `error` does not pay
+/// for the conversion of every contact.
 #[pyclass(name = "CheckReport", module = "nonsmooth._native", frozen)]
 pub struct PyCheckReport {
-    summary: Py<PyDict>,
-    /// One record per contact (a NumPy structured array).
-    #[pyo3(get)]
-    contacts: Py<PyAny>,
+    /// The library's report, its contacts included.
+    report: CheckReport,
+    summary: PyOnceLock<Py<PyDict>>,
+    contacts: PyOnceLock<Py<PyAny>>,
     consistent: bool,
+}
+
+impl PyCheckReport {
+    /// The summary dict (made on first use).
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyDict>> {
+        Ok(self
+            .summary
+            .get_or_try_init(py, || summary_to_py(py, &self.report))?
+            .bind(py))
+    }
+}
+
+/// A number as the summary dict holds it: a float, or `None` for NaN and infinities
+/// (which JSON does not have).
+fn number(py: Python<'_>, x: f64) -> PyResult<Bound<'_, PyAny>> {
+    Ok(if x.is_finite() {
+        x.into_pyobject(py)?.into_any()
+    } else {
+        py.None().into_bound(py)
+    })
 }
 
 #[pymethods]
 impl PyCheckReport {
+    /// One record per contact (a NumPy structured array).
+    #[getter]
+    fn contacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self
+            .contacts
+            .get_or_try_init(py, || contacts_to_py(py, &self.report.contacts))?
+            .bind(py)
+            .clone())
+    }
+
     fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        match self.summary.bind(py).get_item(name)? {
+        // The plain fields straight from the report (the same values as the summary
+        // dict's, without making the dict); the nested ones from the dict.
+        let r = &self.report;
+        let direct = match name {
+            "verdict" => Some(r.verdict.as_str().into_pyobject(py)?.into_any()),
+            "grade" => Some(r.grade.as_str().into_pyobject(py)?.into_any()),
+            "type" => Some(r.problem_type.as_str().into_pyobject(py)?.into_any()),
+            "by" => Some(r.by.name().into_pyobject(py)?.into_any()),
+            "level" => Some(r.level.name().into_pyobject(py)?.into_any()),
+            "tol" => Some(number(py, r.tol)?),
+            "error" => Some(number(py, r.error)?),
+            "error_q" => Some(number(py, r.error_q)?),
+            "error_abs" => Some(number(py, r.error_abs)?),
+            "error_normal" => Some(number(py, r.error_normal)?),
+            "error_scaled" => Some(number(py, r.error_scaled)?),
+            _ => None,
+        };
+        if let Some(v) = direct {
+            return Ok(v);
+        }
+        match self.summary(py)?.get_item(name)? {
             Some(v) => Ok(v),
             None => Err(PyAttributeError::new_err(format!(
                 "CheckReport has no attribute `{name}`"
@@ -54,7 +109,7 @@ impl PyCheckReport {
     }
 
     fn __dir__(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        let mut names: Vec<String> = self.summary.bind(py).keys().extract()?;
+        let mut names: Vec<String> = self.summary(py)?.keys().extract()?;
         names.extend(["contacts", "consistent", "to_dict"].map(String::from));
         Ok(names)
     }
@@ -67,18 +122,14 @@ impl PyCheckReport {
 
     /// The summary as a dict (a copy), with `contacts` the structured array.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = self.summary.bind(py).copy()?;
-        d.set_item("contacts", self.contacts.bind(py))?;
+        let d = self.summary(py)?.copy()?;
+        d.set_item("contacts", self.contacts(py)?)?;
         Ok(d)
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let s = self.summary.bind(py);
-        let grade: String = match s.get_item("grade")? {
-            Some(g) => g.extract()?,
-            None => String::new(),
-        };
-        Ok(format!("CheckReport({grade:?})"))
+        let _ = py;
+        Ok(format!("CheckReport({:?})", self.report.grade))
     }
 }
 
@@ -172,14 +223,34 @@ pub fn check(
     report_to_py(py, report)
 }
 
-/// The report as Python: the summary (the report without its contacts, as JSON) in a dict,
-/// the contacts as a structured array.
-pub(crate) fn report_to_py(py: Python<'_>, mut report: CheckReport) -> PyResult<PyCheckReport> {
-    let records = std::mem::take(&mut report.contacts)
+/// The report as Python. Its summary dict and contacts array are made when first read
+/// ([`PyCheckReport`]).
+pub(crate) fn report_to_py(_py: Python<'_>, report: CheckReport) -> PyResult<PyCheckReport> {
+    let consistent = report.verdict == "consistent";
+    Ok(PyCheckReport {
+        report,
+        summary: PyOnceLock::new(),
+        contacts: PyOnceLock::new(),
+        consistent,
+    })
+}
+
+/// The summary: the report without its contacts, as JSON, as a dict.
+fn summary_to_py(py: Python<'_>, report: &CheckReport) -> PyResult<Py<PyDict>> {
+    let mut summary = serde_json::to_value(report).map_err(errors::problem)?;
+    if let serde_json::Value::Object(m) = &mut summary {
+        m.remove("contacts");
+    }
+    Ok(json_to_py(py, &summary)?.cast_into::<PyDict>()?.unbind())
+}
+
+/// The contacts as a structured array.
+fn contacts_to_py(py: Python<'_>, contacts: &[ContactCheck]) -> PyResult<Py<PyAny>> {
+    let records = contacts
         .iter()
         .map(|c| fields_of(c).map_err(errors::problem))
         .collect::<PyResult<Vec<_>>>()?;
-    let contacts = if records.is_empty() {
+    Ok(if records.is_empty() {
         // No contacts (an LCP): an empty array with the same fields, typed from a record
         // of zeros (a struct literal, so a new field of the record fails to compile here).
         let zero = ContactCheck {
@@ -206,17 +277,6 @@ pub(crate) fn report_to_py(py: Python<'_>, mut report: CheckReport) -> PyResult<
             .unbind()
     } else {
         structured_array(py, &records, &["label", "law"])?.unbind()
-    };
-    let consistent = report.verdict == "consistent";
-    let mut summary = serde_json::to_value(&report).map_err(errors::problem)?;
-    if let serde_json::Value::Object(m) = &mut summary {
-        m.remove("contacts");
-    }
-    let summary = json_to_py(py, &summary)?.cast_into::<PyDict>()?.unbind();
-    Ok(PyCheckReport {
-        summary,
-        contacts,
-        consistent,
     })
 }
 

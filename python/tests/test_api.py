@@ -457,3 +457,17 @@ def test_warnings_are_python_warnings(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ns.Problem.local(np.eye(3), np.array([-1.0, 0.0, 0.0]), 0.5)
+
+
+def test_report_attributes_equal_the_summary_dict():
+    """The plain fields read straight from the report equal the summary dict's (the dict
+    and the contacts array are made on first use)."""
+    p, _, _ = generated(nc=4, seed=3, kind="ccp")
+    for r in (ns.solve(p, method="nsgs", tol=1e-14, max_iter=2).r, np.zeros(p.dim)):
+        rep = ns.check(p, r)
+        d = rep.to_dict()
+        for k in ("verdict", "grade", "type", "by", "level", "tol", "error", "error_q",
+                  "error_abs", "error_normal", "error_scaled", "reference", "kind"):
+            assert getattr(rep, k) == d[k], k
+        assert rep.contacts is rep.contacts  # made once, then kept
+        assert len(rep.contacts) == p.contacts
