@@ -568,6 +568,7 @@ pub fn contact_problem(
         ),
         units,
         labels: labels.clone(),
+        pyramid: None,
     };
     let problem = FrictionContact::new(
         Matrix::Dense(w),
