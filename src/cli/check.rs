@@ -526,36 +526,10 @@ mod trajectory {
     /// Lines file (blank lines skipped).
     fn steps(a: &CheckArgs, jsonl: bool) -> Result<Vec<Step>, Failure> {
         if jsonl {
-            let bytes = crate::io::read_file(&a.path).map_err(|e| match &e.kind {
-                crate::io::IoErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
-                    Failure::Usage(e.to_string())
-                }
-                _ => Failure::Input(e.to_string()),
-            })?;
-            let text = std::str::from_utf8(&bytes).map_err(|e| {
-                Failure::Input(format!(
-                    "{}: not text (byte {} is not UTF-8)",
-                    a.path.display(),
-                    e.valid_up_to()
-                ))
-            })?;
-            let mut out = Vec::new();
-            for (i, line) in text.lines().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let name = format!("{}:{}", a.path.display(), i + 1);
-                let lp = crate::io::load_json(Path::new(&name), line.as_bytes())
-                    .map_err(|e| e.to_string());
-                out.push(judge(a, lp, name));
-            }
-            if out.is_empty() {
-                return Err(Failure::Input(format!(
-                    "{}: no problems (a JSON Lines trajectory has one problem per line)",
-                    a.path.display()
-                )));
-            }
-            Ok(out)
+            Ok(super::super::jsonl_steps(&a.path)?
+                .into_iter()
+                .map(|(name, lp)| judge(a, lp, name))
+                .collect())
         } else if super::is_rollout(&a.path) {
             let all = crate::io::numpy::rollout::load(&a.path)
                 .map_err(|e| Failure::Input(e.to_string()))?;

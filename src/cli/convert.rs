@@ -90,22 +90,9 @@ fn rollout(a: &ConvertArgs) -> Result<ExitCode, Failure> {
         .is_some_and(|e| e.eq_ignore_ascii_case("jsonl"));
     let mut inputs = vec![a.input.clone()];
     let steps: Vec<crate::io::LoadedProblem> = if jsonl {
-        let bytes = crate::io::read_file(&a.input).map_err(|e| Failure::Input(e.to_string()))?;
-        let text = std::str::from_utf8(&bytes).map_err(|e| {
-            Failure::Input(format!(
-                "{}: not text (byte {} is not UTF-8)",
-                a.input.display(),
-                e.valid_up_to()
-            ))
-        })?;
-        text.lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(i, line)| {
-                let name = format!("{}:{}", a.input.display(), i + 1);
-                crate::io::load_json(Path::new(&name), line.as_bytes())
-                    .map_err(|e| Failure::Input(e.to_string()))
-            })
+        super::jsonl_steps(&a.input)?
+            .into_iter()
+            .map(|(_, lp)| lp.map_err(Failure::Input))
             .collect::<Result<_, _>>()?
     } else if a.input.is_dir() {
         let mut files = super::expand(std::slice::from_ref(&a.input))?;

@@ -218,6 +218,45 @@ fn natural(a: &str, b: &str) -> std::cmp::Ordering {
     pa.len().cmp(&pb.len()).then(a.cmp(b))
 }
 
+/// The problems of a JSON Lines trajectory, one per non-blank line: `(name, problem or
+/// why not)`, the name `FILE:LINE`. A missing file is a usage error (2); unreadable
+/// bytes, text that is not UTF-8 or a file without any problem are input errors (1).
+fn jsonl_steps(
+    path: &Path,
+) -> Result<Vec<(String, Result<crate::io::LoadedProblem, String>)>, Failure> {
+    let bytes = crate::io::read_file(path).map_err(|e| match &e.kind {
+        crate::io::IoErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+            Failure::Usage(e.to_string())
+        }
+        _ => Failure::Input(e.to_string()),
+    })?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        Failure::Input(format!(
+            "{}: not text (byte {} is not UTF-8)",
+            path.display(),
+            e.valid_up_to()
+        ))
+    })?;
+    let out: Vec<_> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            let name = format!("{}:{}", path.display(), i + 1);
+            let lp =
+                crate::io::load_json(Path::new(&name), line.as_bytes()).map_err(|e| e.to_string());
+            (name, lp)
+        })
+        .collect();
+    if out.is_empty() {
+        return Err(Failure::Input(format!(
+            "{}: no problems (a JSON Lines trajectory has one problem per line)",
+            path.display()
+        )));
+    }
+    Ok(out)
+}
+
 /// Reads one problem: FCLIB HDF5 files in a child process ([`isolated`]), the rest in
 /// process ([`crate::io::load`]).
 fn load(path: &Path) -> Result<crate::io::LoadedProblem, crate::io::IoError> {

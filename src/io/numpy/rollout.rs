@@ -107,42 +107,13 @@ pub fn is_rollout(path: &Path) -> bool {
         .is_some_and(|n| step_of(n).is_some())
 }
 
-/// Reads every step of a rollout archive from memory (`path` names it in messages).
-///
-/// # Errors
-/// As [`super::npz::from_bytes`] for each step, naming the step's member; a member
-/// outside any step; an archive without steps.
-pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<LoadedProblem>, IoError> {
-    let steps = steps_of(path, std::io::Cursor::new(bytes))?;
-    if steps.is_empty() {
-        return Err(IoError::parse(
-            path,
-            "zip",
-            "the rollout archive holds no step",
-        ));
-    }
-    steps
-        .iter()
-        .map(|(_, p)| read_problem(path, std::io::Cursor::new(bytes), bytes.len() as u64, p))
-        .collect()
-}
-
-/// Reads every step of the rollout archive `path`, member by member (each member at most
-/// [`crate::io::MAX_FILE_BYTES`] uncompressed).
-///
-/// # Errors
-/// As [`from_bytes`]; also [`IoErrorKind::Io`] and [`IoErrorKind::NotAFile`].
-pub fn load(path: &Path) -> Result<Vec<LoadedProblem>, IoError> {
-    let open = || -> Result<(std::io::BufReader<std::fs::File>, u64), IoError> {
-        let file = crate::io::file::open_regular(path)?;
-        let len = file
-            .metadata()
-            .map_err(|e| IoError::new(path, IoErrorKind::Io(e)))?
-            .len();
-        Ok((std::io::BufReader::with_capacity(1 << 20, file), len))
-    };
-    let (reader, _) = open()?;
-    let steps = steps_of(path, reader)?;
+/// Reads every step: the archive is opened once to list the steps, then once per step
+/// (`open` gives a reader at its start and the archive's length).
+fn read_steps<R: std::io::Read + std::io::Seek>(
+    path: &Path,
+    open: impl Fn() -> Result<(R, u64), IoError>,
+) -> Result<Vec<LoadedProblem>, IoError> {
+    let steps = steps_of(path, open()?.0)?;
     if steps.is_empty() {
         return Err(IoError::parse(
             path,
@@ -157,6 +128,33 @@ pub fn load(path: &Path) -> Result<Vec<LoadedProblem>, IoError> {
             read_problem(path, reader, len, p)
         })
         .collect()
+}
+
+/// Reads every step of a rollout archive from memory (`path` names it in messages).
+///
+/// # Errors
+/// As [`super::npz::from_bytes`] for each step, naming the step's member; a member
+/// outside any step; an archive without steps.
+pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<LoadedProblem>, IoError> {
+    read_steps(path, || {
+        Ok((std::io::Cursor::new(bytes), bytes.len() as u64))
+    })
+}
+
+/// Reads every step of the rollout archive `path`, member by member (each member at most
+/// [`crate::io::MAX_FILE_BYTES`] uncompressed).
+///
+/// # Errors
+/// As [`from_bytes`]; also [`IoErrorKind::Io`] and [`IoErrorKind::NotAFile`].
+pub fn load(path: &Path) -> Result<Vec<LoadedProblem>, IoError> {
+    read_steps(path, || {
+        let file = crate::io::file::open_regular(path)?;
+        let len = file
+            .metadata()
+            .map_err(|e| IoError::new(path, IoErrorKind::Io(e)))?
+            .len();
+        Ok((std::io::BufReader::with_capacity(1 << 20, file), len))
+    })
 }
 
 /// One step to write: its name, problem, answer and provenance (as
