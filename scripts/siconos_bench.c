@@ -7,8 +7,10 @@
  *
  * FILE is a Siconos fc3d .dat file, SOLVER a Siconos fc3d solver name without its prefix
  * (NSGS, PROX, NSN_AC, NSN_FB, ...). Each of REPEAT runs starts from r = u = 0 with fresh
- * solver options; the best wall time (CLOCK_MONOTONIC) is kept. Prints one JSON line:
- *   {"file", "solver", "contacts", "info", "iterations", "error", "seconds", "timer": "c"}
+ * solver options; the best wall time (CLOCK_MONOTONIC) is kept, and the median of the runs
+ * beside it. Prints one JSON line:
+ *   {"file", "solver", "contacts", "info", "iterations", "error", "seconds", "median",
+ *    "timer": "c"}
  * where error is Siconos's own `fc3d_compute_error` with the norm of q, as the Python
  * driver reports it. Exit status 2 on a usage error or an unknown solver, 1 when the file
  * cannot be read.
@@ -28,6 +30,11 @@
 #include <siconos/numerics/NonSmoothDrivers.h>
 #include <siconos/numerics/SolverOptions.h>
 #include <siconos/numerics/fc3d_compute_error.h>
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
 
 static double now(void) {
   struct timespec t;
@@ -75,6 +82,7 @@ int main(int argc, char **argv) {
   double *r = calloc((size_t)n + 1, sizeof(double));
   double *u = calloc((size_t)n + 1, sizeof(double));
   double best = INFINITY;
+  double *times = calloc((size_t)repeat, sizeof(double));
   int info = 0, iterations = 0;
   double error = NAN;
   double norm_q = 0.0;
@@ -90,12 +98,17 @@ int main(int argc, char **argv) {
     double t = now();
     info = fc3d_driver(prob, r, u, so);
     double seconds = now() - t;
+    times[k] = seconds;
     if (seconds < best)
       best = seconds;
     iterations = so->iparam[SICONOS_IPARAM_ITER_DONE];
     fc3d_compute_error(prob, r, u, tol, so, norm_q, &error);
     solver_options_delete(so);
   }
+  qsort(times, (size_t)repeat, sizeof(double), cmp_double);
+  double median = repeat % 2 ? times[repeat / 2]
+                             : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
+  free(times);
   printf("{\"file\": \"");
   for (const char *c = file; *c; c++) {
     if (*c == '"' || *c == '\\')
@@ -108,8 +121,8 @@ int main(int argc, char **argv) {
   else
     snprintf(err, sizeof err, "null");
   printf("\", \"solver\": \"%s\", \"contacts\": %d, \"info\": %d, \"iterations\": %d, "
-         "\"error\": %s, \"seconds\": %.9g, \"timer\": \"c\"}\n",
-         solver, prob->numberOfContacts, info, iterations, err, best);
+         "\"error\": %s, \"seconds\": %.9g, \"median\": %.9g, \"timer\": \"c\"}\n",
+         solver, prob->numberOfContacts, info, iterations, err, best, median);
   free(r);
   free(u);
   frictionContactProblem_free(prob);

@@ -492,6 +492,25 @@ fn settings(a: &SimulateArgs) -> Result<Settings, Failure> {
 }
 
 /// The contact solver as the header states it; `auto` says what it resolves to.
+/// The scene's size options as given (` --n 10 --ratio 100000`), for the provenance of a
+/// dumped problem; empty when none was given (the scene's defaults).
+fn scene_options(a: &SimulateArgs) -> String {
+    let mut s = String::new();
+    if let Some(n) = a.n {
+        s += &format!(" --n {n}");
+    }
+    if let Some(k) = a.per_layer {
+        s += &format!(" --per-layer {k}");
+    }
+    if let Some(r) = a.ratio {
+        s += &format!(" --ratio {r}");
+    }
+    if let Some(seed) = a.seed {
+        s += &format!(" --seed {seed}");
+    }
+    s
+}
+
 fn describe_method(s: &Settings) -> String {
     if s.method.name() == "auto" && s.stepper == Stepper::Vsp {
         "auto (nsgs, the paper's projected Gauss-Seidel, in every part of the step)".into()
@@ -738,8 +757,9 @@ pub fn run(a: SimulateArgs) -> Result<ExitCode, Failure> {
             let prov = Provenance {
                 source: "nonsmooth simulate".into(),
                 description: format!(
-                    "scene {}, step {} (t = {} s), dt {} s, {} stepper, cfm {}; {} the step solved",
+                    "scene {}{}, step {} (t = {} s), dt {} s, {} stepper, cfm {}; {} the step solved",
                     a.scene,
+                    scene_options(&a),
                     r.step,
                     r.time,
                     a.dt,

@@ -33,7 +33,10 @@
 //! ([`NewtonLinear`]), then backtracks on the merit
 //! `ψ = 1/2 ‖Φ‖²` until the Armijo condition `ψ(r + τ Δ) <= (1 - 2 σ τ) ψ(r)` holds
 //! (Silcowitz et al. 2009 eq. 38). When `H` is singular — more contacts than degrees of
-//! freedom make `W` rank deficient — it is regularised (`H + ε I`, `ε` growing). When no
+//! freedom make `W` rank deficient — it is regularised (`H + ε I`, `ε` growing). When the
+//! LU solves a nearly singular `H` without complaint but the direction fails the line
+//! search (a component in the null space of `W` that leaves the cone), the regularised
+//! direction is tried once with a short line search. When no
 //! step along the direction passes the test, the iteration falls back to a few blocked
 //! Gauss-Seidel sweeps (the hybrid globalisation, the default) or, with
 //! [`ConeNewtonOptions::gs_sweeps`] `= 0`, to the gradient direction `-H^T Φ`.
@@ -829,6 +832,88 @@ struct ConeState {
     rho_q_norm: f64,
 }
 
+/// The trial workspace of a [`ConeState`] for [`line_search`], borrowed field by field (so
+/// that `ρ` stays borrowed beside it).
+macro_rules! trial_space {
+    ($st:expr) => {
+        TrialSpace {
+            trial: &mut $st.trial,
+            u_trial: &mut $st.u_trial,
+            phi_trial: &mut $st.phi_trial,
+            u: &mut $st.u,
+        }
+    };
+}
+
+/// The regularised retry is taken only when the failed plain direction is this many times
+/// longer than the iterate (or `‖ρ ∘ q‖` at zero): the mark of a null-space component.
+/// On the shipped `BoxesStack1` file a retry at 161 led the PROX-started Newton method to
+/// stall at 1.2e-4 where the Gauss-Seidel fallback converges; on the heavy box settling on
+/// a light one the first failed direction is 2.2e4 times the iterate.
+const RETRY_BLOW_UP: f64 = 1e3;
+
+/// Backtracks allowed to the regularised direction tried when the plain Newton direction
+/// failed its line search (see [`ConeNewton`]'s step): `τ >= 1/4`.
+const RETRY_BACKTRACKS: usize = 2;
+
+/// Mutable workspace of one line search.
+struct TrialSpace<'a> {
+    trial: &'a mut DVector<f64>,
+    u_trial: &'a mut DVector<f64>,
+    phi_trial: &'a mut DVector<f64>,
+    /// `u` at `r`, replaced by `u` at the accepted trial.
+    u: &'a mut DVector<f64>,
+}
+
+/// Backtracking (non-monotone) line search on `ψ` along `d` from `r`: the first
+/// `τ = shrink^k`, `k <= max_backtracks`, with `ψ(r + τ d) <= (1 - 2 σ τ) ψ_ref` (every
+/// `τ = 1` without line search). Moves `r` and returns `true` when one passes.
+#[allow(clippy::too_many_arguments)]
+fn line_search(
+    fc: &FrictionContact,
+    kind: FrictionKind,
+    rho: &[[f64; 2]],
+    options: &ConeNewtonOptions,
+    psi_ref: f64,
+    r: &mut DVector<f64>,
+    d: &DVector<f64>,
+    ws: TrialSpace<'_>,
+    stats: &mut ConeNewtonStats,
+) -> bool {
+    let mut tau = 1.0;
+    for _ in 0..=options.max_backtracks {
+        ws.trial.copy_from(r);
+        ws.trial.axpy(tau, d, 1.0);
+        velocity_into(fc, ws.trial, ws.u_trial);
+        eval(fc, kind, rho, ws.trial, ws.u_trial, ws.phi_trial, None);
+        let psi_t = 0.5 * ws.phi_trial.norm_squared();
+        if !options.line_search || psi_t <= (1.0 - 2.0 * options.armijo * tau) * psi_ref {
+            r.copy_from(ws.trial);
+            std::mem::swap(ws.u, ws.u_trial);
+            return true;
+        }
+        tau *= options.shrink;
+        stats.backtracks += 1;
+    }
+    false
+}
+
+/// The Levenberg-Marquardt shift `eps` of the regularised Newton matrix `H + eps I`, tied
+/// to the residual: `‖Φ‖` (in the units of `r`) or `h ‖Φ‖ / ‖r‖` (relative), whichever is
+/// smaller, between `1e-12 h` and `1e-4 h` (`h` the scale of `H`). With the absolute term
+/// alone eps stayed at its cap while `r` was large (heavy bodies, `‖r‖ ~ 1e5`) and the
+/// method crawled linearly (2121 iterations on heavy_on_light(1e6), 19 with both); the
+/// relative term alone slowed some Capsules files (41 -> 302 iterations).
+fn lm_eps(r: &DVector<f64>, phi: &DVector<f64>, rho_q_norm: f64, h_scale: f64) -> f64 {
+    let size = crate::merit::scaled_norm(r.as_slice()).max(rho_q_norm);
+    let rel = if size > 0.0 {
+        crate::merit::scaled_norm(phi.as_slice()) / size
+    } else {
+        1.0
+    };
+    (1e-12 * h_scale).max(phi.norm().min(h_scale * rel).min(1e-4 * h_scale))
+}
+
 impl Method for ConeNewton {
     type Problem = FrictionContact;
     type Options = ConeNewtonOptions;
@@ -953,49 +1038,57 @@ impl Method for ConeNewton {
             }
             if eps == 0.0 {
                 stats.regularised += 1;
-                // Levenberg-Marquardt: eps tied to the residual, `‖Φ‖` (in the units of
-                // `r`) and `h ‖Φ‖ / ‖r‖` (relative), whichever is smaller, capped at
-                // `1e-4 h`. With the absolute term alone eps stayed at its cap while `r` was
-                // large (heavy bodies, `‖r‖ ~ 1e5`) and the method crawled linearly (2121
-                // iterations on heavy_on_light(1e6), 19 now); the relative term alone
-                // slowed some Capsules files (41 -> 302 iterations).
-                let size = crate::merit::scaled_norm(r.as_slice()).max(rho_q_norm);
-                let rel = if size > 0.0 {
-                    crate::merit::scaled_norm(st.phi.as_slice()) / size
-                } else {
-                    1.0
-                };
-                eps = (1e-12 * h_scale).max(st.phi.norm().min(h_scale * rel).min(1e-4 * h_scale));
+                eps = lm_eps(r, &st.phi, rho_q_norm, h_scale);
             } else {
                 eps *= 100.0;
             }
         }
-        let mut accepted = false;
-        if let Some(d) = &dir {
-            // Backtracking (non-monotone) line search on psi.
-            let mut tau = 1.0;
-            for _ in 0..=options.max_backtracks {
-                st.trial.copy_from(r);
-                st.trial.axpy(tau, d, 1.0);
-                velocity_into(fc, &st.trial, &mut st.u_trial);
-                eval(
+        let mut accepted = match &dir {
+            Some(d) => line_search(
+                fc,
+                kind,
+                rho,
+                options,
+                psi_ref,
+                r,
+                d,
+                trial_space!(st),
+                stats,
+            ),
+            None => false,
+        };
+        let blown_up = dir.as_ref().is_some_and(|d| {
+            d.norm() > RETRY_BLOW_UP * crate::merit::scaled_norm(r.as_slice()).max(rho_q_norm)
+        });
+        if !accepted && !matrix.krylov && eps == 0.0 && blown_up {
+            // The plain direction failed the line search. On a rank-deficient `W` (redundant
+            // contacts: a box face resting on four corners, a heavy body on a light one) the
+            // LU solves the singular system without complaint and returns a direction with
+            // a huge component in the null space of `W`; it leaves the cone and no step
+            // length passes. The regularised system `H + eps I` damps that component (the
+            // regularised Newton method for singular problems: Li, Fukushima, Qi, Yamashita
+            // 2004, eps tied to the residual). Its step is taken only if one of the first
+            // RETRY_BACKTRACKS lengths passes: a shorter one crawled where the Gauss-Seidel
+            // fallback converges (walls and towers of boxes, measured on their dumps).
+            stats.regularised += 1;
+            eps = lm_eps(r, &st.phi, rho_q_norm, h_scale);
+            matrix.values(&st.blocks, rho, eps, &mut st.vals);
+            if let Some(d) = matrix.solve(&st.vals, &st.rhs) {
+                let short = ConeNewtonOptions {
+                    max_backtracks: options.max_backtracks.min(RETRY_BACKTRACKS),
+                    ..options.clone()
+                };
+                accepted = line_search(
                     fc,
                     kind,
                     rho,
-                    &st.trial,
-                    &st.u_trial,
-                    &mut st.phi_trial,
-                    None,
+                    &short,
+                    psi_ref,
+                    r,
+                    &d,
+                    trial_space!(st),
+                    stats,
                 );
-                let psi_t = 0.5 * st.phi_trial.norm_squared();
-                if !options.line_search || psi_t <= (1.0 - 2.0 * options.armijo * tau) * psi_ref {
-                    r.copy_from(&st.trial);
-                    std::mem::swap(&mut st.u, &mut st.u_trial);
-                    accepted = true;
-                    break;
-                }
-                tau *= options.shrink;
-                stats.backtracks += 1;
             }
         }
         // ANCHOR_END: newton_step

@@ -11,17 +11,21 @@
 //! * **Friction problems** (fc3d; a global problem is solved in its local form). A probe of
 //!   [`PROBE_SWEEPS`] NSGS sweeps measures the contraction per sweep `ρ` over its second
 //!   half. If the rate predicts the tolerance within [`GS_PREDICTED`] sweeps, NSGS goes on
-//!   for three times the prediction (cheap sweeps, fast enough). If that does not finish,
-//!   the semismooth Newton method takes the best iterate (up to [`NEWTON_CONTACTS`]
-//!   contacts, where its linear solves stay cheap); if it stalls, the proximal-point method
-//!   (`ppa`, whose regularised inner problems Newton solves where the plain one stalls on
-//!   rank-deficient, redundant contacts); if that stalls too and NSGS has not had its run,
-//!   NSGS from the best iterate, to the cap.
+//!   for three times the prediction (cheap sweeps, fast enough), and once more when the
+//!   rate measured over that run predicts it within [`GS_EXTEND_PREDICTED`]. If that does
+//!   not finish, the semismooth Newton method takes the best iterate (up to
+//!   [`NEWTON_CONTACTS`] contacts, where its linear solves stay cheap; it gives way after
+//!   [`NEWTON_STALL_WINDOW`] iterations without a tenfold fall of the error); then the
+//!   proximal-point method (`ppa`, whose regularised inner problems Newton solves where the
+//!   plain one stalls on rank-deficient, redundant contacts), started from the probe's
+//!   iterate; if that stalls too and NSGS has not had its run, NSGS from the best iterate,
+//!   to the cap.
 //! * **Boxed LCP**: NNCG, then the Fischer-Newton method, then projected Gauss-Seidel.
 //! * **Generic mechanical problem**: its Newton method, then its Gauss-Seidel.
 //!
-//! Every stage starts from the best iterate so far and runs under the caller's tolerance,
-//! time limit and (capped by each stage's own) iteration limit. The answer is the best
+//! Every stage but the proximal-point one starts from the best iterate so far; all run
+//! under the caller's tolerance, time limit and (capped by each stage's own) iteration
+//! limit. The answer is the best
 //! iterate met; its status is `converged` when a stage converged, otherwise the last
 //! stage's. The statistics list the stages (`route`, and per stage its method, status,
 //! iterations and error).
@@ -47,8 +51,18 @@ pub const PROBE_SWEEPS: usize = 20;
 /// NSGS goes on after the probe when its measured rate predicts the tolerance within this
 /// many more sweeps.
 pub const GS_PREDICTED: f64 = 1000.0;
+/// After the NSGS run the probe called for, NSGS goes on once more when the rate measured
+/// over that run (a steadier measure than the probe's) predicts the tolerance within this
+/// many more sweeps.
+pub const GS_EXTEND_PREDICTED: f64 = 5000.0;
 /// The semismooth Newton stage runs on problems up to this many contacts.
 pub const NEWTON_CONTACTS: usize = 20_000;
+/// The friction strategy's Newton stage gives way to the next stage when its best error
+/// has not fallen tenfold in this many iterations (the method's own rule waits 150 for a
+/// halving): on the redundant contacts of walls and towers the cone Newton method crawls
+/// on its Gauss-Seidel fallback for hundreds of iterations and stalls near 3e-8, where the
+/// proximal-point stage converges. A caller's own stall rule ([`Params::stall`]) wins.
+pub const NEWTON_STALL_WINDOW: usize = 30;
 
 /// One stage's record.
 struct StageRecord {
@@ -114,6 +128,20 @@ impl<'a, 'o> Run<'a, 'o> {
         cap: usize,
         history: bool,
     ) -> Option<Ran> {
+        self.stage_with(method, x, cap, history, None, None)
+    }
+
+    /// [`Run::stage`] under the stall rule `stall` unless the caller set one, started from
+    /// `from` if given (else from the best iterate so far).
+    fn stage_with(
+        &mut self,
+        method: &'static str,
+        x: &mut DVector<f64>,
+        cap: usize,
+        history: bool,
+        stall: Option<crate::solver::StallRule>,
+        from: Option<&DVector<f64>>,
+    ) -> Option<Ran> {
         if self.finished() {
             return None;
         }
@@ -122,9 +150,12 @@ impl<'a, 'o> Run<'a, 'o> {
             max_iter: cap.min(self.params.max_iter).max(1),
             record_history: history || self.params.record_history,
             time_limit: self.remaining(),
+            stall: self.params.stall.or(stall),
             ..self.params.clone()
         };
-        if let Some((_, _, bx)) = &self.best {
+        if let Some(start) = from {
+            x.copy_from(start);
+        } else if let Some((_, _, bx)) = &self.best {
             x.copy_from(bx);
         }
         let offset = self.done;
@@ -257,32 +288,71 @@ fn measured_rate(ran: &Ran, measure: crate::merit::Measure) -> Option<(f64, f64)
     Some(((e1 / e0).powf(1.0 / k as f64), e1))
 }
 
+/// Sweeps a contraction `rate` per sweep needs from the error `e` to `tol` (infinite for a
+/// rate of 1 or more).
+fn predicted_sweeps(rate: f64, e: f64, tol: f64) -> f64 {
+    if rate < 1.0 && tol > 0.0 {
+        (tol / e).ln().min(0.0) / rate.ln()
+    } else {
+        f64::INFINITY
+    }
+}
+
 // ANCHOR: auto_friction
 /// The friction strategy (module docs).
 fn friction(run: &mut Run<'_, '_>, x: &mut DVector<f64>, contacts: usize) {
     let tol = run.params.tol;
     let probe = run.stage("nsgs", x, PROBE_SWEEPS, true);
+    // the proximal-point stage starts from the probe's iterate, not from the best one: its
+    // rho follows the error it starts from (rho = sigma mean(diag W) e), and started near
+    // the solution of a rank-deficient problem (3e-8, after thousands of NSGS sweeps or a
+    // stalled Newton run on a wall of bricks) its inner problems are as singular as the
+    // problem itself and it stalled near 1e-8; from the probe's 1e-3 it converged in 4 to 8
+    // outer iterations
+    let probed = run.best.as_ref().map(|(_, _, bx)| bx.clone());
     // sweeps the rate measured over the probe's second half needs to reach tol
     let predicted = probe
         .as_ref()
         .and_then(|p| measured_rate(p, run.params.measure))
-        .map_or(f64::INFINITY, |(rate, e)| {
-            if rate < 1.0 && tol > 0.0 {
-                (tol / e).ln().min(0.0) / rate.ln()
-            } else {
-                f64::INFINITY
-            }
-        });
+        .map_or(f64::INFINITY, |(rate, e)| predicted_sweeps(rate, e, tol));
     let mut swept = false;
     if predicted <= GS_PREDICTED {
         // three times the prediction: the rate of a Gauss-Seidel method slows as it nears
         // the solution
-        run.stage("nsgs", x, 3 * predicted.ceil() as usize + 100, false);
+        let more = run.stage("nsgs", x, 3 * predicted.ceil() as usize + 100, true);
         swept = true;
+        // once more if the rate measured over that run still predicts the tolerance
+        // within GS_EXTEND_PREDICTED sweeps (a tower of bricks: 658 sweeps to 2.7e-6,
+        // 2 082 in all, where a Newton iteration costs as much as hundreds of sweeps)
+        let again = more
+            .as_ref()
+            .and_then(|p| measured_rate(p, run.params.measure))
+            .map_or(f64::INFINITY, |(rate, e)| predicted_sweeps(rate, e, tol));
+        if again <= GS_EXTEND_PREDICTED {
+            run.stage("nsgs", x, 3 * again.ceil() as usize + 100, false);
+        }
     }
     if contacts <= NEWTON_CONTACTS {
-        run.stage("nsn", x, super::NEWTON_DEFAULT_MAX_ITER, false);
-        run.stage("ppa", x, super::NEWTON_DEFAULT_MAX_ITER, false);
+        let stall = crate::solver::StallRule {
+            window: NEWTON_STALL_WINDOW,
+            fraction: 0.9,
+        };
+        run.stage_with(
+            "nsn",
+            x,
+            super::NEWTON_DEFAULT_MAX_ITER,
+            false,
+            Some(stall),
+            None,
+        );
+        run.stage_with(
+            "ppa",
+            x,
+            super::NEWTON_DEFAULT_MAX_ITER,
+            false,
+            None,
+            probed.as_ref(),
+        );
     }
     if !swept || contacts > NEWTON_CONTACTS {
         run.stage("nsgs", x, usize::MAX, false);

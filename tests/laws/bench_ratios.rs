@@ -6,7 +6,7 @@
 //! time by `c` divides every ratio (and the median and worst) by `c`; the median lies
 //! between the smallest and largest ratio; bad campaigns are refused.
 
-use nonsmooth::cli::profile::Record;
+use nonsmooth::cli::profile::{Record, Statistic};
 use nonsmooth::cli::ratios::{Ratios, median};
 use proptest::prelude::*;
 
@@ -29,6 +29,7 @@ fn rec(problem: usize, solver: &str, seconds: f64, converged: bool) -> Record {
         timeout: None,
         message: None,
         timer: None,
+        median_seconds: None,
     }
 }
 
@@ -193,4 +194,37 @@ fn problems_siconos_did_not_run_on_have_no_ratio() {
     // a campaign where Siconos ran nowhere has nothing to compare with
     let e = Ratios::from_records(&[rec(0, "auto", 1.0, true), not_run(0)], "auto").unwrap_err();
     assert!(e.contains("did not run on any problem"), "{e}");
+}
+
+proptest! {
+    /// By the median, the table is the table of the records whose times are their medians:
+    /// [`Ratios::from_records_by`] with [`Statistic::Median`] reads `median_seconds`, not
+    /// `seconds`, and nothing else changes.
+    #[test]
+    fn the_median_table_is_the_table_of_the_medians(c in campaign(), spread in 1.0f64..5.0) {
+        let best = records(&c, 1.0);
+        let with_medians: Vec<Record> = best
+            .iter()
+            .map(|r| Record { median_seconds: r.seconds.map(|s| s * spread), ..r.clone() })
+            .collect();
+        let as_best: Vec<Record> = with_medians
+            .iter()
+            .map(|r| Record { seconds: r.median_seconds, ..r.clone() })
+            .collect();
+        let by_median = Ratios::from_records_by(&with_medians, "auto", Statistic::Median).unwrap();
+        let direct = Ratios::from_records(&as_best, "auto").unwrap();
+        prop_assert_eq!(&by_median.rows, &direct.rows);
+        prop_assert_eq!(by_median.median(), direct.median());
+        // and by the best, the medians are ignored
+        let by_best = Ratios::from_records(&with_medians, "auto").unwrap();
+        prop_assert_eq!(by_best.rows, Ratios::from_records(&best, "auto").unwrap().rows);
+    }
+}
+
+#[test]
+fn a_campaign_without_medians_is_refused_by_the_median() {
+    let rs = vec![rec(0, "auto", 1.0, true), rec(0, "siconos-PROX", 2.0, true)];
+    let e = Ratios::from_records_by(&rs, "auto", Statistic::Median).unwrap_err();
+    assert!(e.contains("no median"), "{e}");
+    assert!(Ratios::from_records_by(&rs, "auto", Statistic::Best).is_ok());
 }

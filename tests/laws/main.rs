@@ -81,6 +81,7 @@ mod reformulation_roots;
 mod resting_box;
 mod semi_staggered;
 mod shock_propagation;
+mod simulation_dumps;
 mod splitting_agrees_with_lemke;
 mod splitting_sweep;
 mod tangent_basis;

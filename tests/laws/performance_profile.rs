@@ -113,6 +113,7 @@ fn records_make_the_same_profile_and_refuse_bad_input() {
         timeout: None,
         message: None,
         timer: None,
+        median_seconds: None,
     };
     let records = vec![
         rec("a", "x", 1.0, "converged"),

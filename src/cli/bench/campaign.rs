@@ -179,6 +179,7 @@ fn run_problem(
         timeout: a.timeout,
         message: None,
         timer: None,
+        median_seconds: None,
     };
     let params = Params {
         tol: a.tol,
@@ -224,12 +225,14 @@ fn run_problem(
             match run? {
                 SiconosRun::Done(v) => {
                     rec.seconds = v["seconds"].as_f64();
+                    rec.median_seconds = v["median"].as_f64();
                     rec.timer = v["timer"].as_str().map(String::from);
                     rec.iterations = v["iterations"].as_u64().map(|i| i as usize);
                     rec.error = v["error"].as_f64().filter(|e| e.is_finite());
                     let late = rec.seconds.zip(a.timeout).is_some_and(|(s, t)| s > t);
                     if late {
                         rec.seconds = None;
+                        rec.median_seconds = None;
                     }
                     rec.status = if late {
                         "timeout"
@@ -309,10 +312,10 @@ fn written_dat(text: &str) -> Result<std::path::PathBuf, String> {
     Ok(path)
 }
 
-/// Best of `repeat` whole solves of ours from zero, each stopped by its observer at the
-/// timeout; the status, iterations and error are the last run's.
+/// Best and median of `repeat` whole solves of ours from zero, each stopped by its observer
+/// at the timeout; the status, iterations and error are the last run's.
 fn time_one(problem: &AnyProblem, m: &Choice, params: &Params, a: &BenchArgs, rec: &mut Record) {
-    let mut best: Option<f64> = None;
+    let mut times: Vec<f64> = Vec::new();
     for _ in 0..a.repeat.max(1) {
         let x = DVector::zeros(problem.dim());
         let t = Instant::now();
@@ -330,12 +333,13 @@ fn time_one(problem: &AnyProblem, m: &Choice, params: &Params, a: &BenchArgs, re
         rec.error = out.info().map(|i| i.error.rel).filter(|e| e.is_finite());
         rec.message = out.result.as_ref().err().map(|e| e.to_string());
         if rec.status == "timeout" || rec.status == "invalid" {
-            best = None;
+            times.clear();
             break;
         }
-        best = Some(best.map_or(seconds, |b| b.min(seconds)));
+        times.push(seconds);
     }
-    rec.seconds = best;
+    rec.seconds = times.iter().copied().min_by(f64::total_cmp);
+    rec.median_seconds = super::ratios::median(times.iter().map(|&t| Some(t)));
 }
 
 /// Where the records go as each problem's solves end: JSON Lines to `--jsonl FILE` or, with

@@ -160,6 +160,10 @@ enum BenchAction {
         /// The method of ours compared on its own as well.
         #[arg(long, default_value = "auto", value_name = "METHOD")]
         named: String,
+        /// The timing compared: the best of each solver's `--repeat` runs, or their median
+        /// (steadier from campaign to campaign on a loaded machine)
+        #[arg(long, value_enum, default_value = "best")]
+        statistic: profile::Statistic,
     },
 }
 
@@ -237,7 +241,11 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
             plot,
             tol_label,
         }) => return run_profile(file, plot.as_deref(), tol_label.as_deref()),
-        Some(BenchAction::Ratios { file, named }) => return run_ratios(file, named),
+        Some(BenchAction::Ratios {
+            file,
+            named,
+            statistic,
+        }) => return run_ratios(file, named, *statistic),
         None => {}
     }
     if a.sweeps.is_some() && (is_campaign(&a) || whole_solve(&a)) {
@@ -335,11 +343,15 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, Failure> {
 }
 
 /// `nonsmooth bench ratios FILE [--named METHOD]`.
-fn run_ratios(file: &Path, named: &str) -> Result<ExitCode, Failure> {
+fn run_ratios(
+    file: &Path,
+    named: &str,
+    statistic: profile::Statistic,
+) -> Result<ExitCode, Failure> {
     let records = profile::read_records(file)
         .and_then(|r| profile::one_tolerance(file, r))
         .map_err(Failure::Input)?;
-    let r = ratios::Ratios::from_records(&records, named)
+    let r = ratios::Ratios::from_records_by(&records, named, statistic)
         .map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

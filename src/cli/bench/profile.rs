@@ -52,6 +52,17 @@ pub const STATUSES: &[&str] = &[
     "-",
 ];
 
+/// Which of a record's timings a comparison uses: the best of the `repeat` runs (the
+/// default, the least disturbed by other work on the machine) or their median.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Statistic {
+    /// The best (smallest) wall time of the runs.
+    #[default]
+    Best,
+    /// The median wall time of the runs.
+    Median,
+}
+
 /// One timed solve of a campaign: one line of its JSON Lines output. A key this struct
 /// does not know is an error when reading (a misspelt `"seconds"` would otherwise read as
 /// a solve that never finished).
@@ -80,6 +91,11 @@ pub struct Record {
     pub error: Option<f64>,
     /// Timed runs; `seconds` is the best.
     pub repeat: usize,
+    /// The median wall time of the `repeat` runs, in seconds (`None` when no run finished,
+    /// and in campaign files written before it was recorded): with [`Record::seconds`], the
+    /// spread of the timing on a loaded machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub median_seconds: Option<f64>,
     /// The per-solve timeout in seconds, if one was set.
     pub timeout: Option<f64>,
     /// Why the solve failed, when it did and the solver said why.
@@ -95,8 +111,17 @@ pub struct Record {
 impl Record {
     /// The seconds of a converged solve, else `None`.
     pub fn solved_time(&self) -> Option<f64> {
+        self.solved_time_by(Statistic::Best)
+    }
+
+    /// The seconds of a converged solve by `statistic` (the best or the median of the
+    /// runs), else `None`. A record without a median (an older file) has none.
+    pub fn solved_time_by(&self, statistic: Statistic) -> Option<f64> {
         if self.status == "converged" {
-            self.seconds
+            match statistic {
+                Statistic::Best => self.seconds,
+                Statistic::Median => self.median_seconds,
+            }
         } else {
             None
         }

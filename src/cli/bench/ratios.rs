@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 
-use super::profile::Record;
+use super::profile::{Record, Statistic};
 
 /// One problem's row: the fastest converged solver on each side and the ratios.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,6 +71,8 @@ pub struct Ratios {
     pub named: String,
     /// One row per problem, sorted by problem.
     pub rows: Vec<RatioRow>,
+    /// The timing compared: the best of each solver's runs or their median.
+    pub statistic: Statistic,
 }
 
 /// The median of the defined values (the mean of the two middle ones for an even count);
@@ -99,6 +101,32 @@ impl Ratios {
     /// No records; records at different tolerances; a (problem, solver) pair recorded
     /// twice; no Siconos records (nothing to compare with); no records of `named`.
     pub fn from_records(records: &[Record], named: &str) -> Result<Ratios, String> {
+        Ratios::from_records_by(records, named, Statistic::Best)
+    }
+
+    /// The table of `records` by `statistic`: the best of each solver's runs (as
+    /// [`Ratios::from_records`]) or their median, which a loaded machine moves less from
+    /// run to run of the campaign.
+    ///
+    /// # Errors
+    /// Those of [`Ratios::from_records`]; by the median, a converged record without one
+    /// (a campaign file written before medians were recorded).
+    pub fn from_records_by(
+        records: &[Record],
+        named: &str,
+        statistic: Statistic,
+    ) -> Result<Ratios, String> {
+        if statistic == Statistic::Median
+            && let Some(r) = records
+                .iter()
+                .find(|r| r.status == "converged" && r.median_seconds.is_none())
+        {
+            return Err(format!(
+                "the record of {} on {} has no median time (a campaign written before \
+                 medians were recorded): run the campaign again, or compare the best times",
+                r.solver, r.problem
+            ));
+        }
         // the same checks as a profile: one tolerance, no duplicates
         super::profile::Profile::from_records(records)?;
         if !records.iter().any(|r| r.solver.starts_with("siconos-")) {
@@ -138,7 +166,9 @@ impl Ratios {
             if r.solver.starts_with("siconos-") && r.status != super::campaign::NOT_RUN {
                 row.theirs_ran = true;
             }
-            let Some(t) = r.solved_time() else { continue };
+            let Some(t) = r.solved_time_by(statistic) else {
+                continue;
+            };
             let side = if r.solver.starts_with("siconos-") {
                 &mut row.theirs
             } else {
@@ -154,6 +184,7 @@ impl Ratios {
         Ok(Ratios {
             named: named.to_string(),
             rows: rows.into_values().collect(),
+            statistic,
         })
     }
 
@@ -214,8 +245,12 @@ fn fmt_micros(s: Option<f64>) -> String {
 /// The table as Markdown: a row per problem (file name only), then the median and worst.
 pub fn ratios_markdown(r: &Ratios) -> String {
     let n = &r.named;
+    let us = match r.statistic {
+        Statistic::Best => "µs",
+        Statistic::Median => "median µs",
+    };
     let mut s = format!(
-        "| problem | contacts | best of ours | µs | best of Siconos | µs | ratio | {n} µs | {n} ratio |\n\
+        "| problem | contacts | best of ours | {us} | best of Siconos | {us} | ratio | {n} {us} | {n} ratio |\n\
          |---|---:|---|---:|---|---:|---:|---:|---:|\n"
     );
     for row in &r.rows {
