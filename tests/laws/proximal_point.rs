@@ -6,7 +6,10 @@
 //!   the fixed point reached is the solution;
 //! * on rank-deficient `W` (more contact rows than degrees of freedom), where `W` itself
 //!   may have no inverse, `W + ρ I` has one and the method converges;
-//! * on the small shared Siconos fc3d files (Coulomb), it converges to `1e-8`.
+//! * on the small shared Siconos fc3d files (Coulomb), it converges to `1e-8`;
+//! * `ρ` never falls below its floor `σ d̄ (floor · tol)^ν`, and falls below it without
+//!   one; while `ρ >= KRYLOV_RHO d̄` the inner Newton systems go to GMRES, and the answer
+//!   meets the tolerance either way.
 
 use crate::common;
 
@@ -177,6 +180,7 @@ fn registry_runs_ppa_and_refuses_bad_options() {
         ("growth", "1"),
         ("inner_ratio", "2"),
         ("inner_max_iter", "0"),
+        ("floor", "-1"),
     ] {
         let e = c.clone().set_text(k, v).unwrap_err();
         assert!(e.to_string().contains(k), "{e}");
@@ -236,9 +240,10 @@ fn small_shared_siconos_files_converge_to_1e8() {
 /// Huge friction coefficients (the adversarial corpus's `fc3d-mu-1e300`): a sticking
 /// contact, `r = -q`. The proximal iterates approach the answer with a tangential velocity
 /// `ρ (r^k - r)` that is small but not zero, and the natural-map error multiplies it by
-/// `μ = 1e300`: without the stall safeguard (`stall = 0`) the outer error stays near 0.7
-/// and the solve must say so (a finite iterate near the answer, not converged, its measured
-/// error); with it (the default) one plain Newton solve lands on the answer.
+/// `μ = 1e300`: with Siconos's rule and without the stall safeguard (`soften = false`,
+/// `stall = 0`) the outer error stays near 0.7 and the solve must say so (a finite iterate
+/// near the answer, not converged, its measured error); the softened spring alone, and the
+/// defaults, land on the answer.
 #[test]
 fn huge_mu_stalls_without_the_safeguard_and_converges_with_it() {
     let fc = FrictionContact::new(
@@ -258,6 +263,7 @@ fn huge_mu_stalls_without_the_safeguard_and_converges_with_it() {
     let mut r = DVector::zeros(3);
     let off = ProximalPointOptions {
         stall: 0,
+        soften: false,
         ..Default::default()
     };
     let out = proximal_point(&fc, &mut r, &params, &off, &mut no_observer());
@@ -270,6 +276,19 @@ fn huge_mu_stalls_without_the_safeguard_and_converges_with_it() {
         other => panic!("expected the known stall without the safeguard, got {other:?}"),
     }
     assert!((&r - &answer).norm() < 1e-3, "{r}");
+
+    // the softened spring alone (no safeguard) also gets there: the stall is a spring too
+    // stiff for the tangential rows, whose error μ multiplies
+    let mut r = DVector::zeros(3);
+    let soft = ProximalPointOptions {
+        stall: 0,
+        ..Default::default()
+    };
+    let info = proximal_point(&fc, &mut r, &params, &soft, &mut no_observer())
+        .expect("converges with the softened spring");
+    assert_eq!(info.stats.stall_newton, 0);
+    assert!(info.error.meets(params.tol, params.measure));
+    assert!((&r - &answer).norm() < 1e-9, "{r}");
 
     let mut r = DVector::zeros(3);
     let out = proximal_point(
@@ -284,4 +303,81 @@ fn huge_mu_stalls_without_the_safeguard_and_converges_with_it() {
     assert!(info.error.meets(params.tol, params.measure));
     assert_eq!(info.error, friction_error(&fc, &r));
     assert!((&r - &answer).norm() < 1e-9, "{r}");
+}
+
+/// A generated wall of bricks (local form), more unknowns than the dense Newton limit.
+fn wall(contacts: usize) -> FrictionContact {
+    use nonsmooth::multibody::{SceneKind, scenes};
+    scenes::sized_for(SceneKind::Wall, contacts)
+        .and_then(|s| s.local_problem())
+        .unwrap()
+}
+
+#[test]
+fn rho_keeps_its_floor_and_a_stiff_spring_goes_to_gmres() {
+    use nonsmooth::newton::{DENSE_NEWTON_MAX, NewtonLinear};
+    use nonsmooth::proximal_point::KRYLOV_RHO;
+    let fc = wall(120);
+    assert!(fc.dim() > DENSE_NEWTON_MAX);
+    let n = fc.dim();
+    let dbar = fc.w().diagonal().sum() / n as f64;
+    let params = Params {
+        tol: 1e-8,
+        max_iter: 200,
+        ..Default::default()
+    };
+    let solve_with = |options: &ProximalPointOptions| {
+        let mut r = DVector::zeros(n);
+        let info = proximal_point(&fc, &mut r, &params, options, &mut no_observer()).unwrap();
+        assert!(friction_error(&fc, &r).meets(params.tol, params.measure));
+        info
+    };
+    // the default but for the stall safeguard (a plain Newton solve would end the
+    // proximal path early): ρ never below σ d̄ (floor · tol)^ν
+    let d = ProximalPointOptions {
+        stall: 0,
+        ..Default::default()
+    };
+    let info = solve_with(&d);
+    let floor = d.sigma * dbar * (d.floor * params.tol).powf(d.nu);
+    for rho in &info.stats.rho {
+        assert!(
+            *rho >= floor * (1.0 - 1e-12),
+            "rho {rho} below the floor {floor}"
+        );
+    }
+    assert!(
+        info.stats.rho.iter().any(|&rho| rho < 1.5 * floor),
+        "{:?}",
+        info.stats.rho
+    );
+    // the first outer iterations have ρ = σ d̄ e_0 >> KRYLOV_RHO d̄: GMRES inner solves
+    let stiff = info
+        .stats
+        .rho
+        .iter()
+        .filter(|&&rho| rho >= KRYLOV_RHO * dbar)
+        .count();
+    assert!(stiff >= 1);
+    assert_eq!(info.stats.krylov_solves, stiff);
+    // the LU asked for: no GMRES, the same tolerance met
+    let lu = ProximalPointOptions {
+        newton: ConeNewtonOptions {
+            linear: NewtonLinear::Lu,
+            ..Default::default()
+        },
+        ..d.clone()
+    };
+    assert_eq!(solve_with(&lu).stats.krylov_solves, 0);
+    // without the floor, ρ follows the error below it (Siconos's rule)
+    let siconos = ProximalPointOptions {
+        floor: 0.0,
+        ..d.clone()
+    };
+    let info = solve_with(&siconos);
+    assert!(
+        info.stats.rho.iter().any(|&rho| rho < floor),
+        "{:?}",
+        info.stats.rho
+    );
 }
