@@ -13,7 +13,24 @@
 //! contact; "growth" is the exponent `log(t2 / t1) / log(n2 / n1)` of the time per
 //! iteration between a row and the previous row of the same scene and solver (1 is linear).
 //! A ladder stops once a solve took more than [`STOP_AFTER`] seconds; a solve is stopped
-//! after [`SOLVE_LIMIT`] seconds ("stopped"). Writes
+//! after [`SOLVE_LIMIT`] seconds ("stopped"). The GMRES ladders of the generated scenes
+//! climb [`LADDER`] with the default preconditioner ("prec"; block Jacobi).
+//!
+//! The second table puts the three preconditioners of the GMRES inner solve
+//! ([`NewtonPreconditioner`]: block Jacobi, block symmetric Gauss-Seidel, block ILU(0))
+//! side by side on the same problems: the same columns, and the ratios of block Jacobi's
+//! products and time per Newton iteration to each one's (above 1: fewer than block Jacobi).
+//!
+//! Where a row ends above `1e-8`: "stopped" is the time limit, not a stall. The box stacks
+//! and block ILU(0) end at "max-iter": the generated scenes have more contact rows than body
+//! freedoms (a box on four corner contacts: 12 rows against the 6 freedoms of the box), so
+//! `W = J M⁻¹ Jᵀ` has rank at most six per body and the Newton matrix of the sticking
+//! contacts is singular. The box stack stops at "max-iter" with the exact LU as well, so it
+//! is the Newton iteration (its directions in that null space, its line search) that does
+//! not finish, not the inner solve. Block ILU(0) meets the same null space as (nearly)
+//! singular pivots of its incomplete Schur complements: its factors blow up, GMRES uses its
+//! whole budget of products without reaching the forcing term, and the Newton method lives
+//! on its Gauss-Seidel fallback. Writes
 //! `book/src/generated/newton_scale.txt` (machine-dependent; not checked by a test).
 //!
 //! ```console
@@ -31,7 +48,8 @@ use nalgebra_sparse::{CooMatrix, CsrMatrix};
 use nonsmooth::matrix::Matrix;
 use nonsmooth::multibody::{SceneKind, scenes};
 use nonsmooth::newton::{
-    ConeNewtonOptions, KRYLOV_FILL_RATIO, KRYLOV_MIN_UNKNOWNS, NewtonLinear, cone_newton,
+    ConeNewtonOptions, KRYLOV_FILL_RATIO, KRYLOV_MIN_UNKNOWNS, NewtonLinear, NewtonPreconditioner,
+    cone_newton,
 };
 use nonsmooth::problem::{FrictionContact, FrictionKind};
 use nonsmooth::solver::{Params, no_observer};
@@ -45,6 +63,10 @@ pub const STOP_AFTER: f64 = 20.0;
 /// A solve is stopped (status "stopped", its time per iteration still measured) after this
 /// many seconds.
 pub const SOLVE_LIMIT: f64 = 40.0;
+
+/// The sizes (target contact counts) of the GMRES ladders of the generated scenes, each
+/// ladder stopped by [`STOP_AFTER`].
+pub const LADDER: [usize; 8] = [250, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 100_000];
 
 /// A random sparse Delassus operator: `nc` contacts between `nc / 2` free bodies (6
 /// degrees of freedom, unit mass matrix), each contact between two distinct bodies drawn
@@ -129,8 +151,8 @@ fn predicted_fill(fc: &FrictionContact) -> f64 {
     2.0 * chol.len_val() as f64 / pairs.len() as f64
 }
 
-/// `one SCENE N LINEAR`: one solve, printed (for profiling).
-fn run_one(scene: &str, n: usize, linear: &str) {
+/// `one SCENE N LINEAR [PRECONDITION]`: one solve, printed (for profiling).
+fn run_one(scene: &str, n: usize, linear: &str, precondition: Option<&str>) {
     let fc = match scene {
         "wall" => scenes::sized_for(SceneKind::Wall, n).and_then(|s| s.local_problem()),
         "box-stack" => scenes::sized_for(SceneKind::BoxStack, n).and_then(|s| s.local_problem()),
@@ -151,6 +173,11 @@ fn run_one(scene: &str, n: usize, linear: &str) {
     };
     let options = ConeNewtonOptions {
         linear,
+        precondition: match precondition {
+            Some("jacobi") => NewtonPreconditioner::Jacobi,
+            Some("sgs") => NewtonPreconditioner::Sgs,
+            _ => NewtonPreconditioner::Ilu0,
+        },
         ..Default::default()
     };
     let t = Instant::now();
@@ -169,9 +196,18 @@ fn run_one(scene: &str, n: usize, linear: &str) {
 }
 
 /// One measured solve.
-struct Row {
+struct Measured {
     contacts: usize,
-    per_iteration: f64,
+    iterations: usize,
+    status: &'static str,
+    error: f64,
+    seconds: f64,
+    /// Seconds per Newton iteration.
+    per: f64,
+    /// GMRES products per Newton iteration.
+    products: f64,
+    /// Peak live heap during the solve, bytes per contact.
+    heap: f64,
 }
 
 fn linear_name(l: NewtonLinear) -> &'static str {
@@ -182,19 +218,98 @@ fn linear_name(l: NewtonLinear) -> &'static str {
     }
 }
 
+fn precondition_name(p: NewtonPreconditioner) -> &'static str {
+    match p {
+        NewtonPreconditioner::Jacobi => "jacobi",
+        NewtonPreconditioner::Sgs => "sgs",
+        NewtonPreconditioner::Ilu0 => "ilu0",
+    }
+}
+
+/// One solve of `fc` from `r = 0` to `1e-8` (at most 200 iterations, stopped after
+/// [`SOLVE_LIMIT`] seconds), timed, with its heap peak.
+fn measure(
+    fc: &FrictionContact,
+    linear: NewtonLinear,
+    precondition: NewtonPreconditioner,
+) -> Measured {
+    let params = Params {
+        tol: 1e-8,
+        max_iter: 200,
+        ..Default::default()
+    };
+    let options = ConeNewtonOptions {
+        linear,
+        precondition,
+        ..Default::default()
+    };
+    let mut r = DVector::zeros(fc.dim());
+    let t = Instant::now();
+    let (result, heap) = {
+        let mut result = None;
+        let heap = support::alloc::peak_of(|| {
+            let mut limit = |_: &nonsmooth::solver::Iterate| {
+                if t.elapsed().as_secs_f64() > SOLVE_LIMIT {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            };
+            result = Some(cone_newton(fc, &mut r, &params, &options, &mut limit));
+        });
+        (result.expect("ran"), heap)
+    };
+    let seconds = t.elapsed().as_secs_f64();
+    let (iterations, status, error, products) = match &result {
+        Ok(s) => (
+            s.iterations,
+            if s.status == nonsmooth::solver::Status::Converged {
+                "converged"
+            } else {
+                "stopped"
+            },
+            s.error.rel,
+            s.stats.krylov_products,
+        ),
+        Err(nonsmooth::solver::SolveError::NoConvergence(info)) => (
+            info.iterations,
+            "max-iter",
+            info.error.rel,
+            info.stats.krylov_products,
+        ),
+        Err(_) => (0, "error", f64::NAN, 0),
+    };
+    let nc = fc.contacts();
+    Measured {
+        contacts: nc,
+        iterations,
+        status,
+        error,
+        seconds,
+        per: seconds / iterations.max(1) as f64,
+        products: products as f64 / iterations.max(1) as f64,
+        heap: heap as f64 / nc as f64,
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [one, scene, n, linear] = args.as_slice() {
-        if one == "one" {
-            run_one(scene, n.parse().expect("a contact count"), linear);
+    match args.as_slice() {
+        [one, scene, n, linear] if one == "one" => {
+            run_one(scene, n.parse().expect("a contact count"), linear, None);
             return;
         }
+        [one, scene, n, linear, p] if one == "one" => {
+            run_one(scene, n.parse().expect("a contact count"), linear, Some(p));
+            return;
+        }
+        _ => {}
     }
     let started = Instant::now();
     let mut out = String::new();
     writeln!(
         out,
-        "scene     contacts  nnz(W)   fill auto  linear iter status      error \
+        "scene     contacts  nnz(W)   fill auto  linear prec   iter status      error \
          total s s/iter H v/iter heap KB/contact growth"
     )
     .unwrap();
@@ -207,47 +322,50 @@ fn main() {
         })
     };
     use NewtonLinear::{Gmres, Lu};
+    use NewtonPreconditioner::{Ilu0, Jacobi, Sgs};
     type Ladder = Vec<(NewtonLinear, Vec<usize>)>;
-    let ladders: Vec<(&str, Build, Ladder)> = vec![
+    // ANCHOR: ladders
+    let ladders: Vec<(&str, Build, Ladder, Vec<usize>)> = vec![
         (
             "wall",
             scene(SceneKind::Wall),
-            vec![
-                (Lu, vec![250, 500, 1_000, 2_000]),
-                (Gmres, vec![500, 1_000, 2_000, 4_000, 8_000]),
-            ],
+            vec![(Lu, vec![250, 500, 1_000, 2_000]), (Gmres, LADDER.to_vec())],
+            vec![1_000, 4_000],
         ),
         (
             "box-stack",
             scene(SceneKind::BoxStack),
-            vec![(Lu, vec![1_000, 4_000]), (Gmres, vec![1_000])],
+            vec![(Lu, vec![1_000, 4_000]), (Gmres, LADDER.to_vec())],
+            vec![1_000],
         ),
         (
             "pyramid",
             scene(SceneKind::Pyramid),
-            vec![
-                (Lu, vec![250, 500, 1_000]),
-                (Gmres, vec![250, 500, 1_000, 2_000, 4_000]),
-            ],
+            vec![(Lu, vec![250, 500, 1_000]), (Gmres, LADDER.to_vec())],
+            vec![1_000, 4_000],
         ),
         (
             "random",
             Box::new(|n| random_sparse(n, 7)),
             vec![
                 (Lu, vec![500, 1_000, 2_000]),
-                (Gmres, vec![1_000, 2_500, 10_000, 40_000, 100_000]),
+                (Gmres, vec![1_000, 10_000, 100_000]),
             ],
+            vec![10_000],
         ),
     ];
-    let params = Params {
-        tol: 1e-8,
-        max_iter: 200,
-        ..Default::default()
-    };
-    for (name, build, ladder) in &ladders {
+    // ANCHOR_END: ladders
+    let mut compare = String::new();
+    writeln!(
+        compare,
+        "scene     contacts prec   iter status      error s/iter H v/iter heap KB/contact \
+         products jacobi/this time jacobi/this"
+    )
+    .unwrap();
+    for (name, build, ladder, compared) in &ladders {
         for (linear, sizes) in ladder {
             let linear = *linear;
-            let mut previous: Option<Row> = None;
+            let mut previous: Option<Measured> = None;
             for &target in sizes {
                 let fc = build(target);
                 let nc = fc.contacts();
@@ -257,75 +375,75 @@ fn main() {
                 } else {
                     "lu"
                 };
-                let options = ConeNewtonOptions {
-                    linear,
-                    ..Default::default()
-                };
-                let mut r = DVector::zeros(fc.dim());
-                let t = Instant::now();
-                let (result, heap) = {
-                    let mut result = None;
-                    let heap = support::alloc::peak_of(|| {
-                        let mut limit = |_: &nonsmooth::solver::Iterate| {
-                            if t.elapsed().as_secs_f64() > SOLVE_LIMIT {
-                                std::ops::ControlFlow::Break(())
-                            } else {
-                                std::ops::ControlFlow::Continue(())
-                            }
-                        };
-                        result = Some(cone_newton(&fc, &mut r, &params, &options, &mut limit));
-                    });
-                    (result.expect("ran"), heap)
-                };
-                let seconds = t.elapsed().as_secs_f64();
-                let (iterations, status, error, products) = match &result {
-                    Ok(s) => (
-                        s.iterations,
-                        if s.status == nonsmooth::solver::Status::Converged {
-                            "converged"
-                        } else {
-                            "stopped"
-                        },
-                        s.error.rel,
-                        s.stats.krylov_products,
-                    ),
-                    Err(nonsmooth::solver::SolveError::NoConvergence(info)) => (
-                        info.iterations,
-                        "max-iter",
-                        info.error.rel,
-                        info.stats.krylov_products,
-                    ),
-                    Err(_) => (0, "error", f64::NAN, 0),
-                };
-                let per = seconds / iterations.max(1) as f64;
+                let m = measure(&fc, linear, NewtonPreconditioner::default());
                 let growth = previous.as_ref().map_or(String::from("-"), |p| {
                     format!(
                         "{:.2}",
-                        (per / p.per_iteration).ln() / (nc as f64 / p.contacts as f64).ln()
+                        (m.per / p.per).ln() / (nc as f64 / p.contacts as f64).ln()
                     )
                 });
+                let prec = if linear == Lu {
+                    "-"
+                } else {
+                    precondition_name(NewtonPreconditioner::default())
+                };
                 writeln!(
                     out,
-                    "{name:<9} {nc:>8} {:>7} {fill:>6.1} {auto:<5} {:<6} {iterations:>4} \
-                     {status:<9} {error:>7.1e} {seconds:>7.2} {per:>6.4} {:>8.0} {:>15.1} \
-                     {growth:>6}",
+                    "{name:<9} {nc:>8} {:>7} {fill:>6.1} {auto:<5} {:<6} {prec:<6} {:>4} \
+                     {:<9} {:>7.1e} {:>7.2} {:>6.4} {:>8.0} {:>15.1} {growth:>6}",
                     fc.w().nnz(),
                     linear_name(linear),
-                    products as f64 / iterations.max(1) as f64,
-                    heap as f64 / 1024.0 / nc as f64,
+                    m.iterations,
+                    m.status,
+                    m.error,
+                    m.seconds,
+                    m.per,
+                    m.products,
+                    m.heap / 1024.0,
                 )
                 .unwrap();
                 eprint!("{}", out.lines().last().map(|l| format!("{l}\n")).unwrap());
-                previous = Some(Row {
-                    contacts: nc,
-                    per_iteration: per,
-                });
-                if seconds > STOP_AFTER {
+                let slow = m.seconds > STOP_AFTER;
+                previous = Some(m);
+                if slow {
                     break;
                 }
             }
         }
+        // the preconditioners side by side at the same sizes
+        for &target in compared {
+            let fc = build(target);
+            let runs: Vec<(NewtonPreconditioner, Measured)> = [Jacobi, Sgs, Ilu0]
+                .into_iter()
+                .map(|p| (p, measure(&fc, Gmres, p)))
+                .collect();
+            let jacobi = &runs[0].1;
+            for (p, m) in &runs {
+                writeln!(
+                    compare,
+                    "{name:<9} {:>8} {:<6} {:>4} {:<9} {:>7.1e} {:>6.4} {:>8.0} {:>15.1} \
+                     {:>16.2} {:>16.2}",
+                    m.contacts,
+                    precondition_name(*p),
+                    m.iterations,
+                    m.status,
+                    m.error,
+                    m.per,
+                    m.products,
+                    m.heap / 1024.0,
+                    jacobi.products / m.products.max(f64::MIN_POSITIVE),
+                    jacobi.per / m.per,
+                )
+                .unwrap();
+                eprint!(
+                    "{}",
+                    compare.lines().last().map(|l| format!("{l}\n")).unwrap()
+                );
+            }
+        }
     }
+    out.push('\n');
+    out.push_str(&compare);
     eprintln!("total {:.0} s", started.elapsed().as_secs_f64());
     support::publish("generated/newton_scale.txt", &out);
 }

@@ -29,8 +29,9 @@
 //! reused, the pattern is that of `W` plus the diagonal), or by dense LU when the system is
 //! small ([`DENSE_NEWTON_MAX`] unknowns), or — chosen by [`ConeNewtonOptions::linear`], by
 //! default when the predicted fill of the factors exceeds [`KRYLOV_FILL_RATIO`] — by
-//! restarted GMRES on the matrix-free product with a 3x3 block-Jacobi preconditioner
-//! ([`NewtonLinear`]), then backtracks on the merit
+//! restarted GMRES on the matrix-free product with a preconditioner on the 3x3 blocks of
+//! `H` (block Jacobi by default, block symmetric Gauss-Seidel or block ILU(0);
+//! [`NewtonLinear`], [`crate::newton::precondition`]), then backtracks on the merit
 //! `ψ = 1/2 ‖Φ‖²` until the Armijo condition `ψ(r + τ Δ) <= (1 - 2 σ τ) ψ(r)` holds
 //! (Silcowitz et al. 2009 eq. 38). When `H` is singular — more contacts than degrees of
 //! freedom make `W` rank deficient — it is regularised (`H + ε I`, `ε` growing). When the
@@ -48,8 +49,8 @@
 //! Gauss-Seidel fallback is prepared when first needed), and one `step` is one Newton
 //! iteration; [`cone_newton`] runs it in the crate's loop.
 //!
-//! Checked by `tests/laws/cone_newton_jacobian.rs`, `tests/laws/cone_newton_quadratic.rs`
-//! and `tests/laws/cone_newton_rank_deficient.rs`.
+//! Checked by `tests/laws/cone_newton_jacobian.rs`, `tests/laws/cone_newton_quadratic.rs`,
+//! `tests/laws/cone_newton_rank_deficient.rs` and `tests/laws/newton_preconditioner.rs`.
 
 use crate::linalg::PatternLu;
 use crate::policy::fallback::Fallback;
@@ -62,6 +63,7 @@ use serde::{Deserialize, Serialize};
 
 use super::inner::{KrylovOutcome, gmres_with};
 use super::invalid_option;
+use super::precondition::{BlockPreconditioner, NewtonPreconditioner};
 use crate::friction::project_on_cone;
 use crate::merit::{Residual, friction_error_with_velocity};
 use crate::problem::{FrictionContact, FrictionKind, ProblemError};
@@ -104,12 +106,19 @@ pub struct ConeNewtonOptions {
     pub gs_sweeps: usize,
     /// How the Newton system `H Δ = -Φ` is solved: `"auto"` (the default), `"lu"` (faer's
     /// sparse LU, dense LU up to [`DENSE_NEWTON_MAX`] unknowns) or `"gmres"` (restarted
-    /// GMRES on the matrix-free product `H v`, 3x3 block-Jacobi preconditioner). `"auto"`
+    /// GMRES on the matrix-free product `H v`, preconditioned by
+    /// [`ConeNewtonOptions::precondition`]). `"auto"`
     /// takes the LU unless the system has at least [`KRYLOV_MIN_UNKNOWNS`] unknowns and the
     /// symbolic Cholesky analysis of the pattern of `H` (AMD
     /// ordering) predicts more than [`KRYLOV_FILL_RATIO`] times the entries of `H` in the
     /// factors. See [`NewtonLinear`].
     pub linear: NewtonLinear,
+    /// The right preconditioner of the GMRES inner solve (when [`ConeNewtonOptions::linear`]
+    /// is `"gmres"`, or `"auto"` picks GMRES): `"jacobi"` (the inverses of the 3x3 diagonal
+    /// blocks of `H`, the default), `"sgs"` (block symmetric Gauss-Seidel on the 3x3 block
+    /// rows of `H`) or `"ilu0"` (block incomplete LU on the block pattern of `W`). See
+    /// [`NewtonPreconditioner`] and [`crate::newton::precondition`].
+    pub precondition: NewtonPreconditioner,
     #[doc(hidden)]
     #[serde(skip)]
     pub non_exhaustive: NonExhaustive,
@@ -152,6 +161,7 @@ impl Default for ConeNewtonOptions {
             window: 1,
             gs_sweeps: 10,
             linear: NewtonLinear::Auto,
+            precondition: NewtonPreconditioner::default(),
             non_exhaustive: NonExhaustive::default(),
         }
     }
@@ -173,13 +183,16 @@ pub enum NewtonLinear {
     Lu,
     /// Inexact: restarted GMRES ([`crate::newton::gmres_with`], [`KRYLOV_RESTART`] vectors,
     /// at most [`KRYLOV_MAX_PRODUCTS`] products) on `H v = v + D (ρ ∘ W v - v)`, one pass
-    /// over `W` per product, right-preconditioned by the inverses of the 3x3 diagonal
-    /// blocks `I - D_c + D_c ρ_c W_cc` (block Jacobi). Forcing term
+    /// over `W` per product, right-preconditioned by a preconditioner that sees the 3x3
+    /// blocks of `H` ([`ConeNewtonOptions::precondition`]: by default block Jacobi, the
+    /// inverses of the diagonal blocks `I - D_c + D_c ρ_c W_cc`; or block symmetric
+    /// Gauss-Seidel, or block ILU(0); [`crate::newton::precondition`]). Forcing term
     /// `η = min(10⁻¹, (‖Φ‖ / ‖r‖)^{1/2})`, which keeps a superlinear local rate (Dembo,
     /// Eisenstat, Steihaug 1982, Theorem 3.3: `η_k = O(‖Φ_k‖^{1/2})` gives order 1.5);
     /// a direction with
     /// `‖H Δ + Φ‖ < 0.9 ‖Φ‖` is a descent direction of `ψ` and goes to the line search.
-    /// Memory linear in the entries of `W`; no factorisation.
+    /// Memory linear in the entries of `W` (the triangular preconditioners keep one copy
+    /// of the blocks of `H`); no fill-in.
     Gmres,
 }
 
@@ -309,7 +322,7 @@ impl<'a> ConeReformulation<'a> {
 
 impl ConeReformulation<'_> {
     /// The Newton direction `Δ` with `H Δ ≈ -Φ(r)` by the GMRES inner solve of
-    /// [`NewtonLinear::Gmres`] (block-Jacobi preconditioner, zero start), stopped at
+    /// [`NewtonLinear::Gmres`] with the block-Jacobi preconditioner (zero start), stopped at
     /// `‖H Δ + Φ‖ <= rel_tol ‖Φ‖` or after `max_products` products; with what GMRES did
     /// (its `relative_residual` is the true residual `‖H Δ + Φ‖ / ‖Φ‖`). For testing the
     /// inexact step against the direct one.
@@ -319,58 +332,62 @@ impl ConeReformulation<'_> {
         rel_tol: f64,
         max_products: usize,
     ) -> (DVector<f64>, KrylovOutcome) {
+        self.krylov_direction_with(r, rel_tol, max_products, NewtonPreconditioner::Jacobi)
+    }
+
+    /// [`krylov_direction`](Self::krylov_direction) with the preconditioner `kind`.
+    pub fn krylov_direction_with(
+        &self,
+        r: &DVector<f64>,
+        rel_tol: f64,
+        max_products: usize,
+        kind: NewtonPreconditioner,
+    ) -> (DVector<f64>, KrylovOutcome) {
         let (phi, blocks) = self.phi_and_blocks(r);
         let rows = BlockRows::new(self.fc.w());
+        let mut precond = BlockPreconditioner::new(kind, &rows);
+        precond.factor(&rows, &blocks, &self.rho);
         let rhs = -phi;
         krylov_solve(
             self.fc.w(),
-            &rows,
             &blocks,
             &self.rho,
+            &precond,
             &rhs,
             rel_tol,
             max_products,
         )
     }
+
+    /// The preconditioner `kind` of the GMRES inner solve, factorised for the Newton matrix
+    /// `H` at `r` (the [`jacobian`](Self::jacobian)); its
+    /// [`apply`](BlockPreconditioner::apply) returns `M⁻¹ v`.
+    pub fn preconditioner(
+        &self,
+        r: &DVector<f64>,
+        kind: NewtonPreconditioner,
+    ) -> BlockPreconditioner {
+        let (_, blocks) = self.phi_and_blocks(r);
+        let rows = BlockRows::new(self.fc.w());
+        let mut precond = BlockPreconditioner::new(kind, &rows);
+        precond.factor(&rows, &blocks, &self.rho);
+        precond
+    }
 }
 
-/// Solves `H Δ = rhs`, `H = I - D + D ρ W`, by restarted GMRES with the 3x3 block-Jacobi
-/// right preconditioner (see [`NewtonLinear::Gmres`]); zero start.
+/// Solves `H Δ = rhs`, `H = I - D + D ρ W`, by restarted GMRES right-preconditioned by
+/// `precond` (factorised for this `H`; see [`NewtonLinear::Gmres`]); zero start.
 fn krylov_solve(
     w: &crate::matrix::Matrix,
-    rows: &BlockRows,
     blocks: &[Matrix3<f64>],
     rho: &[[f64; 2]],
+    precond: &BlockPreconditioner,
     rhs: &DVector<f64>,
     rel_tol: f64,
     max_products: usize,
 ) -> (DVector<f64>, KrylovOutcome) {
     let nc = blocks.len();
     let n = 3 * nc;
-    // the inverses of the diagonal blocks H_cc = I - D_c + D_c ρ_c W_cc
-    let inv: Vec<Matrix3<f64>> = (0..nc)
-        .map(|c| {
-            let wcc = rows
-                .blocks_of(c)
-                .find(|(d, _)| *d == c)
-                .map_or([0.0; 9], |(_, b)| b);
-            let rho_row = [rho[c][0], rho[c][1], rho[c][1]];
-            let d = &blocks[c];
-            let mut h = Matrix3::identity() - d;
-            for i in 0..3 {
-                for j in 0..3 {
-                    let mut v = 0.0;
-                    for l in 0..3 {
-                        v += d[(i, l)] * rho_row[l] * wcc[3 * l + j];
-                    }
-                    h[(i, j)] += v;
-                }
-            }
-            h.try_inverse()
-                .filter(|m| m.iter().all(|v| v.is_finite()))
-                .unwrap_or_else(Matrix3::identity)
-        })
-        .collect();
     let mut wv = DVector::zeros(n);
     let mut apply = |v: &DVector<f64>| -> DVector<f64> {
         // H v = v + D (ρ ∘ W v - v)
@@ -391,17 +408,7 @@ fn krylov_solve(
         }
         out
     };
-    let mut precondition = |v: &DVector<f64>| -> DVector<f64> {
-        let mut out = DVector::zeros(n);
-        for (c, m) in inv.iter().enumerate() {
-            let k = 3 * c;
-            let y = m * nalgebra::Vector3::new(v[k], v[k + 1], v[k + 2]);
-            for i in 0..3 {
-                out[k + i] = y[i];
-            }
-        }
-        out
-    };
+    let mut precondition = |v: &DVector<f64>| precond.apply(v);
     let mut d = DVector::zeros(n);
     let out = gmres_with(
         &mut apply,
@@ -591,28 +598,45 @@ struct NewtonMatrix {
     rows: BlockRows,
     /// The stored numbers of the `W` of `rows`.
     seen: SeenMatrix,
+    /// The preconditioner of the GMRES inner solve (its symbolic part for the pattern of
+    /// `rows`, refactorised every iteration); `None` with a factorisation.
+    precond: Option<BlockPreconditioner>,
+    /// The preconditioner option this was built with.
+    precondition: NewtonPreconditioner,
 }
 
 impl NewtonMatrix {
     /// The Newton matrix solved by GMRES alone: no pattern, no factorisation.
-    fn krylov_only(n: usize, linear: NewtonLinear, rows: BlockRows, seen: SeenMatrix) -> Self {
+    fn krylov_only(
+        n: usize,
+        linear: NewtonLinear,
+        precondition: NewtonPreconditioner,
+        rows: BlockRows,
+        seen: SeenMatrix,
+    ) -> Self {
         NewtonMatrix {
             n,
             lu: None,
             krylov: true,
             linear,
+            precond: Some(BlockPreconditioner::new(precondition, &rows)),
+            precondition,
             rows,
             seen,
         }
     }
 
-    fn new(fc: &FrictionContact, linear: NewtonLinear) -> Result<Self, SolveError> {
+    fn new(
+        fc: &FrictionContact,
+        linear: NewtonLinear,
+        precondition: NewtonPreconditioner,
+    ) -> Result<Self, SolveError> {
         let rows = BlockRows::new(fc.w());
         let mut seen = SeenMatrix::default();
         seen.set(fc.w());
         let n = fc.dim();
         if linear == NewtonLinear::Gmres {
-            return Ok(Self::krylov_only(n, linear, rows, seen));
+            return Ok(Self::krylov_only(n, linear, precondition, rows, seen));
         }
         let nc = fc.contacts();
         let mut pairs = Vec::new();
@@ -640,7 +664,7 @@ impl NewtonMatrix {
         })
         .map_err(singular)?;
         let Some(lu) = lu else {
-            return Ok(Self::krylov_only(n, linear, rows, seen));
+            return Ok(Self::krylov_only(n, linear, precondition, rows, seen));
         };
         Ok(NewtonMatrix {
             n,
@@ -649,6 +673,8 @@ impl NewtonMatrix {
             linear,
             rows,
             seen,
+            precond: None,
+            precondition,
         })
     }
 
@@ -666,7 +692,7 @@ impl NewtonMatrix {
             self.rows = rows;
             self.seen.set(fc.w());
         } else {
-            *self = NewtonMatrix::new(fc, self.linear)?;
+            *self = NewtonMatrix::new(fc, self.linear, self.precondition)?;
         }
         Ok(())
     }
@@ -934,7 +960,7 @@ impl Method for ConeNewton {
         options.check()?;
         Ok(ConeNewtonPrepared {
             options: options.clone(),
-            matrix: NewtonMatrix::new(fc, options.linear)?,
+            matrix: NewtonMatrix::new(fc, options.linear, options.precondition)?,
             state: None,
         })
     }
@@ -986,7 +1012,7 @@ impl Method for ConeNewton {
         stats: &mut ConeNewtonStats,
     ) -> Result<Step, SolveError> {
         let options = &prepared.options;
-        let matrix = &prepared.matrix;
+        let matrix = &mut prepared.matrix;
         let st = prepared.state.as_mut().ok_or_else(not_started)?;
         let (kind, rho, h_scale, rho_q_norm) = (st.kind, &st.rho, st.h_scale, st.rho_q_norm);
         eval(fc, kind, rho, r, &st.u, &mut st.phi, Some(&mut st.blocks));
@@ -1013,11 +1039,16 @@ impl Method for ConeNewton {
                 1.0
             };
             let eta = rel.sqrt().clamp(1e-14, 1e-1);
+            let precond = matrix
+                .precond
+                .as_mut()
+                .expect("a GMRES Newton matrix has a preconditioner");
+            precond.factor(&matrix.rows, &st.blocks, rho);
             let (d, out) = krylov_solve(
                 fc.w(),
-                &matrix.rows,
                 &st.blocks,
                 rho,
+                precond,
                 &st.rhs,
                 eta,
                 KRYLOV_MAX_PRODUCTS,

@@ -44,6 +44,7 @@ mod line_search;
 mod minmap;
 mod named;
 mod nncg;
+pub mod precondition;
 
 mod report;
 mod rows;
@@ -64,6 +65,7 @@ pub use jacobian::{GeneralizedJacobian, JacobianOptions, KinkStrategy};
 pub use line_search::{Armijo, LineSearch};
 pub use minmap::{MinMapNewton, MinMapNewtonOptions, MinMapNewtonPrepared, min_map_newton};
 pub use nncg::{Nncg, NncgOptions, NncgPrepared, NncgStats, nncg};
+pub use precondition::{BlockPreconditioner, NewtonPreconditioner};
 pub use report::{Direction, NewtonReport, NewtonStep};
 pub use rows::{NewtonProblem, Rows};
 

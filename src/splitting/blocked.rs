@@ -101,6 +101,11 @@ impl BlockRows {
         }
     }
 
+    /// Block rows (contacts).
+    pub(crate) fn block_count(&self) -> usize {
+        self.ptr.len() - 1
+    }
+
     /// The block columns stored in block row `c`.
     pub(crate) fn block_columns(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
         self.col[self.ptr[c]..self.ptr[c + 1]].iter().copied()

@@ -60,6 +60,7 @@ mod neo_hookean;
 mod nested_box;
 mod newton_agrees_with_lemke;
 mod newton_krylov_step;
+mod newton_preconditioner;
 mod newton_quadratic;
 mod newton_system;
 mod nncg_agrees_with_lemke;
