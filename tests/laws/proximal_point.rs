@@ -305,7 +305,7 @@ fn huge_mu_stalls_without_the_safeguard_and_converges_with_it() {
     assert!((&r - &answer).norm() < 1e-9, "{r}");
 }
 
-/// A generated wall of bricks (local form), more unknowns than the dense Newton limit.
+/// A generated wall of bricks (local form) of about `contacts` contacts.
 fn wall(contacts: usize) -> FrictionContact {
     use nonsmooth::multibody::{SceneKind, scenes};
     scenes::sized_for(SceneKind::Wall, contacts)
@@ -313,45 +313,76 @@ fn wall(contacts: usize) -> FrictionContact {
         .unwrap()
 }
 
-#[test]
-fn rho_keeps_its_floor_and_a_stiff_spring_goes_to_gmres() {
-    use nonsmooth::newton::{DENSE_NEWTON_MAX, NewtonLinear};
-    use nonsmooth::proximal_point::KRYLOV_RHO;
-    let fc = wall(120);
-    assert!(fc.dim() > DENSE_NEWTON_MAX);
-    let n = fc.dim();
-    let dbar = fc.w().diagonal().sum() / n as f64;
+/// Solves `fc` by `ppa` with `options` to `1e-8` from zero; the answer must meet it.
+fn ppa_solves(
+    fc: &FrictionContact,
+    options: &ProximalPointOptions,
+) -> nonsmooth::solver::Solved<nonsmooth::proximal_point::ProximalPointStats> {
     let params = Params {
         tol: 1e-8,
         max_iter: 200,
         ..Default::default()
     };
-    let solve_with = |options: &ProximalPointOptions| {
-        let mut r = DVector::zeros(n);
-        let info = proximal_point(&fc, &mut r, &params, options, &mut no_observer()).unwrap();
-        assert!(friction_error(&fc, &r).meets(params.tol, params.measure));
-        info
-    };
-    // the default but for the stall safeguard (a plain Newton solve would end the
-    // proximal path early): ρ never below σ d̄ (floor · tol)^ν
+    let mut r = DVector::zeros(fc.dim());
+    let info = proximal_point(fc, &mut r, &params, options, &mut no_observer()).unwrap();
+    assert!(friction_error(fc, &r).meets(params.tol, params.measure));
+    info
+}
+
+/// The mean diagonal entry `d̄` of `W`.
+fn mean_diagonal(fc: &FrictionContact) -> f64 {
+    fc.w().diagonal().sum() / fc.dim() as f64
+}
+
+#[test]
+fn rho_keeps_its_floor_and_falls_below_it_without_one() {
+    let fc = wall(120);
+    let dbar = mean_diagonal(&fc);
+    // Siconos's rule but for the floor: no stall safeguard (a plain Newton solve would end
+    // the proximal path early), no softening (which lowers the floor with the rule)
     let d = ProximalPointOptions {
         stall: 0,
+        soften: false,
         ..Default::default()
     };
-    let info = solve_with(&d);
-    let floor = d.sigma * dbar * (d.floor * params.tol).powf(d.nu);
+    let info = ppa_solves(&fc, &d);
+    let floor = d.sigma * dbar * (d.floor * 1e-8f64).powf(d.nu);
     for rho in &info.stats.rho {
         assert!(
             *rho >= floor * (1.0 - 1e-12),
             "rho {rho} below the floor {floor}"
         );
     }
+    // the floor is reached, not only respected from afar
     assert!(
         info.stats.rho.iter().any(|&rho| rho < 1.5 * floor),
         "{:?}",
         info.stats.rho
     );
-    // the first outer iterations have ρ = σ d̄ e_0 >> KRYLOV_RHO d̄: GMRES inner solves
+    // without the floor, ρ follows the error below it (Siconos's rule)
+    let siconos = ProximalPointOptions { floor: 0.0, ..d };
+    let info = ppa_solves(&fc, &siconos);
+    assert!(
+        info.stats.rho.iter().any(|&rho| rho < floor),
+        "{:?}",
+        info.stats.rho
+    );
+}
+
+#[test]
+fn a_stiff_spring_goes_to_gmres_and_a_stall_softens_it() {
+    use nonsmooth::newton::NewtonLinear;
+    use nonsmooth::proximal_point::{KRYLOV_MIN_UNKNOWNS, KRYLOV_RHO};
+    let fc = wall(400);
+    assert!(fc.dim() >= KRYLOV_MIN_UNKNOWNS);
+    let dbar = mean_diagonal(&fc);
+    let d = ProximalPointOptions {
+        stall: 0,
+        ..Default::default()
+    };
+    let info = ppa_solves(&fc, &d);
+    // the first outer iterations have ρ = σ d̄ e_0 >> KRYLOV_RHO d̄: GMRES inner solves,
+    // one for each such ρ
     let stiff = info
         .stats
         .rho
@@ -368,16 +399,21 @@ fn rho_keeps_its_floor_and_a_stiff_spring_goes_to_gmres() {
         },
         ..d.clone()
     };
-    assert_eq!(solve_with(&lu).stats.krylov_solves, 0);
-    // without the floor, ρ follows the error below it (Siconos's rule)
-    let siconos = ProximalPointOptions {
-        floor: 0.0,
-        ..d.clone()
+    assert_eq!(ppa_solves(&fc, &lu).stats.krylov_solves, 0);
+    // without softening, the stiff spring on this wall stalls: the outer error stays
+    // above a half, and the solve says so
+    let stiff_only = ProximalPointOptions { soften: false, ..d };
+    let params = Params {
+        tol: 1e-8,
+        max_iter: 200,
+        ..Default::default()
     };
-    let info = solve_with(&siconos);
-    assert!(
-        info.stats.rho.iter().any(|&rho| rho < floor),
-        "{:?}",
-        info.stats.rho
-    );
+    let mut r = DVector::zeros(fc.dim());
+    match proximal_point(&fc, &mut r, &params, &stiff_only, &mut no_observer()) {
+        Err(nonsmooth::solver::SolveError::NoConvergence(info)) => {
+            assert!(info.error.rel > 0.5, "{:?}", info.error);
+            assert_eq!(info.error, friction_error(&fc, &r));
+        }
+        other => panic!("expected the stiff spring to stall, got {other:?}"),
+    }
 }
