@@ -9,8 +9,8 @@
 //! stores a block, so the block pattern of `H` is that of `W` plus the diagonal; it does not
 //! change between Newton iterations (only `D` does). The pattern (sorted block columns per
 //! block row, the position of each diagonal block, and where each stored block of `W`
-//! lands in it) is computed once by [`BlockPreconditioner::new`] — the symbolic part —
-//! and reused by every [`BlockPreconditioner::factor`] of the solve.
+//! lands in it) is computed once by `BlockPreconditioner::new` — the symbolic part —
+//! and reused by every `BlockPreconditioner::factor` of the solve.
 //!
 //! Write `H = B + L + U` with `B` the block diagonal, `L` (`U`) the strictly lower (upper)
 //! block triangle in the contact order. The three preconditioners `M ≈ H`:
@@ -73,7 +73,7 @@ pub enum NewtonPreconditioner {
 }
 
 /// A block preconditioner of `H = I - D + D ρ W` (see the [module docs](self)): the
-/// symbolic part built once per block pattern, [`factor`](Self::factor) once per Newton
+/// symbolic part built once per block pattern, `factor` once per Newton
 /// iteration, [`apply`](Self::apply) once per GMRES product.
 #[derive(Debug, Clone)]
 pub struct BlockPreconditioner {
@@ -99,7 +99,7 @@ pub struct BlockPreconditioner {
 
 impl BlockPreconditioner {
     /// The symbolic part for the block pattern of `rows` (`nc` block rows): sorted block
-    /// columns with the diagonal added. Nothing numeric yet (call [`factor`](Self::factor)).
+    /// columns with the diagonal added. Nothing numeric yet (call `factor`).
     /// Block Jacobi needs no pattern: only the `nc` diagonal blocks are kept.
     pub(crate) fn new(kind: NewtonPreconditioner, rows: &BlockRows) -> Self {
         let nc = rows.block_count();
