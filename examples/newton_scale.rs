@@ -8,7 +8,7 @@
 //! normalisation, at most 200 iterations), in release mode on whatever machine runs it,
 //! one thread. "fill" is the predicted factor size over the entries of `H` that
 //! [`NewtonLinear::Auto`] compares with [`nonsmooth::newton::KRYLOV_FILL_RATIO`] (from
-//! [`nonsmooth::newton::KRYLOV_MIN_UNKNOWNS`] unknowns), "auto" what it picks; "heap" is
+//! [`nonsmooth::newton::KRYLOV_MIN_UNKNOWNS`] unknowns), "auto" what it picks; "KB/contact" is
 //! the peak of live heap bytes allocated during the solve (counting allocator), per
 //! contact; "growth" is the exponent `log(t2 / t1) / log(n2 / n1)` of the time per
 //! iteration between a row and the previous row of the same scene and solver (1 is linear).
@@ -310,7 +310,7 @@ fn main() {
     writeln!(
         out,
         "scene     contacts  nnz(W)   fill auto  linear prec   iter status      error \
-         total s s/iter H v/iter heap KB/contact growth"
+         total s s/iter Hv/it KB/contact growth"
     )
     .unwrap();
     type Build = Box<dyn Fn(usize) -> FrictionContact>;
@@ -358,7 +358,7 @@ fn main() {
     let mut compare = String::new();
     writeln!(
         compare,
-        "scene     contacts prec   iter status      error s/iter H v/iter heap KB/contact \
+        "scene     contacts prec   iter status      error s/iter Hv/it KB/contact \
          products jacobi/this time jacobi/this"
     )
     .unwrap();
@@ -390,7 +390,7 @@ fn main() {
                 writeln!(
                     out,
                     "{name:<9} {nc:>8} {:>7} {fill:>6.1} {auto:<5} {:<6} {prec:<6} {:>4} \
-                     {:<9} {:>7.1e} {:>7.2} {:>6.4} {:>8.0} {:>15.1} {growth:>6}",
+                     {:<9} {:>7.1e} {:>7.2} {:>6.4} {:>5.0} {:>10.1} {growth:>6}",
                     fc.w().nnz(),
                     linear_name(linear),
                     m.iterations,
@@ -421,7 +421,7 @@ fn main() {
             for (p, m) in &runs {
                 writeln!(
                     compare,
-                    "{name:<9} {:>8} {:<6} {:>4} {:<9} {:>7.1e} {:>6.4} {:>8.0} {:>15.1} \
+                    "{name:<9} {:>8} {:<6} {:>4} {:<9} {:>7.1e} {:>6.4} {:>5.0} {:>10.1} \
                      {:>16.2} {:>16.2}",
                     m.contacts,
                     precondition_name(*p),
