@@ -157,13 +157,15 @@ fn run_one(scene: &str, n: usize, linear: &str, precondition: Option<&str>) {
         "wall" => scenes::sized_for(SceneKind::Wall, n).and_then(|s| s.local_problem()),
         "box-stack" => scenes::sized_for(SceneKind::BoxStack, n).and_then(|s| s.local_problem()),
         "pyramid" => scenes::sized_for(SceneKind::Pyramid, n).and_then(|s| s.local_problem()),
-        _ => Ok(random_sparse(n, 7)),
+        "random" => Ok(random_sparse(n, 7)),
+        other => panic!("unknown scene `{other}` (wall, box-stack, pyramid, random)"),
     }
     .expect("a generated scene");
     let linear = match linear {
+        "auto" => NewtonLinear::Auto,
         "lu" => NewtonLinear::Lu,
         "gmres" => NewtonLinear::Gmres,
-        _ => NewtonLinear::Auto,
+        other => panic!("unknown linear `{other}` (auto, lu, gmres)"),
     };
     let mut r = DVector::zeros(fc.dim());
     let params = Params {
@@ -174,9 +176,10 @@ fn run_one(scene: &str, n: usize, linear: &str, precondition: Option<&str>) {
     let options = ConeNewtonOptions {
         linear,
         precondition: match precondition {
-            Some("jacobi") => NewtonPreconditioner::Jacobi,
+            None | Some("jacobi") => NewtonPreconditioner::Jacobi,
             Some("sgs") => NewtonPreconditioner::Sgs,
-            _ => NewtonPreconditioner::Ilu0,
+            Some("ilu0") => NewtonPreconditioner::Ilu0,
+            Some(other) => panic!("unknown precondition `{other}` (jacobi, sgs, ilu0)"),
         },
         ..Default::default()
     };

@@ -321,7 +321,7 @@ pub const KRYLOV_RHO: f64 = 1e-3;
 /// unknowns. Below, a sparse LU per Newton iteration costs a few milliseconds and is exact;
 /// the inexact GMRES directions cost inner failures instead (on a Siconos Capsules file of
 /// 286 contacts, 4 failed inner solves and 12 times the LU path's time).
-pub const KRYLOV_MIN_UNKNOWNS: usize = 1000;
+pub const INNER_KRYLOV_MIN_UNKNOWNS: usize = 1000;
 
 /// A converged inner solve that leaves the outer error above this fraction of its value
 /// (a stall, not slow progress: `ρ` follows a falling error down anyway) softens the `ρ`
@@ -487,7 +487,7 @@ impl Method for ProximalPoint {
         let mut y = r.clone();
         stats.inner_solves += 1;
         let krylov = prepared.options.newton.linear == NewtonLinear::Auto
-            && reg.dim() >= KRYLOV_MIN_UNKNOWNS
+            && reg.dim() >= INNER_KRYLOV_MIN_UNKNOWNS
             && rho >= KRYLOV_RHO * prepared.scale;
         if krylov {
             stats.krylov_solves += 1;

@@ -372,9 +372,9 @@ fn rho_keeps_its_floor_and_falls_below_it_without_one() {
 #[test]
 fn a_stiff_spring_goes_to_gmres_and_a_stall_softens_it() {
     use nonsmooth::newton::NewtonLinear;
-    use nonsmooth::proximal_point::{KRYLOV_MIN_UNKNOWNS, KRYLOV_RHO};
+    use nonsmooth::proximal_point::{INNER_KRYLOV_MIN_UNKNOWNS, KRYLOV_RHO};
     let fc = wall(400);
-    assert!(fc.dim() >= KRYLOV_MIN_UNKNOWNS);
+    assert!(fc.dim() >= INNER_KRYLOV_MIN_UNKNOWNS);
     let dbar = mean_diagonal(&fc);
     let d = ProximalPointOptions {
         stall: 0,
