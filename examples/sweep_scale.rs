@@ -37,6 +37,8 @@ const REPEAT: usize = 7;
 /// that fall together have no relative velocity, so most contacts above the ground keep
 /// `r = 0` until the ground's push reaches them, and skip the update of `v`.)
 const WARM: usize = 20;
+/// The size at which the wall is also measured turned ([`turned`]).
+const TURNED_SIZE: usize = 1_000_000;
 /// The scene whose error is followed sweep by sweep.
 const CONVERGENCE_SIZE: usize = 100_000;
 /// Contacts per block of the colouring: single contacts, small blocks, and the default.
@@ -44,6 +46,45 @@ const BLOCKS: [usize; 3] = [1, 256, DEFAULT_COLOUR_BLOCK];
 /// The sweep counts at which the error is reported.
 const CHECKPOINTS: [usize; 6] = [1, 2, 5, 10, 20, 50];
 // ANCHOR_END: setup
+
+/// The same problem in turned coordinates: every 3-vector of `v` (a body's linear and its
+/// angular velocity) rotated by one rotation `R` about a generic axis, `v' = Q v` with `Q`
+/// block diagonal: `M' = Q M Q^T`, `H' = Q H`, `q' = Q q`. Then `H'^T M'^-1 H' = H^T M^-1 H`:
+/// the contact problem is the same, but no contact normal lies along a coordinate axis any
+/// more, so every row of `H'^T` has all the entries of its bodies (the wall's axis-aligned
+/// rows have about half of them zero), as in a scene of bodies at arbitrary angles.
+fn turned(g: &GlobalFrictionContact) -> GlobalFrictionContact {
+    use nalgebra::{Rotation3, Unit, Vector3};
+    use nalgebra_sparse::{CooMatrix, CsrMatrix};
+    let axis = Unit::new_normalize(Vector3::new(1.0, 2.0, 3.0));
+    let rot = Rotation3::from_axis_angle(&axis, 0.7);
+    let n = g.dofs();
+    let mut coo = CooMatrix::new(n, n);
+    for b in 0..n / 3 {
+        for i in 0..3 {
+            for j in 0..3 {
+                coo.push(3 * b + i, 3 * b + j, rot[(i, j)]);
+            }
+        }
+    }
+    let q = CsrMatrix::from(&coo);
+    let h = &q * &g.h().to_csr();
+    let m = &(&q * &g.m().to_csr()) * &q.transpose();
+    let mut qv = g.q().clone();
+    for c in qv.as_mut_slice().chunks_exact_mut(3) {
+        let x = rot * Vector3::new(c[0], c[1], c[2]);
+        c.copy_from_slice(x.as_slice());
+    }
+    GlobalFrictionContact::new(
+        m.into(),
+        h.into(),
+        qv,
+        g.b().clone(),
+        g.mu().clone(),
+        g.kind(),
+    )
+    .expect("a turned problem")
+}
 
 /// A line of `/proc/self/status` in kB (Linux), or `None`.
 fn status_kb(key: &str) -> Option<usize> {
@@ -168,26 +209,45 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 
 /// The measurements at one size.
 struct Row {
+    /// `wall`, or `wall, turned` ([`turned`]).
+    scene: &'static str,
     contacts: usize,
     bodies: usize,
     build_s: f64,
     prepare_s: f64,
     seq_s: f64,
     prox_s: f64,
-    /// Per entry of [`BLOCKS`]: colours, colouring time, sequential sweep in colour order,
-    /// coloured sweep on 1 and on 2 threads (s), cores in use during the 2-thread runs.
-    coloured: Vec<(usize, f64, f64, f64, f64, f64)>,
+    /// Per entry of [`BLOCKS`].
+    coloured: Vec<Timed>,
     bytes: usize,
     peak_kb: Option<usize>,
     resident_kb: Option<usize>,
 }
 
+/// The timings of one block size of the colouring (seconds per sweep, best of [`REPEAT`]),
+/// each from the iterate after [`WARM`] coloured sweeps from `r = 0`.
+#[derive(Debug)]
+struct Timed {
+    colours: usize,
+    colour_s: f64,
+    /// The sequential sweep in colour order ([`ContactColouring::order`]).
+    in_order: f64,
+    /// The sequential sweep in contact order, from the coloured sweeps' iterate.
+    crossed: f64,
+    /// The coloured sweep on 1 and on 2 threads.
+    one: f64,
+    two: f64,
+    /// Cores in use during the 2-thread runs.
+    cores: f64,
+}
+
 type Kept = (GlobalFrictionContact, VgsPrepared, Vec<ContactColouring>);
 
-fn measure(target: usize) -> (Row, Option<Kept>) {
+fn measure(target: usize, turn: bool) -> (Row, Option<Kept>) {
     let reset = reset_peak();
     let t = Instant::now();
     let g = wall(target).global_problem().expect("scene");
+    let g = if turn { turned(&g) } else { g };
     let build_s = t.elapsed().as_secs_f64();
     let t = Instant::now();
     let prep = VgsPrepared::new(&g, g.kind()).expect("prepared");
@@ -208,10 +268,18 @@ fn measure(target: usize) -> (Row, Option<Kept>) {
         let t = Instant::now();
         let col = prep.colouring(block);
         let colour_s = t.elapsed().as_secs_f64();
+        // Each order is timed from an iterate its own sweeps made: WARM coloured sweeps
+        // from r = 0 (on one thread; the result does not depend on the thread count).
+        let mut rc = DVector::zeros(g.dim());
+        let mut vc = g.velocity_dofs(&rc);
+        for _ in 0..WARM {
+            one.install(|| prep.sweep_coloured(&g, &col, &mut rc, &mut vc));
+        }
+        let own = || (rc.clone(), vc.clone());
         // the best time, and the cores in use (CPU time / wall time) over all the runs
         let on = |p: &rayon::ThreadPool| {
             let (mut cpu, mut wall) = (0.0, 0.0);
-            let t = best(start, |(r, v)| {
+            let t = best(own, |(r, v)| {
                 let (c0, t0) = (cpu_seconds(), Instant::now());
                 p.install(|| prep.sweep_coloured(&g, &col, r, v));
                 wall += t0.elapsed().as_secs_f64();
@@ -221,9 +289,19 @@ fn measure(target: usize) -> (Row, Option<Kept>) {
             (t, if wall >= 1.0 { cpu / wall } else { f64::NAN })
         };
         let order = col.order();
-        let in_order = best(start, |(r, v)| prep.sweep_in_order(&g, &order, r, v));
+        let in_order = best(own, |(r, v)| prep.sweep_in_order(&g, &order, r, v));
+        // the plain sweep from the coloured iterate: another order's iterate
+        let crossed = best(own, |(r, v)| prep.sweep(&g, r, v));
         let ((t1, _), (t2, cores)) = (on(&one), on(&two));
-        coloured.push((col.colours(), colour_s, in_order, t1, t2, cores));
+        coloured.push(Timed {
+            colours: col.colours(),
+            colour_s,
+            in_order,
+            crossed,
+            one: t1,
+            two: t2,
+            cores,
+        });
         colourings.push(col);
     }
     // ANCHOR_END: timing
@@ -242,6 +320,7 @@ fn measure(target: usize) -> (Row, Option<Kept>) {
     };
     let peak_kb = if reset { status_kb("VmHWM:") } else { None };
     let row = Row {
+        scene: if turn { "wall, turned" } else { "wall" },
         contacts: g.contacts(),
         bodies: g.dofs() / 6,
         build_s,
@@ -253,7 +332,7 @@ fn measure(target: usize) -> (Row, Option<Kept>) {
         peak_kb,
         resident_kb,
     };
-    let keep = (target == CONVERGENCE_SIZE).then_some((g, prep, colourings));
+    let keep = (target == CONVERGENCE_SIZE && !turn).then_some((g, prep, colourings));
     (row, keep)
 }
 
@@ -265,8 +344,12 @@ fn main() {
     let bw2 = bandwidth(2);
     let mut rows = Vec::new();
     let mut conv = None;
-    for &n in &SIZES {
-        let (row, keep) = measure(n);
+    let runs = SIZES
+        .iter()
+        .map(|&n| (n, false))
+        .chain([(TURNED_SIZE, true)]);
+    for (n, turn) in runs {
+        let (row, keep) = measure(n, turn);
         eprintln!(
             "{} contacts: seq {:.3} s, coloured {:?}, peak {:?} kB",
             row.contacts, row.seq_s, row.coloured, row.peak_kb
@@ -283,7 +366,10 @@ fn main() {
     let w = &mut out;
     writeln!(
         w,
-        "Scenes: `wall` (bricks in running bond, 1 kg each, mu = 0.5, dt = 0.01 s), global form; \
+        "Scenes: `wall` (bricks in running bond, 1 kg each, mu = 0.5, dt = 0.01 s), global form, \
+         and at {TURNED_SIZE} contacts the same problem in turned coordinates (`wall, turned`: \
+         every 3-vector of v rotated by one rotation about a generic axis, so that no contact \
+         normal lies along an axis and no entry of H^T is zero by symmetry; W is unchanged); \
          one sweep from the iterate after {WARM} sequential sweeps from r = 0; best of {REPEAT} runs on a {threads}-core machine shared with \
          other jobs. Memory read bandwidth (sum of a 256 MiB array with 8 accumulators, best of {REPEAT}): \
          {:.2} GB/s on 1 thread, {:.2} GB/s on 2. Load average (1 min) before and after the \
@@ -300,14 +386,14 @@ fn main() {
     writeln!(w).unwrap();
     writeln!(
         w,
-        "| contacts | bodies | build s | prepare s | peak MB | peak bytes/contact | \
+        "| scene | contacts | bodies | build s | prepare s | peak MB | peak bytes/contact | \
          resident after prepare, bytes/contact | NSGS sweep s | ns/contact | PROX sweep s | \
          ns/contact |"
     )
     .unwrap();
     writeln!(
         w,
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     )
     .unwrap();
     for r in &rows {
@@ -323,7 +409,8 @@ fn main() {
         });
         writeln!(
             w,
-            "| {} | {} | {:.2} | {:.2} | {mb} | {per} | {resident} | {:.4} | {:.0} | {:.4} | {:.0} |",
+            "| {} | {} | {} | {:.2} | {:.2} | {mb} | {per} | {resident} | {:.4} | {:.0} | {:.4} | {:.0} |",
+            r.scene,
             r.contacts,
             r.bodies,
             r.build_s,
@@ -340,8 +427,11 @@ fn main() {
         w,
         "Coloured sweep: contacts cut into blocks of consecutive contacts, the blocks \
          coloured greedily so that no two blocks of one colour share a body, the blocks of a \
-         colour swept in parallel with rayon, each block in Gauss-Seidel order. Speed-up = \
-         sequential sweep time / coloured sweep time. Cores in use = CPU time of all threads / \
+         colour swept in parallel with rayon, each block in Gauss-Seidel order. Every sweep \
+         of this table starts from the iterate after {WARM} coloured sweeps from r = 0 (the \
+         coloured sweep's own iterate); the sequential sweep in contact order from that \
+         iterate shows what a sweep costs on another order's iterate. Speed-up = \
+         sequential sweep time (from its own iterate, table above) / coloured sweep time. Cores in use = CPU time of all threads / \
          wall time over the 2-thread runs (2 when both threads ran at once the whole time; \
          near 1 or below when the machine's other jobs left less than two cores; n/a when the \
          runs took less than a second, too short for the 10 ms ticks of the CPU clock)."
@@ -350,26 +440,36 @@ fn main() {
     writeln!(w).unwrap();
     writeln!(
         w,
-        "| contacts | block | colours | colouring s | sequential in colour order s | \
-         coloured, 1 thread s | coloured, 2 threads s | cores in use on 2 threads | \
-         speed-up on 2 threads vs sequential | vs coloured on 1 thread |"
+        "| scene | contacts | block | colours | colouring s | sequential in colour order s | \
+         sequential in contact order s | coloured, 1 thread s | coloured, 2 threads s | \
+         cores in use on 2 threads | speed-up on 2 threads vs sequential | vs coloured on 1 thread |"
     )
     .unwrap();
-    writeln!(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|").unwrap();
+    writeln!(
+        w,
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    )
+    .unwrap();
     for r in &rows {
-        for (block, &(colours, colour_s, ord, c1, c2, cores)) in BLOCKS.iter().zip(&r.coloured) {
+        for (block, c) in BLOCKS.iter().zip(&r.coloured) {
             writeln!(
                 w,
-                "| {} | {block} | {colours} | {colour_s:.3} | {ord:.4} | {c1:.4} | {c2:.4} \
-                 | {} | {:.2} | {:.2} |",
-                r.contacts,
-                if cores.is_nan() {
+                "| {} | {} | {block} | {} | {:.3} | {:.4} | {:.4} | {:.4} | {:.4} | {} | {:.2} | {:.2} |",
+                r.scene,
+            r.contacts,
+                c.colours,
+                c.colour_s,
+                c.in_order,
+                c.crossed,
+                c.one,
+                c.two,
+                if c.cores.is_nan() {
                     "n/a".to_string()
                 } else {
-                    format!("{cores:.2}")
+                    format!("{:.2}", c.cores)
                 },
-                r.seq_s / c2,
-                c1 / c2
+                r.seq_s / c.two,
+                c.one / c.two
             )
             .unwrap();
         }
@@ -377,32 +477,33 @@ fn main() {
     writeln!(w).unwrap();
     writeln!(
         w,
-        "Bandwidth floor: the bytes of per-contact data one sweep streams (rows of H^T and \
-         T^T = (M^-1 H)^T with their indices, the 3x3 blocks and inverses, b, mu, r read and \
-         written; v not counted) over the measured bandwidth. Fraction = floor / sweep time \
+        "Bandwidth floor: the bytes of per-contact data one sweep streams (the rows of H^T and \
+         T^T = (M^-1 H)^T packed per contact: six numbers and one 32-bit index per column the \
+         contact touches; the 3x3 blocks and inverses, b, mu, r read and written; v not counted) over the measured bandwidth. Fraction = floor / sweep time \
          (1 would be a sweep limited by memory alone)."
     )
     .unwrap();
     writeln!(w).unwrap();
     writeln!(
         w,
-        "| contacts | bytes/contact | floor 1 thread s | sequential sweep fraction | \
+        "| scene | contacts | bytes/contact | floor 1 thread s | sequential sweep fraction | \
          floor 2 threads s | coloured (block {DEFAULT_COLOUR_BLOCK}) 2 threads fraction |"
     )
     .unwrap();
-    writeln!(w, "|---:|---:|---:|---:|---:|---:|").unwrap();
+    writeln!(w, "|---|---:|---:|---:|---:|---:|---:|").unwrap();
     for r in &rows {
         let f1 = r.bytes as f64 / bw1;
         let f2 = r.bytes as f64 / bw2;
         writeln!(
             w,
-            "| {} | {:.0} | {:.4} | {:.2} | {:.4} | {:.2} |",
+            "| {} | {} | {:.0} | {:.4} | {:.2} | {:.4} | {:.2} |",
+            r.scene,
             r.contacts,
             r.bytes as f64 / r.contacts as f64,
             f1,
             f1 / r.seq_s,
             f2,
-            f2 / r.coloured[BLOCKS.len() - 1].4
+            f2 / r.coloured[BLOCKS.len() - 1].two
         )
         .unwrap();
     }

@@ -13,8 +13,6 @@
 
 use std::ops::Range;
 
-use nalgebra_sparse::CsrMatrix;
-
 /// Colours an item may take from the bitmask; an item that finds all of them used by its
 /// neighbours gets a colour of its own after them (so a pathological graph, such as one
 /// dynamic body touched by every contact, still gets a proper colouring, only a
@@ -159,19 +157,18 @@ pub struct ContactColouring {
 }
 
 impl ContactColouring {
-    /// The colouring of the contacts of a sweep that reads `v` through the rows of `jac`
-    /// and writes it through the rows of `tt` (both `3nc x ndof`, three rows per contact):
-    /// a contact's resources are the columns of its six rows. `block` 0 is taken as 1.
-    pub(crate) fn new(jac: &CsrMatrix<f64>, tt: &CsrMatrix<f64>, block: usize) -> Self {
+    /// The colouring of `nc` contacts over `ndof` unknowns of `v`; `touches(c, f)` calls
+    /// `f(j)` for each unknown `j` that contact `c` reads or writes. `block` 0 is taken as 1.
+    pub(crate) fn new(
+        nc: usize,
+        ndof: usize,
+        block: usize,
+        touches: impl Fn(usize, &mut dyn FnMut(usize)),
+    ) -> Self {
         let block = block.max(1);
-        let nc = jac.nrows() / 3;
-        let blocks = Colouring::greedy(nc.div_ceil(block), jac.ncols(), |b, f| {
+        let blocks = Colouring::greedy(nc.div_ceil(block), ndof, |b, f| {
             for c in b * block..((b + 1) * block).min(nc) {
-                for m in [jac, tt] {
-                    for d in 0..3 {
-                        m.row(3 * c + d).col_indices().iter().for_each(|&j| f(j));
-                    }
-                }
+                touches(c, f);
             }
         });
         ContactColouring {

@@ -36,6 +36,7 @@ mod blocked;
 mod colour;
 pub mod contact;
 mod lcp;
+mod packed;
 mod velocity;
 
 pub(crate) use blocked::{BlockRows, SeenMatrix};

@@ -4,7 +4,6 @@ use std::ops::ControlFlow;
 
 use crate::solver::MethodOptions;
 use nalgebra::{DVector, Matrix3, Vector3};
-use nalgebra_sparse::CsrMatrix;
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -12,6 +11,7 @@ use rayon::prelude::*;
 
 use super::colour::ContactColouring;
 use super::contact::{LocalBlock, solve_block};
+use super::packed::PackedRows;
 use crate::linalg::csr_row_dot;
 use crate::merit::{Residual, friction_residual, scaled_norm};
 use serde::{Deserialize, Serialize};
@@ -38,13 +38,15 @@ pub struct VelocityGaussSeidel<'a> {
 }
 
 /// What the velocity-space Gauss-Seidel keeps between sweeps (it does not borrow the
-/// problem): `H^T`, `T^T = (M^-1 H)^T`, the diagonal blocks and the law.
+/// problem): the rows of `H^T` and `T^T = (M^-1 H)^T` packed contact by contact, the
+/// diagonal blocks and the law.
 #[derive(Debug, Clone)]
 pub struct VgsPrepared {
-    /// `H^T` (`3nc x ndof`): row `3c+k` is the Jacobian row of contact `c`, direction `k`.
-    jac: CsrMatrix<f64>,
-    /// `T^T = (M^-1 H)^T` (`3nc x ndof`).
-    tt: CsrMatrix<f64>,
+    /// Contact `c`'s rows of `H^T` and `T^T` (`3nc x ndof` each; row `3c+k` is contact `c`,
+    /// direction `k`), stored once per column they touch.
+    rows: PackedRows,
+    /// Unknowns of `v`.
+    ndof: usize,
     diag: Vec<LocalBlock>,
     norm_q_local: f64,
     /// The local problem's `q` (`3 nc`), for the problem-scaled error.
@@ -58,7 +60,8 @@ impl VgsPrepared {
     /// diagonal blocks `W_cc = H_c^T T_c` and `‖q_loc‖` for the error measure.
     ///
     /// # Errors
-    /// [`ProblemError::NonPositiveDiagonal`] if a contact's `W_nn <= 0`.
+    /// [`ProblemError::NonPositiveDiagonal`] if a contact's `W_nn <= 0`;
+    /// [`ProblemError::Unsupported`] if `v` has more than `u32::MAX` unknowns.
     pub fn new(problem: &GlobalFrictionContact, kind: FrictionKind) -> Result<Self, ProblemError> {
         let jac = problem.h().to_csr().transpose();
         let tt = problem.mass_factor().solve_columns(problem.h()).transpose();
@@ -79,9 +82,10 @@ impl VgsPrepared {
         }
         let free = problem.mass_factor().solve(problem.q());
         let q_local = problem.h().tr_mul_vec(&free) + problem.b();
+        let rows = PackedRows::new(&jac, &tt)?;
         Ok(VgsPrepared {
-            jac,
-            tt,
+            rows,
+            ndof: problem.dofs(),
             diag,
             norm_q_local: scaled_norm(q_local.as_slice()),
             q_local,
@@ -128,27 +132,22 @@ impl VgsPrepared {
         mut add: impl FnMut(usize, f64),
     ) -> [f64; 3] {
         let k = 3 * c;
-        // u_c = H_c^T v + b_c, then q̃ = u_c - W_cc r_c
-        let mut u = Vector3::new(b[k], b[k + 1], b[k + 2]);
-        for d in 0..3 {
-            let row = self.jac.row(k + d);
-            u[d] += row
-                .col_indices()
-                .iter()
-                .zip(row.values())
-                .map(|(j, x)| x * get(*j))
-                .sum::<f64>();
+        let (cols, vals) = self.rows.contact(c);
+        // u_c = H_c^T v + b_c: one read of v per column of the contact
+        let mut u = [b[k], b[k + 1], b[k + 2]];
+        for (&j, x) in cols.iter().zip(vals.chunks_exact(6)) {
+            let vj = get(j as usize);
+            u[0] += x[0] * vj;
+            u[1] += x[1] * vj;
+            u[2] += x[2] * vj;
         }
-        let qt = u - self.diag[c].w * Vector3::from(rc);
+        let qt = Vector3::from(u) - self.diag[c].w * Vector3::from(rc);
         let sol = solve_block(&self.diag[c], &qt, mu, self.kind, rc, false);
-        // v += T_c Δr_c
-        for (d, (new, old)) in sol.r.iter().zip(rc).enumerate() {
-            let delta = new - old;
-            if delta != 0.0 {
-                let row = self.tt.row(k + d);
-                for (j, x) in row.col_indices().iter().zip(row.values()) {
-                    add(*j, x * delta);
-                }
+        // v += T_c Δr_c: one write of v per column
+        let d = [sol.r[0] - rc[0], sol.r[1] - rc[1], sol.r[2] - rc[2]];
+        if d != [0.0; 3] {
+            for (&j, x) in cols.iter().zip(vals.chunks_exact(6)) {
+                add(j as usize, x[3] * d[0] + x[4] * d[1] + x[5] * d[2]);
             }
         }
         sol.r
@@ -253,7 +252,9 @@ impl VgsPrepared {
     /// `H^T` or of `T^T = (M^-1 H)^T` of their contacts share a column (for rigid bodies:
     /// a contact of each shares a body that is not fixed).
     pub fn colouring(&self, block: usize) -> ContactColouring {
-        ContactColouring::new(&self.jac, &self.tt, block)
+        ContactColouring::new(self.diag.len(), self.ndof, block, |c, f| {
+            self.rows.columns(c, f)
+        })
     }
 
     /// Number of contacts.
@@ -262,20 +263,14 @@ impl VgsPrepared {
     }
 
     /// Bytes of per-contact data a sweep reads from memory, summed over all contacts: the
-    /// rows of `H^T` and `T^T` (values, column indices and row offsets), the 3x3 blocks
+    /// packed rows of `H^T` and `T^T` (values, column indices and offsets), the 3x3 blocks
     /// with their inverses, `b` and `mu`, and `r` read and written. The velocity `v` is not
     /// counted (it is shared by the contacts of a body and mostly read from cache), so
     /// this is a lower bound on the traffic of one sweep.
     pub fn bytes_streamed(&self) -> usize {
         let f = std::mem::size_of::<f64>();
-        let csr = |m: &CsrMatrix<f64>| {
-            m.nnz() * (f + std::mem::size_of::<usize>()) + m.nrows() * std::mem::size_of::<usize>()
-        };
         let nc = self.diag.len();
-        csr(&self.jac)
-            + csr(&self.tt)
-            + nc * std::mem::size_of::<LocalBlock>()
-            + nc * (3 * f + f + 2 * 3 * f)
+        self.rows.bytes() + nc * std::mem::size_of::<LocalBlock>() + nc * (3 * f + f + 2 * 3 * f)
     }
 
     /// The natural-map error of `r` with the contact velocity `u = H^T v + b`, normalised
