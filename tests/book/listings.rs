@@ -26,7 +26,7 @@ fn book_src() -> PathBuf {
 
 /// The numbered chapters of `SUMMARY.md` in order: `(file, number)`, numbered as mdBook
 /// numbers them (prefix chapters before the first list item are not numbered).
-fn numbered_chapters(summary: &str) -> Vec<(String, String)> {
+pub(crate) fn numbered_chapters(summary: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut counters: Vec<usize> = Vec::new();
     for line in summary.lines() {

@@ -1,7 +1,8 @@
 //! Checks on what the book's chapters say, beside the structural checks of `tests/book/sources.rs`.
 //!
 //! * The introduction's learning path ("How to read it") links every chapter of `SUMMARY.md`,
-//!   in the order of `SUMMARY.md`.
+//!   in the order of `SUMMARY.md`, each numbered chapter on an item that opens with the
+//!   sidebar's number for it (`* **8.1.** [Fischer-Newton](fischer-newton.md) ...`).
 //! * Every author-year citation in a chapter ("Erleben 2017", "Silcowitz, Niebe and Erleben
 //!   (2009", "Macklin et al. 2019") has an entry in `bibliography.md` whose key names the same
 //!   first author and year.
@@ -82,6 +83,30 @@ fn reading_path_problems(summary: &str, path: &str) -> Vec<String> {
                     ));
                 }
                 last = Some((i, chapter));
+            }
+        }
+    }
+    problems
+}
+
+/// Items of the reading path whose number (`* **8.1.** [title](file.md)`) is not mdBook's
+/// number of the chapter they link, or numbered chapters with no numbered item, as messages.
+fn path_number_problems(summary: &str, path: &str) -> Vec<String> {
+    let numbers = crate::listings::numbered_chapters(summary);
+    let mut problems = Vec::new();
+    for (file, number) in &numbers {
+        let item = path.lines().find(|l| {
+            l.trim_start()
+                .strip_prefix("* **")
+                .is_some_and(|r| md_links(r).first() == Some(file))
+        });
+        match item {
+            None => problems.push(format!("{file} ({number}.) has no numbered item")),
+            Some(line) => {
+                let want = format!("* **{number}.** [");
+                if !line.trim_start().starts_with(&want) {
+                    problems.push(format!("{file}: the item should open with `{want}`: {line}"));
+                }
             }
         }
     }
@@ -406,7 +431,8 @@ fn the_reading_path_names_every_chapter_in_order() {
     let summary = read("SUMMARY.md");
     let intro = read("introduction.md");
     let path = section(&intro, "How to read it").expect("introduction has 'How to read it'");
-    let problems = reading_path_problems(&summary, path);
+    let mut problems = reading_path_problems(&summary, path);
+    problems.extend(path_number_problems(&summary, path));
     assert!(
         problems.is_empty(),
         "introduction.md:\n{}",
@@ -496,6 +522,10 @@ fn reading_path_check_finds_missing_and_misordered_chapters() {
     assert_eq!(p, vec!["b.md is not in the reading path".to_string()]);
     let p = reading_path_problems(summary, "[B](b.md), [A](a.md), [C](c.md)");
     assert_eq!(p.len(), 1, "{p:?}");
+    let path = "* **1.** [A](a.md) x\n* **2.** [B](b.md)\n* **2.1.** [C](c.md)\n";
+    assert!(path_number_problems(summary, path).is_empty());
+    let p = path_number_problems(summary, "* **1.** [A](a.md)\n* **3.** [B](b.md)\n");
+    assert_eq!(p.len(), 2, "{p:?}");
     let intro = "# I\n\n## How to read it\n\n[A](a.md)\n\n## Sources\n\n[B](b.md)\n";
     assert_eq!(
         section(intro, "How to read it"),
