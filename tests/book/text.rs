@@ -105,7 +105,9 @@ fn path_number_problems(summary: &str, path: &str) -> Vec<String> {
             Some(line) => {
                 let want = format!("* **{number}.** [");
                 if !line.trim_start().starts_with(&want) {
-                    problems.push(format!("{file}: the item should open with `{want}`: {line}"));
+                    problems.push(format!(
+                        "{file}: the item should open with `{want}`: {line}"
+                    ));
                 }
             }
         }
