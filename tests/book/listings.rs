@@ -8,6 +8,12 @@
 //! (and inserts missing ones); without it the test fails on any caption that is missing or
 //! wrong, naming the chapter and line.
 //!
+//! A reference in a chapter's prose to one of its own listings ("listing 4.2.3", "Listings
+//! 4.2.1 and 4.2.2") must carry the chapter's current number and a listing the chapter has;
+//! the blessing above rewrites a stale chapter number in such references too, and the test
+//! fails on a reference to a listing the chapter does not have. A listing of another chapter
+//! is referred to by a link to that chapter, not by number.
+//!
 //! A listing from an example program is shown with its output: the chapter also includes a
 //! table, text or figure the example writes (a file under `generated/` or `figures/` that the
 //! example's source names).
@@ -20,7 +26,7 @@ fn book_src() -> PathBuf {
 
 /// The numbered chapters of `SUMMARY.md` in order: `(file, number)`, numbered as mdBook
 /// numbers them (prefix chapters before the first list item are not numbered).
-fn numbered_chapters(summary: &str) -> Vec<(String, String)> {
+pub(crate) fn numbered_chapters(summary: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut counters: Vec<usize> = Vec::new();
     for line in summary.lines() {
@@ -139,6 +145,79 @@ fn captioned(text: &str, number: &str) -> (String, Vec<String>) {
     (joined, problems)
 }
 
+/// The chapter with the listing references of its prose (outside fences and captions) set to
+/// chapter `number`, and the problems found: a reference to another chapter's number (fixed
+/// by the rewrite when the chapter has that listing) or to a listing the chapter does not
+/// have (`count` listings). References read as `listing A.B.k` or `listings A.B.k and A.B.j`.
+fn referenced(text: &str, number: &str, count: usize) -> (String, Vec<String>) {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    let mut fenced = false;
+    for (i, line) in text.split('\n').enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        if fenced || is_caption(line) {
+            out.push(line.to_string());
+            continue;
+        }
+        let mut fixed = String::new();
+        let mut rest = line;
+        while let Some(at) = rest.to_lowercase().find("listing") {
+            let (before, from) = rest.split_at(at);
+            fixed.push_str(before);
+            let word_len = if from[7..].starts_with('s') { 8 } else { 7 };
+            fixed.push_str(&from[..word_len]);
+            rest = &from[word_len..];
+            // one or more numbers, joined by `,`, `and`, `to`
+            loop {
+                let sep: String = rest
+                    .chars()
+                    .take_while(|c| *c == ' ' || *c == ',')
+                    .collect();
+                let after = &rest[sep.len()..];
+                let after = after
+                    .strip_prefix("and ")
+                    .or_else(|| after.strip_prefix("to "))
+                    .map(|a| (a, &rest[sep.len()..rest.len() - a.len()]))
+                    .unwrap_or((after, ""));
+                let (body, joiner) = after;
+                let num: String = body
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == '.')
+                    .collect();
+                let num = num.trim_end_matches('.');
+                if num.is_empty() || !num.contains('.') {
+                    break;
+                }
+                let (prefix, k) = num.rsplit_once('.').unwrap();
+                let k: usize = k.parse().unwrap_or(0);
+                fixed.push_str(&sep);
+                fixed.push_str(joiner);
+                if k == 0 || k > count {
+                    problems.push(format!(
+                        "line {}: listing {num}: the chapter has {count} listing(s)",
+                        i + 1
+                    ));
+                    fixed.push_str(num);
+                } else {
+                    if prefix != number {
+                        problems.push(format!(
+                            "line {}: listing {num} should read listing {number}.{k}",
+                            i + 1
+                        ));
+                    }
+                    fixed.push_str(&format!("{number}.{k}"));
+                }
+                rest = &body[num.len()..];
+            }
+        }
+        fixed.push_str(rest);
+        out.push(fixed);
+    }
+    (out.join("\n"), problems)
+}
+
 #[test]
 fn source_listings_are_numbered_and_name_their_file() {
     let summary = std::fs::read_to_string(book_src().join("SUMMARY.md")).unwrap();
@@ -149,8 +228,11 @@ fn source_listings_are_numbered_and_name_their_file() {
         let path = book_src().join(&file);
         let text =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let (fixed, found) = captioned(&text, &number);
-        listings += fixed.lines().filter(|l| is_caption(l)).count();
+        let (fixed, mut found) = captioned(&text, &number);
+        let count = fixed.lines().filter(|l| is_caption(l)).count();
+        listings += count;
+        let (fixed, refs) = referenced(&fixed, &number, count);
+        found.extend(refs);
         if bless {
             if fixed != text {
                 std::fs::write(&path, &fixed).unwrap();
@@ -200,6 +282,23 @@ fn captions_are_inserted_once_and_renumbered() {
     let (again, none) = captioned(&fixed, "3");
     assert_eq!(again, fixed);
     assert!(none.is_empty());
+}
+
+#[test]
+fn listing_references_follow_the_chapter_number() {
+    let text = "See listing 16.2 and listings 16.1 and 16.2.\n```text\nlisting 9.9\n```\n\
+                **Listing 16.1.** `a`, from `src/a.rs`\nListing 15.3 is not there; listing 15.1.\n";
+    let (fixed, problems) = referenced(text, "15", 2);
+    assert_eq!(
+        fixed,
+        "See listing 15.2 and listings 15.1 and 15.2.\n```text\nlisting 9.9\n```\n\
+         **Listing 16.1.** `a`, from `src/a.rs`\nListing 15.3 is not there; listing 15.1.\n"
+    );
+    assert_eq!(problems.len(), 4, "{problems:?}");
+    assert!(problems[3].contains("listing 15.3"), "{problems:?}");
+    let (again, problems) = referenced(&fixed, "15", 3);
+    assert_eq!(again, fixed);
+    assert!(problems.is_empty(), "{problems:?}");
 }
 
 /// The files under `book/src` (`generated/...`, `figures/...`) that an example's source names.

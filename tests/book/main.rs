@@ -7,6 +7,7 @@ mod common;
 mod geometry_figures;
 mod listings;
 mod numbers;
+mod order;
 mod readme;
 mod sources;
 mod text;

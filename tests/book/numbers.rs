@@ -407,6 +407,9 @@ fn prose_lines(text: &str) -> Vec<(usize, String)> {
 const REFERENCE_WORDS: &[&str] = &[
     "section",
     "sections",
+    "chapter",
+    "chapters",
+    "arxiv",
     "§",
     "eq.",
     "eqs.",

@@ -1,7 +1,8 @@
 //! Checks on what the book's chapters say, beside the structural checks of `tests/book/sources.rs`.
 //!
 //! * The introduction's learning path ("How to read it") links every chapter of `SUMMARY.md`,
-//!   in the order of `SUMMARY.md`.
+//!   in the order of `SUMMARY.md`, each numbered chapter on an item that opens with the
+//!   sidebar's number for it (`* **8.1.** [Fischer-Newton](fischer-newton.md) ...`).
 //! * Every author-year citation in a chapter ("Erleben 2017", "Silcowitz, Niebe and Erleben
 //!   (2009", "Macklin et al. 2019") has an entry in `bibliography.md` whose key names the same
 //!   first author and year.
@@ -14,6 +15,13 @@
 //!   $\mathbb R_+$, `D(\mu r_n)` for the friction disk $\mathcal F(r_n)$, `\operatorname{proj}`
 //!   for $P_S$, the row sets $\mathcal F$/$\mathcal H$ for $\mathcal A$/$\mathcal I$ ...), and in
 //!   the Newton chapters $H$ or $J$ for an element $V$ of the generalised Jacobian.
+//!
+//! * The implicit chapters write the bodies' velocity $v$, the tangential velocity $J_f v$
+//!   and the friction compliance $c_f$ (not Macklin et al.'s $u$, $D^Tu$, $W$); the proximal
+//!   chapters write the contact velocity $u$ (not $v$) and proximal-operators.md the r-factor
+//!   $\rho$ (not $r$); no chapter calls NSGS projected Gauss-Seidel or the reverse.
+//! * No chapter refers to notes that do not ship ("NOTES"), and no chapter holds a control
+//!   character other than the newline (a tab typed for `\t` turns `\tfrac` into "frac").
 //!
 //! The parsers work on strings, so the tests at the bottom show on in-memory text that each
 //! check fails when it should.
@@ -82,6 +90,32 @@ fn reading_path_problems(summary: &str, path: &str) -> Vec<String> {
                     ));
                 }
                 last = Some((i, chapter));
+            }
+        }
+    }
+    problems
+}
+
+/// Items of the reading path whose number (`* **8.1.** [title](file.md)`) is not mdBook's
+/// number of the chapter they link, or numbered chapters with no numbered item, as messages.
+fn path_number_problems(summary: &str, path: &str) -> Vec<String> {
+    let numbers = crate::listings::numbered_chapters(summary);
+    let mut problems = Vec::new();
+    for (file, number) in &numbers {
+        let item = path.lines().find(|l| {
+            l.trim_start()
+                .strip_prefix("* **")
+                .is_some_and(|r| md_links(r).first() == Some(file))
+        });
+        match item {
+            None => problems.push(format!("{file} ({number}.) has no numbered item")),
+            Some(line) => {
+                let want = format!("* **{number}.** [");
+                if !line.trim_start().starts_with(&want) {
+                    problems.push(format!(
+                        "{file}: the item should open with `{want}`: {line}"
+                    ));
+                }
             }
         }
     }
@@ -259,6 +293,36 @@ const NEWTON_CHAPTERS: &[&str] = &[
     "warm-starting.md",
 ];
 
+/// The chapters of the implicit part, which follow Macklin et al. 2019 in the book's letters:
+/// the bodies' velocity $v$ (their $u$), the tangential velocity $J_f v$ (their $D^Tu$), the
+/// friction compliance $c_f$ (their $W$, which is the Delassus operator everywhere else).
+const IMPLICIT_CHAPTERS: &[&str] = &[
+    "implicit-stepping.md",
+    "implicit-friction.md",
+    "implicit-preconditioner.md",
+    "implicit-newton-system.md",
+    "implicit-krylov.md",
+    "implicit-robustness.md",
+    "implicit-rebuilt.md",
+];
+
+/// The chapters that follow Erleben 2017's letters ($\lambda$, $A$, $b$) but write the contact
+/// velocity $u$ (not $v$, the bodies' velocity), and, in proximal-operators.md, the r-factor
+/// $\rho$ (not $r$, the impulse).
+const PROXIMAL_CHAPTERS: &[&str] = &[
+    "proximal-operators.md",
+    "ellipsoid-projection.md",
+    "prox-schemes.md",
+    "prox-experiments.md",
+    "proximal-point.md",
+];
+
+const IMPLICIT_U: &str = "the bodies' velocity is $v$ (Macklin et al.'s $u$)";
+const IMPLICIT_W: &str =
+    "the friction compliance is $c_f$ (Macklin et al.'s $W$; $W$ is the Delassus operator)";
+const PGS_NSGS: &str = "PGS is the row-wise projected Gauss-Seidel, NSGS the blocked nonsmooth \
+                        Gauss-Seidel (splitting.md): name one of them";
+
 /// Spellings the notation table (notation.md) forbids: the text, the chapters it is forbidden
 /// in (`None`: every chapter but notation.md) and what the book writes instead. Each is a
 /// plain substring of a chapter line, so a rule catches only the spellings it names.
@@ -361,16 +425,67 @@ const FORBIDDEN: &[(&str, Option<&[&str]>, &str)] = &[
         Some(NEWTON_CHAPTERS),
         "$r$ is the impulse; an inner solve's residual is $z$",
     ),
+    (
+        "D^T",
+        Some(IMPLICIT_CHAPTERS),
+        "the tangential velocity is $J_f v$ (Macklin et al.'s $D^Tu$; $D$ is a derivative matrix)",
+    ),
+    ("velocity $u$", Some(IMPLICIT_CHAPTERS), IMPLICIT_U),
+    ("of $u$", Some(IMPLICIT_CHAPTERS), IMPLICIT_U),
+    ("\\Delta u", Some(IMPLICIT_CHAPTERS), IMPLICIT_U),
+    ("\\widetilde u", Some(IMPLICIT_CHAPTERS), IMPLICIT_U),
+    ("\\widetilde{u}", Some(IMPLICIT_CHAPTERS), IMPLICIT_U),
+    ("q(u)", Some(IMPLICIT_CHAPTERS), IMPLICIT_U),
+    ("$u = 0$", Some(IMPLICIT_CHAPTERS), IMPLICIT_U),
+    ("[v, \\omega]", Some(IMPLICIT_CHAPTERS), IMPLICIT_U),
+    ("$W$", Some(IMPLICIT_CHAPTERS), IMPLICIT_W),
+    ("W\\lambda_f", Some(IMPLICIT_CHAPTERS), IMPLICIT_W),
+    ("W \\lambda_f", Some(IMPLICIT_CHAPTERS), IMPLICIT_W),
+    ("W_{", Some(IMPLICIT_CHAPTERS), IMPLICIT_W),
+    (
+        "v_N",
+        Some(PROXIMAL_CHAPTERS),
+        "the contact velocity is $u$ ($v$ is the bodies' velocity)",
+    ),
+    (
+        "v_F",
+        Some(PROXIMAL_CHAPTERS),
+        "the contact velocity is $u$ ($v$ is the bodies' velocity)",
+    ),
+    (
+        "v = A",
+        None,
+        "the contact velocity is $u$ ($v$ is the bodies' velocity)",
+    ),
+    (
+        "r_N",
+        Some(&["proximal-operators.md"]),
+        "the r-factor is $\\rho$ in this chapter ($r$ is the impulse)",
+    ),
+    (
+        "r_F",
+        Some(&["proximal-operators.md"]),
+        "the r-factor is $\\rho$ in this chapter ($r$ is the impulse)",
+    ),
+    ("projected Gauss-Seidel (NSGS", None, PGS_NSGS),
+    ("Projected Gauss-Seidel (NSGS", None, PGS_NSGS),
+    ("PGS (NSGS", None, PGS_NSGS),
+    ("NSGS (PGS", None, PGS_NSGS),
+    ("NSGS (projected", None, PGS_NSGS),
+    ("PGS, NSGS)", None, PGS_NSGS),
 ];
 
 /// The lines of chapter `name` (1-based) outside fenced blocks with a spelling of
-/// `FORBIDDEN`, and what the book writes instead. The notation page states the rules, so it may name what they forbid.
+/// `FORBIDDEN`, and what the book writes instead. The notation page states the rules, so it
+/// may name what they forbid; so may a chapter's letters box, the blockquote at its top that
+/// opens with `> **Letters.**` and maps a paper's letters to the book's.
 fn forbidden_spellings(name: &str, text: &str) -> Vec<(usize, &'static str, &'static str)> {
     if name == "notation.md" {
         return Vec::new();
     }
     let mut out = Vec::new();
     let mut fenced = false;
+    let mut letters_box = false;
     for (i, line) in text.lines().enumerate() {
         // Fenced blocks (pseudocode, listings, console output) are not the chapter's math.
         if line.trim_start().starts_with("```") {
@@ -378,6 +493,14 @@ fn forbidden_spellings(name: &str, text: &str) -> Vec<(usize, &'static str, &'st
             continue;
         }
         if fenced {
+            continue;
+        }
+        letters_box = if line.starts_with("> **Letters.**") {
+            true
+        } else {
+            letters_box && line.starts_with('>')
+        };
+        if letters_box {
             continue;
         }
         for &(spelling, scope, instead) in FORBIDDEN {
@@ -406,7 +529,8 @@ fn the_reading_path_names_every_chapter_in_order() {
     let summary = read("SUMMARY.md");
     let intro = read("introduction.md");
     let path = section(&intro, "How to read it").expect("introduction has 'How to read it'");
-    let problems = reading_path_problems(&summary, path);
+    let mut problems = reading_path_problems(&summary, path);
+    problems.extend(path_number_problems(&summary, path));
     assert!(
         problems.is_empty(),
         "introduction.md:\n{}",
@@ -486,7 +610,80 @@ fn chapters_follow_the_notation_table() {
     );
 }
 
+/// References to working notes that do not ship with the book ("NOTES 2.5", "NOTES.md",
+/// "NOTES §3.3"), as (line, text).
+fn notes_references(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            l.match_indices("NOTES").any(|(at, _)| {
+                let before = l[..at].chars().next_back();
+                let after = l[at + 5..].chars().next();
+                !before.is_some_and(char::is_alphanumeric)
+                    && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+        })
+        .map(|(i, l)| (i + 1, l.trim().to_string()))
+        .collect()
+}
+
+/// Control characters other than the newline in `text`, as (line, character).
+fn control_characters(text: &str) -> Vec<(usize, char)> {
+    let mut out = Vec::new();
+    for (i, line) in text.split('\n').enumerate() {
+        for c in line.chars().filter(|c| c.is_control()) {
+            out.push((i + 1, c));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_chapter_refers_to_notes_that_do_not_ship() {
+    let mut bad = Vec::new();
+    for (name, text) in chapters() {
+        for (line, l) in notes_references(&text) {
+            bad.push(format!("{name}:{line}: {l}"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "references to the maintainers' notes, which do not ship (cite the paper):\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn no_chapter_holds_control_characters() {
+    let mut bad = Vec::new();
+    let mut files = chapters();
+    files.push(("SUMMARY.md".to_string(), read("SUMMARY.md")));
+    for (name, text) in files {
+        for (line, c) in control_characters(&text) {
+            bad.push(format!("{name}:{line}: {c:?}"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "control characters in the book's sources (a tab or form feed where `\\t` or `\\f` \
+         was meant?):\n{}",
+        bad.join("\n")
+    );
+}
+
 // The checks themselves, on in-memory text.
+
+#[test]
+fn notes_and_control_character_checks_fire() {
+    let text = "as in (NOTES 2.5)\nthe notes\nNOTES.md, section 2\nNOTESX and SNOTES\n";
+    let lines: Vec<usize> = notes_references(text).iter().map(|r| r.0).collect();
+    assert_eq!(lines, vec![1, 3]);
+    let text = "$\\tfrac12$\n$\tfrac12$ and \u{c}rac\r\n";
+    assert_eq!(
+        control_characters(text),
+        vec![(2, '\t'), (2, '\u{c}'), (2, '\r')]
+    );
+}
 
 #[test]
 fn reading_path_check_finds_missing_and_misordered_chapters() {
@@ -496,6 +693,10 @@ fn reading_path_check_finds_missing_and_misordered_chapters() {
     assert_eq!(p, vec!["b.md is not in the reading path".to_string()]);
     let p = reading_path_problems(summary, "[B](b.md), [A](a.md), [C](c.md)");
     assert_eq!(p.len(), 1, "{p:?}");
+    let path = "* **1.** [A](a.md) x\n* **2.** [B](b.md)\n* **2.1.** [C](c.md)\n";
+    assert!(path_number_problems(summary, path).is_empty());
+    let p = path_number_problems(summary, "* **1.** [A](a.md)\n* **3.** [B](b.md)\n");
+    assert_eq!(p.len(), 2, "{p:?}");
     let intro = "# I\n\n## How to read it\n\n[A](a.md)\n\n## Sources\n\n[B](b.md)\n";
     assert_eq!(
         section(intro, "How to read it"),
@@ -553,6 +754,21 @@ fn cli_parsers_read_help_and_methods() {
     // Sets: the friction disk, the normal impulses, the row sets of the Schur reduction.
     let sets = "$P_{\\mathcal F(r_n)}$\n$\\operatorname{proj}_{D(\\mu r_n)}$\n$\\mathcal N = [0, \\infty)$\n$r_{\\mathcal F}$\n$A_{\\mathcal A\\mathcal I}$";
     assert_eq!(lines("x.md", sets), vec![2, 2, 3, 4]);
+    // The implicit chapters: Macklin et al.'s u, D^T u and W, except in the letters box.
+    let implicit = "> **Letters.** $v$ (their $u$), $J_f v$ (their $D^Tu$), $c_f$ (their $W$)\n\
+                    > more of the box: $W$\n\
+                    the end-of-step velocity $u$\n$D^T u + W\\lambda_f = 0$\n$J_f v + c_f\\lambda_f = 0$\n\
+                    the six entries $[v, \\omega]$ of $u$";
+    assert_eq!(lines("implicit-stepping.md", implicit), vec![3, 4, 4, 6, 6]);
+    assert!(lines("time-stepping.md", implicit).is_empty());
+    // The proximal chapters: contact velocity u, r-factor rho; v = A lambda + b anywhere.
+    let prox = "$\\lambda_N - r_N v_N$\n$\\lambda_F - \\rho_F u_F$\n$v = A\\lambda + b$";
+    assert_eq!(lines("proximal-operators.md", prox), vec![1, 1, 3]);
+    assert_eq!(lines("contact-problem.md", prox), vec![3]);
+    // PGS and NSGS are two methods.
+    let gs =
+        "projected Gauss-Seidel (NSGS) here\nblocked nonsmooth Gauss-Seidel (NSGS)\nPGS (NSGS)";
+    assert_eq!(lines("shock-propagation.md", gs), vec![1, 3]);
 }
 
 /// The rows of a Markdown table in `text` (the lines that start with `|`, header and rule
