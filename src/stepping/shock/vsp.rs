@@ -139,7 +139,8 @@ pub const BUDGET: &str = "budget";
 
 // ANCHOR: vsp_method
 /// The settings of a stage of the VSP step: time step `h` (the fraction of the step the
-/// stage covers), and `auto` resolved to NSGS, the projected Gauss-Seidel of the paper.
+/// stage covers), and `auto` resolved to NSGS, the blocked (contact by contact) form of
+/// the paper's projected Gauss-Seidel.
 ///
 /// A layer solved against fixed bottoms often holds a body pressed between two of them
 /// from opposite sides. Its Delassus operator is then singular, and equal and opposite
@@ -148,8 +149,8 @@ pub const BUDGET: &str = "budget";
 /// directions are no longer opposite and those impulses become velocities, and a
 /// falling pile of 200 bodies gains energy by orders of magnitude in one step
 /// (`tests/laws/shock_propagation.rs`, `vsp_defaults_do_not_create_energy_in_a_falling_pile`,
-/// fails with the cone Newton). Projected Gauss-Seidel only moves an impulse as far as
-/// its own contact needs, so it does not drift.
+/// fails with the cone Newton). NSGS only moves an impulse as far as its own contact
+/// needs, so it does not drift.
 fn over(settings: &Settings, h: f64) -> Settings {
     let mut s = Settings {
         dt: h,
