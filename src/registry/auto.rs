@@ -12,7 +12,9 @@
 //!   [`PROBE_SWEEPS`] NSGS sweeps measures the contraction per sweep `ρ` over its second
 //!   half. If the rate predicts the tolerance within [`GS_PREDICTED`] sweeps, NSGS goes on
 //!   for three times the prediction (cheap sweeps, fast enough), and once more when the
-//!   rate measured over that run predicts it within [`GS_EXTEND_PREDICTED`]. If that does
+//!   rate measured over that run predicts it within [`GS_EXTEND_PREDICTED`]; a run the
+//!   caller's iteration cap cut short is followed by another while the rate measured over
+//!   it predicts the tolerance within what is left of [`GS_EXTEND_PREDICTED`]. If that does
 //!   not finish, the semismooth Newton method takes the best iterate (up to
 //!   [`NEWTON_CONTACTS`] contacts, where its linear solves stay cheap; it gives way after
 //!   [`NEWTON_STALL_WINDOW`] iterations without a tenfold fall of the error); then the
@@ -53,7 +55,8 @@ pub const PROBE_SWEEPS: usize = 20;
 pub const GS_PREDICTED: f64 = 1000.0;
 /// After the NSGS run the probe called for, NSGS goes on once more when the rate measured
 /// over that run (a steadier measure than the probe's) predicts the tolerance within this
-/// many more sweeps.
+/// many more sweeps; runs cut short by the caller's iteration cap are continued while the
+/// prediction fits in what is left of this many sweeps.
 pub const GS_EXTEND_PREDICTED: f64 = 5000.0;
 /// The semismooth Newton stage runs on problems up to this many contacts.
 pub const NEWTON_CONTACTS: usize = 20_000;
@@ -288,6 +291,15 @@ fn measured_rate(ran: &Ran, measure: crate::merit::Measure) -> Option<(f64, f64)
     Some(((e1 / e0).powf(1.0 / k as f64), e1))
 }
 
+/// Iterations a stage ran (0 when it failed before iterating).
+fn iterations_of(ran: &Ran) -> usize {
+    match ran {
+        Ok(s) => s.iterations,
+        Err(SolveError::NoConvergence(s)) => s.iterations,
+        _ => 0,
+    }
+}
+
 /// Sweeps a contraction `rate` per sweep needs from the error `e` to `tol` (infinite for a
 /// rate of 1 or more).
 fn predicted_sweeps(rate: f64, e: f64, tol: f64) -> f64 {
@@ -319,17 +331,29 @@ fn friction(run: &mut Run<'_, '_>, x: &mut DVector<f64>, contacts: usize) {
     if predicted <= GS_PREDICTED {
         // three times the prediction: the rate of a Gauss-Seidel method slows as it nears
         // the solution
-        let more = run.stage("nsgs", x, 3 * predicted.ceil() as usize + 100, true);
+        let want = 3 * predicted.ceil() as usize + 100;
+        let mut last = run.stage("nsgs", x, want, true);
         swept = true;
-        // once more if the rate measured over that run still predicts the tolerance
-        // within GS_EXTEND_PREDICTED sweeps (a tower of bricks: 658 sweeps to 2.7e-6,
-        // 2 082 in all, where a Newton iteration costs as much as hundreds of sweeps)
-        let again = more
-            .as_ref()
-            .and_then(|p| measured_rate(p, run.params.measure))
-            .map_or(f64::INFINITY, |(rate, e)| predicted_sweeps(rate, e, tol));
-        if again <= GS_EXTEND_PREDICTED {
-            run.stage("nsgs", x, 3 * again.ceil() as usize + 100, false);
+        // more while the rate measured over the last run (a steadier measure than the
+        // probe's) predicts the tolerance within GS_EXTEND_PREDICTED sweeps in all (a
+        // tower of bricks: 658 sweeps to 2.7e-6, 2 082 in all, where a Newton iteration
+        // costs as much as hundreds of sweeps). A run the caller's iteration cap cut short
+        // of its own is followed by another while the prediction still fits; one that used
+        // its own is the last.
+        let mut left = GS_EXTEND_PREDICTED;
+        while let Some(ran) = last.as_ref() {
+            let again = measured_rate(ran, run.params.measure)
+                .map_or(f64::INFINITY, |(rate, e)| predicted_sweeps(rate, e, tol));
+            if again > left {
+                break;
+            }
+            let want = 3 * again.ceil() as usize + 100;
+            last = run.stage("nsgs", x, want, true);
+            let done = last.as_ref().map_or(0, iterations_of);
+            left -= done as f64;
+            if done >= want {
+                break;
+            }
         }
     }
     if contacts <= NEWTON_CONTACTS {

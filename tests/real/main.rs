@@ -8,6 +8,7 @@ mod common;
 mod exact_lemke;
 
 mod data_files;
+mod dumps;
 mod fc3d_newton;
 mod fc3d_nsgs;
 mod global;
