@@ -94,9 +94,14 @@ fn summary_problem(text: &str) -> Option<String> {
         _ => {}
     }
     let body = section(text, "Summary").unwrap();
-    let bullets = body.iter().filter(|l| l.starts_with("- ") || l.starts_with("* ")).count();
+    let bullets = body
+        .iter()
+        .filter(|l| l.starts_with("- ") || l.starts_with("* "))
+        .count();
     if !(3..=6).contains(&bullets) {
-        return Some(format!("its summary has {bullets} bullet points, not 3 to 6"));
+        return Some(format!(
+            "its summary has {bullets} bullet points, not 3 to 6"
+        ));
     }
     None
 }
@@ -124,7 +129,9 @@ fn solutions_link_problem(stem: &str, text: &str, solutions: &str) -> Option<Str
         return Some(format!("its Exercises section has no link `{target}`"));
     }
     if !solutions.contains(&format!("{{#{stem}}}")) {
-        return Some(format!("{SOLUTIONS} has no heading with the id `{{#{stem}}}`"));
+        return Some(format!(
+            "{SOLUTIONS} has no heading with the id `{{#{stem}}}`"
+        ));
     }
     None
 }
@@ -160,7 +167,9 @@ fn solution_problems(solutions: &str, counts: &BTreeMap<String, usize>) -> Vec<S
     let referred: BTreeSet<(String, usize)> = referred_exercises(solutions).into_iter().collect();
     for (file, n) in &referred {
         match counts.get(file) {
-            None => problems.push(format!("{SOLUTIONS} refers to {file}, which is not a chapter")),
+            None => problems.push(format!(
+                "{SOLUTIONS} refers to {file}, which is not a chapter"
+            )),
             Some(&c) if *n == 0 || *n > c => problems.push(format!(
                 "{SOLUTIONS} refers to exercise {n} of {file}, which has {c} exercises"
             )),
@@ -170,7 +179,9 @@ fn solution_problems(solutions: &str, counts: &BTreeMap<String, usize>) -> Vec<S
     for (file, &c) in counts {
         for n in 1..=c {
             if !referred.contains(&(file.clone(), n)) {
-                problems.push(format!("exercise {n} of {file} has no entry in {SOLUTIONS}"));
+                problems.push(format!(
+                    "exercise {n} of {file} has no entry in {SOLUTIONS}"
+                ));
             }
         }
     }
@@ -212,7 +223,11 @@ fn every_solution_refers_to_an_exercise_and_every_exercise_has_one() {
         .map(|(name, text)| (name.clone(), exercise_count(text)))
         .filter(|(_, c)| *c > 0)
         .collect();
-    assert!(counts.len() > 30, "found exercises in only {} chapters", counts.len());
+    assert!(
+        counts.len() > 30,
+        "found exercises in only {} chapters",
+        counts.len()
+    );
     let problems = solution_problems(solutions, &counts);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
@@ -237,13 +252,18 @@ fn summary_check_fires() {
 #[test]
 fn solutions_link_check_fires() {
     let sol = "# Solutions\n\n## The chapter {#chap}\n";
-    let good = "# T\n\n## Exercises\n\n1. A.\n\nSee [the solutions](solutions.md#chap).\n\n## Summary\n";
+    let good =
+        "# T\n\n## Exercises\n\n1. A.\n\nSee [the solutions](solutions.md#chap).\n\n## Summary\n";
     assert_eq!(solutions_link_problem("chap", good, sol), None);
     let no_exercises = "# T\n\n## Summary\n\n- a\n";
     assert_eq!(solutions_link_problem("chap", no_exercises, sol), None);
     // The link must be in the Exercises section, not elsewhere.
     let elsewhere = "# T\n\nSee [the solutions](solutions.md#chap).\n\n## Exercises\n\n1. A.\n";
-    assert!(solutions_link_problem("chap", elsewhere, sol).unwrap().contains("no link"));
+    assert!(
+        solutions_link_problem("chap", elsewhere, sol)
+            .unwrap()
+            .contains("no link")
+    );
     let no_anchor = "# T\n\n## Exercises\n\n1. A.\n\n[s](solutions.md#chap)\n";
     assert!(
         solutions_link_problem("chap", no_anchor, "# Solutions\n\n## Other {#other}\n")
