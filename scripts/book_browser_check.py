@@ -5,7 +5,8 @@ Builds the mdBook (unless --book-dir points at a built one), opens every chapter
 the system's Chromium through Playwright, and fails on:
 
 * mdbook warnings while building (an unbalanced HTML tag, for one: KaTeX's `~` read as
-  markdown strikethrough breaks the formula's markup),
+  markdown strikethrough breaks the formula's markup; or mdbook-katex built against
+  another mdbook than the one running it),
 * a page that does not render (no <main>, no heading, no text) or throws a script error,
 * a KaTeX error (`.katex-error`, KaTeX's red error colour) or raw TeX left in the text
   (`$$`, `\\(`, `\\frac`, ... in text outside code and outside rendered formulas), or a
@@ -22,7 +23,17 @@ the system's Chromium through Playwright, and fails on:
 * a listing (<pre>) or a table that is wider than its box at desktop width (1280 px), so
   that it scrolls sideways (each reported with its page and first line; at phone width,
   390 px, a listing or table may scroll inside its box),
-* search that does not work (typing a word into mdBook's search shows no result).
+* search that does not work (typing a word into mdBook's search shows no result),
+* a formula without MathML beside its HTML (screen readers read the MathML: KaTeX's HTML is
+  marked aria-hidden), on any page,
+* on the print page (print.html, the whole book on one page) laid out for print media at the
+  width of an A4 sheet (794 px at 96 dpi), a display equation or a table wider than the
+  text: paper does not scroll.
+
+It also measures the text of every SVG figure as a phone shows it (390 px): the SVG's
+smallest font size times the image's rendered width over the SVG's viewBox width. Figures
+whose text renders below FIGURE_TEXT_MIN_PX are listed as a warning; with
+BOOK_CHECK_FIGURE_TEXT=1 in the environment (or --figure-text) they fail the check.
 
 It saves screenshots of a few pages at both widths under target/ci/screenshots/.
 
@@ -51,6 +62,10 @@ REPO = Path(__file__).resolve().parent.parent
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 SEARCH_WORD = "Delassus"
+# An A4 sheet at 96 dpi (210 mm x 297 mm): the print page is laid out at this width.
+A4 = {"width": 794, "height": 1123}
+# The smallest figure text a phone reader can read, in CSS px, at 390 px.
+FIGURE_TEXT_MIN_PX = 7.0
 # Pages mdBook writes that are not chapters: the 404 page, the whole book on one page
 # (the same chapters again) and the table of contents for browsers without scripts.
 NOT_CHAPTERS = {"404.html", "print.html", "toc.html"}
@@ -98,6 +113,21 @@ PAGE_PROBE = r"""
       out.errors.push('raw TeX in the text: "' + n.textContent.slice(i, m.index + 40).replace(/\s+/g, ' ') + '"');
     }
   }
+
+  // MathML beside KaTeX's HTML: every rendered formula carries a <math> element (KaTeX's
+  // output "htmlAndMathml"); the HTML is hidden from screen readers.
+  let formulas = 0, without = 0, sample = '';
+  for (const k of main.querySelectorAll('.katex')) {
+    formulas += 1;
+    if (!k.querySelector('math')) {
+      without += 1;
+      if (!sample) sample = k.textContent.replace(/\s+/g, ' ').slice(0, 40);
+    }
+  }
+  out.formulas = formulas;
+  out.mathml = formulas - without;
+  if (without > 0)
+    out.errors.push('no MathML in ' + without + ' of ' + formulas + ' formulas (first: "' + sample + '")');
 
   // Images: loaded, with a size.
   for (const img of main.querySelectorAll('img')) {
@@ -214,6 +244,107 @@ LAYOUT_PROBE = r"""
 }
 """
 
+# Runs at phone width: every image's source and rendered width, for the figure text check.
+IMG_PROBE = r"""
+() => Array.from(document.querySelectorAll('main img')).map((img) => ({
+  src: img.src, alt: img.getAttribute('alt') || '', width: img.getBoundingClientRect().width,
+}))
+"""
+
+# Runs on print.html laid out for print media at A4 width: display equations and tables
+# wider than the text (on paper nothing scrolls).
+PRINT_PROBE = r"""
+() => {
+  const out = {wide: [], displays: 0, tables: 0, column: 0};
+  const main = document.querySelector('main');
+  if (!main) { out.wide.push('the print page has no <main>'); return out; }
+  const cs = getComputedStyle(main);
+  const column = main.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  out.column = Math.round(column);
+  // The chapter a defect is in: the nearest <h1> before it.
+  const heads = Array.from(main.querySelectorAll('h1'));
+  const chapter = (el) => {
+    let name = '';
+    for (const h of heads) {
+      if (h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) name = h.textContent.trim();
+      else break;
+    }
+    return name;
+  };
+  const label = (el) => (el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 60);
+  main.querySelectorAll('.katex-display').forEach((d) => {
+    out.displays += 1;
+    const parts = d.querySelectorAll('.katex-html > .base, .katex-html > .tag');
+    let w;
+    if (parts.length > 0) {
+      let lo = Infinity, hi = -Infinity;
+      for (const b of parts) { const r = b.getBoundingClientRect(); lo = Math.min(lo, r.left); hi = Math.max(hi, r.right); }
+      w = hi - lo;
+    } else {
+      const inner = d.querySelector('.katex-html') || d;
+      w = Math.max(inner.scrollWidth, d.scrollWidth);
+    }
+    if (w > column + 1)
+      out.wide.push('display equation ' + Math.round(w) + ' px wide on a ' + Math.round(column)
+                    + ' px A4 text width (' + chapter(d) + '): "' + label(d) + '"');
+  });
+  main.querySelectorAll('table').forEach((t) => {
+    out.tables += 1;
+    const w = Math.max(t.scrollWidth, t.getBoundingClientRect().width);
+    if (w > column + 1)
+      out.wide.push('table ' + Math.round(w) + ' px wide on a ' + Math.round(column)
+                    + ' px A4 text width (' + chapter(t) + '): "' + label(t) + '"');
+  });
+  return out;
+}
+"""
+
+
+def svg_text_scale(path):
+    """(smallest font size, viewBox width) of an SVG file, or None if it has no text."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    if "<text" not in text:
+        return None
+    m = re.search(r'<svg\b[^>]*\bviewBox="\s*[-\d.eE+]+[\s,]+[-\d.eE+]+[\s,]+([\d.eE+]+)', text)
+    if not m:
+        m = re.search(r'<svg\b[^>]*\bwidth="([\d.]+)(?:px)?"', text)
+    if not m:
+        return None
+    sizes = [float(v) for v in re.findall(r'font-size(?:="|:\s*)([\d.]+)', text)]
+    # Text with no size of its own is drawn at the browser's 16 px.
+    smallest = min(sizes) if sizes else 16.0
+    return smallest, float(m.group(1))
+
+
+def figure_text(book, images):
+    """[(page, message)] for SVG figures whose smallest text renders below
+    FIGURE_TEXT_MIN_PX, from (page, {src, alt, width}) at phone width; and the count of
+    SVG figures with text that were measured."""
+    small, measured, seen = [], 0, set()
+    for page, img in images:
+        parts = urlsplit(img["src"])
+        if parts.scheme != "file" or not parts.path.endswith(".svg"):
+            continue
+        path = Path(unquote(parts.path))
+        key = (page, path)
+        if key in seen:
+            continue
+        seen.add(key)
+        scale = svg_text_scale(path)
+        if not scale or img["width"] <= 0:
+            continue
+        measured += 1
+        font, vb = scale
+        px = font * img["width"] / vb
+        if px < FIGURE_TEXT_MIN_PX:
+            small.append((page, f"at 390 px: figure text {px:.1f} px (font-size {font:g} in a "
+                                f"{vb:g}-wide viewBox drawn {img['width']:.0f} px wide), below "
+                                f"{FIGURE_TEXT_MIN_PX:g} px: {path.name}"))
+    return small, measured
+
 
 def build_book(mdbook, book_src, out_dir):
     """mdbook build into out_dir; returns the warnings and errors it logged, grouped."""
@@ -223,10 +354,9 @@ def build_book(mdbook, book_src, out_dir):
     log = re.sub(r"\x1b\[[0-9;]*m", "", res.stdout + res.stderr)
     counts = {}
     for line in log.splitlines():
-        bad = " ERROR " in line or "Rendering failed" in line
-        # mdbook-katex's note that it was compiled against an older mdbook is not a defect
-        # of the book; every other warning is (an unbalanced HTML tag, for one).
-        bad = bad or (" WARN " in line and "was built against mdbook" not in line)
+        # Every warning is a defect: an unbalanced HTML tag, for one, or mdbook-katex's note
+        # that it was built against another mdbook (.ci/run pins a pair that agrees).
+        bad = " ERROR " in line or "Rendering failed" in line or " WARN " in line
         if bad:
             msg = re.sub(r"^.*?(ERROR|WARN)", r"\1", line.strip())
             counts[msg] = counts.get(msg, 0) + 1
@@ -247,8 +377,10 @@ def static_ids(path, cache):
     return cache[path]
 
 
-def check_book(book, chromium, shots):
-    """Opens every chapter of the built book at `book`; returns (failures, summary lines)."""
+def check_book(book, chromium, shots, enforce_figure_text=False):
+    """Opens every chapter of the built book at `book`; returns (failures, summary lines).
+    Figures whose text is too small at 390 px are failures with `enforce_figure_text`, and
+    are printed as warnings otherwise."""
     failures = []  # (page, message)
     pages = sorted(p.name for p in book.glob("*.html") if p.name not in NOT_CHAPTERS)
     if not pages:
@@ -264,6 +396,8 @@ def check_book(book, chromium, shots):
     clipped = 0
     scrolling = {"1280": {}, "390": {}}
     pre_total = pre_overflow = tables = displays = imgs = 0
+    formulas = mathml = 0
+    images = []  # (page, img) at phone width
     current = {"page": "?"}
 
     def route(r):
@@ -319,12 +453,16 @@ def check_book(book, chromium, shots):
             for u in probe["links"]:
                 links.setdefault(u, name)
             imgs += probe["imgs"]
+            formulas += probe["formulas"]
+            mathml += probe["mathml"]
             layouts = {}
             for pg, width in views:
                 if pg is not page:
                     pg.goto((book / name).as_uri(), wait_until="load")
                 lay = pg.evaluate(LAYOUT_PROBE)
                 layouts[width] = lay
+                if width == "390":
+                    images += [(name, img) for img in pg.evaluate(IMG_PROBE)]
                 for c in lay["clipped"]:
                     failures.append((name, f"at {width} px: {c}"))
                     clipped += 1
@@ -341,6 +479,24 @@ def check_book(book, chromium, shots):
             tables += desk["tables"]
             displays += desk["displays"]
             stats[name] = {"desk": desk, "imgs": probe["imgs"]}
+
+        # The print page, laid out for paper at A4 width.
+        current["page"] = "print.html"
+        print_out = {"wide": [], "displays": 0, "tables": 0, "column": 0}
+        if (book / "print.html").exists():
+            print_ctx = browser.new_context(viewport=A4)
+            print_ctx.route("**/*", route)
+            ppg = print_ctx.new_page()
+            # mdBook's print page opens the print dialog once loaded: a no-op here.
+            ppg.add_init_script("window.print = () => {};")
+            ppg.emulate_media(media="print")
+            ppg.goto((book / "print.html").as_uri(), wait_until="load")
+            print_out = ppg.evaluate(PRINT_PROBE)
+            print_ctx.close()
+            for w in print_out["wide"]:
+                failures.append(("print.html", f"on the print page at A4 width: {w}"))
+        else:
+            failures.append(("print.html", "no print page (print.html) in the built book"))
 
         # Links: local targets exist, anchors are ids of the target page.
         cache = {}
@@ -416,6 +572,15 @@ def check_book(book, chromium, shots):
     def scrolled(width, what):
         return scrolling[width].get(what, 0)
 
+    small, measured = figure_text(book, images)
+    if enforce_figure_text:
+        failures += small
+    elif small:
+        print(f"==> WARNING: {len(small)} figures with text below {FIGURE_TEXT_MIN_PX:g} px at 390 px "
+              "(a failure with BOOK_CHECK_FIGURE_TEXT=1):")
+        for pg, msg in small:
+            print(f"    {pg}: {msg}")
+
     summary = [
         f"pages                  {len(pages)}",
         f"links checked          {len(links)} (unique targets, anchors included)",
@@ -424,6 +589,10 @@ def check_book(book, chromium, shots):
         f"tables                 {tables}: scrolling in their box {scrolled('1280', 'table')} at 1280 px, {scrolled('390', 'table')} at 390 px",
         f"tables and equations clipped (no scroll box) or cut, numbers over formulas (1280, 390 px): {clipped}",
         f"listings wider than their box at 1280 px: {pre_overflow} of {pre_total}",
+        f"formulas               {formulas}: with MathML {mathml}",
+        f"print page (A4, {print_out['column']} px text): {print_out['displays']} display equations, {print_out['tables']} tables, {len(print_out['wide'])} wider than the text",
+        f"SVG figures with text  {measured} measured at 390 px: {len(small)} below {FIGURE_TEXT_MIN_PX:g} px"
+        + ("" if enforce_figure_text else " (warning only; BOOK_CHECK_FIGURE_TEXT=1 makes it fail)"),
         f"network requests       {len(network)}",
         f"search {SEARCH_WORD!r}      {n_results} results",
         f"screenshots in {shots}: " + "; ".join(chosen),
@@ -524,6 +693,10 @@ a listing too wide: LISTING_LINE
 | TABLE_CELL | b |
 |---|---|
 | 1 | 2 |
+
+<div class="katex"><span class="katex-html" aria-hidden="true">a formula without MathML</span></div>
+
+![a figure with tiny text](figures/tiny.svg)
 """.replace("LISTING_LINE", "x" * 200).replace("TABLE_CELL", "a-table-that-scrolls-" + "y" * 200)
 SELF_TEST_EXPECT = [
     ("mdbook warning", "mdbook build", "WARN"),
@@ -542,7 +715,14 @@ SELF_TEST_EXPECT = [
     ("number over its formula", "bad.html", "equation number (9) drawn over its formula"),
     ("listing too wide", "bad.html", 'scrolls sideways): "a listing too wide'),
     ("table that scrolls at 1280 px", "bad.html", 'scrolls sideways): "a-table-that-scrolls'),
+    ("formula without MathML", "bad.html", "no MathML in"),
+    ("equation wider than an A4 page", "print.html", "on the print page at A4 width: display equation 2000 px"),
+    ("table wider than an A4 page", "print.html", "on the print page at A4 width: table"),
+    ("figure text too small at 390 px", "bad.html", "below 7 px: tiny.svg"),
 ]
+# An SVG figure whose text, 10 units in a 2000-unit viewBox, is drawn at 2 to 4 px.
+SELF_TEST_TINY_SVG = ('<svg width="2000" height="400" viewBox="0 0 2000 400" xmlns="http://www.w3.org/2000/svg">'
+                      '<text x="10" y="200" font-size="10">tiny</text></svg>\n')
 # The good page (and index.html, mdBook's copy of the first chapter) must pass, and the
 # search must find the good page's word: a report on either is the check's own error.
 
@@ -556,14 +736,16 @@ def self_test(mdbook, chromium):
         src.mkdir(parents=True)
         shutil.copy(REPO / "book" / "book.toml", root / "book" / "book.toml")
         shutil.copytree(REPO / "book" / "theme", root / "book" / "theme")
+        shutil.copytree(REPO / "book" / "preprocessors", root / "book" / "preprocessors")
         shutil.copytree(REPO / "book" / "src" / "katex", src / "katex")
         (src / "figures").mkdir()
+        (src / "figures" / "tiny.svg").write_text(SELF_TEST_TINY_SVG)
         (src / "SUMMARY.md").write_text("# Summary\n\n- [Good](good.md)\n- [Bad](bad.md)\n")
         (src / "good.md").write_text(SELF_TEST_GOOD)
         (src / "bad.md").write_text(SELF_TEST_BAD)
         out = root / "out"
         failures = [("mdbook build", p) for p in build_book(mdbook, root / "book", out)]
-        more, summary = check_book(out, chromium, root / "shots")
+        more, summary = check_book(out, chromium, root / "shots", enforce_figure_text=True)
         failures += more
     missed = []
     for what, page, needle in SELF_TEST_EXPECT:
@@ -592,6 +774,10 @@ def main():
     ap.add_argument("--screenshots", default=str(REPO / "target/ci/screenshots"))
     ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
     ap.add_argument("--mdbook", default=shutil.which("mdbook") or os.path.expanduser("~/.cargo/bin/mdbook"))
+    ap.add_argument("--figure-text", action="store_true",
+                    default=os.environ.get("BOOK_CHECK_FIGURE_TEXT", "") not in ("", "0"),
+                    help=f"fail on figure text below {FIGURE_TEXT_MIN_PX:g} px at 390 px "
+                         "(default: a warning; also BOOK_CHECK_FIGURE_TEXT=1)")
     ap.add_argument("--self-test", action="store_true",
                     help="first check that a book with one of each defect fails")
     args = ap.parse_args()
@@ -606,7 +792,7 @@ def main():
         else:
             book = Path(tmp)
             failures += [("mdbook build", p) for p in build_book(args.mdbook, REPO / "book", book)]
-        more, summary = check_book(book, args.chromium, Path(args.screenshots))
+        more, summary = check_book(book, args.chromium, Path(args.screenshots), args.figure_text)
         failures += more
     failures, known = split_known(failures)
     print(f"==> book browser check ({time.monotonic() - t0:.0f} s)")

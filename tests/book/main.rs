@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod aids;
 mod geometry_figures;
 mod listings;
 mod numbers;

@@ -1,6 +1,6 @@
 //! Every chapter ends with "Try it" commands and exercises, and the commands work in a fresh
-//! clone (issue 15): each numbered chapter of `SUMMARY.md` (the reference chapters, notation
-//! and bibliography, excepted) has a `## Try it` section with a `console` block and an
+//! clone (issue 15): each numbered chapter of `SUMMARY.md` (the reference chapters, notation,
+//! the solutions and the bibliography, excepted) has a `## Try it` section with a `console` block and an
 //! `## Exercises` section; and every command of those blocks is checked here:
 //!
 //! * `nonsmooth ...` and `cargo run --release -- ...` run the built program from a scratch
@@ -37,7 +37,7 @@ fn chapters() -> Vec<String> {
         .collect()
 }
 
-const REFERENCE_CHAPTERS: [&str; 2] = ["notation.md", "bibliography.md"];
+const REFERENCE_CHAPTERS: [&str; 3] = ["notation.md", "solutions.md", "bibliography.md"];
 
 /// The text of section `## title` of a chapter (to the next `## ` heading), if any.
 fn section<'a>(text: &'a str, title: &str) -> Option<&'a str> {
