@@ -1,6 +1,8 @@
 //! The command-line chapter's campaign and the README's speed results: `nonsmooth bench`
-//! on the shared Siconos fc3d `.dat` files and on generated scenes (a wall, a pyramid and a
-//! box stack, written as Siconos `.dat` so that Siconos solves them too), with several of
+//! on the shared Siconos fc3d `.dat` files, on generated scenes (a wall, a pyramid and a
+//! box stack, written as Siconos `.dat` so that Siconos solves them too) and on the
+//! simulation dumps shipped in `data/dumps/` (one step of each of seven simulated scenes;
+//! `bench` writes each as a temporary `.dat` for Siconos), with several of
 //! our methods and, when Siconos 4.4 is installed, its NSGS, PROX, NSN_AC and NSN_FB beside
 //! them; whole solves to 1e-8 and to 1e-4 with a timeout; then for each tolerance the
 //! performance profile and the ratio table (best of ours over best of Siconos).
@@ -79,6 +81,10 @@ fn main() -> ExitCode {
     let link = work.join("shared");
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink(&data, &link).expect("a link to the shared data");
+    let dumps_link = work.join("dumps");
+    let _ = std::fs::remove_file(&dumps_link);
+    std::os::unix::fs::symlink(support::root().join("data/dumps"), &dumps_link)
+        .expect("a link to the shipped dumps");
     std::env::set_current_dir(&work).expect("the working folder");
     let mut files: Vec<String> = std::fs::read_dir("shared/siconos/fc3d")
         .expect("shared fc3d folder")
@@ -102,6 +108,15 @@ fn main() -> ExitCode {
         }
         files.push(out);
     }
+    let mut dumps: Vec<String> = std::fs::read_dir("dumps")
+        .expect("the dumps folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "npz"))
+        .map(|p| p.display().to_string())
+        .collect();
+    dumps.sort();
+    let shipped_dumps = dumps.len();
+    files.extend(dumps);
     let siconos = std::process::Command::new("/usr/bin/python3")
         .args(["-c", "import siconos.numerics"])
         .output()
@@ -145,7 +160,8 @@ fn main() -> ExitCode {
         };
         let scenes: Vec<String> = SCENES.iter().map(|(s, n)| format!("{s} ({n})")).collect();
         let header = format!(
-            "{} problems (the shared Siconos fc3d .dat files and the generated scenes {}), \
+            "{} problems (the shared Siconos fc3d .dat files, the generated scenes {} and the \
+             {shipped_dumps} simulation dumps of data/dumps), \
              {solvers}; whole solves from zero to {tol}, best of {REPEAT}, timeout {TIMEOUT} s, \
              one solve at a time.\n\n",
             profile.problems,
