@@ -438,6 +438,7 @@ fn build() -> Outputs {
             caption: format!("Kinetic energy, {}", scene.label),
             x_desc: "time (s)",
             y_desc: "kinetic energy (J)",
+            log_y: false,
             series: curve(&|s| s.kinetic),
         });
         time.push(TimeFigure {
@@ -445,6 +446,7 @@ fn build() -> Outputs {
             caption: format!("Contact solve per step, {}", scene.label),
             x_desc: "time (s)",
             y_desc: "solve time (ms)",
+            log_y: false,
             series: curve(&|s| 1e3 * s.seconds),
         });
     }
