@@ -59,7 +59,7 @@ fn every_referenced_figure_exists() {
 }
 
 /// `(figure, chapter that shows it)`.
-const FIGURES: [(&str, &str); 8] = [
+const FIGURES: [(&str, &str); 12] = [
     ("geometry_contact_frame", "conventions.md"),
     ("geometry_cone", "contact-problem.md"),
     ("geometry_de_saxce", "contact-problem.md"),
