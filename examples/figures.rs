@@ -34,7 +34,6 @@ use nonsmooth::multibody::scenes;
 use nonsmooth::problem::{BoxedLcp, FrictionContact};
 use nonsmooth::solver::{Iterate, Params};
 use nonsmooth::splitting::{Splitting, blocked_gauss_seidel, solve_boxed};
-use plotters::prelude::*;
 
 /// The methods compared on boxed problems.
 fn methods() -> Vec<(String, Splitting)> {
@@ -149,8 +148,7 @@ fn splitting_figure(name: &str, caption: &str, p: &BoxedLcp, tol: f64, max_iter:
         caption: format!("Projected splitting methods on {caption}"),
         x_desc: "sweeps",
         y_desc: "boxed error / ‖b‖",
-        legend: SeriesLabelPosition::LowerLeft,
-        room_below: 0,
+        semilog: true,
         curves: runs.into_iter().map(|r| r.curve).collect(),
         tol,
     }
@@ -257,8 +255,7 @@ fn mass_ratio_figure() -> String {
         caption: "Blocked Gauss-Seidel, a box R times as heavy on a light box".to_string(),
         x_desc: "sweeps",
         y_desc: "Coulomb error (Siconos 4.4 normalisation)",
-        legend: SeriesLabelPosition::LowerLeft,
-        room_below: 0,
+        semilog: false,
         curves,
         tol: 1e-8,
     }
@@ -304,8 +301,7 @@ fn nsgs_real_figure() {
         caption: "Blocked Gauss-Seidel on Siconos fc3d problems".to_string(),
         x_desc: "sweeps",
         y_desc: "Coulomb error (Siconos 4.4 normalisation)",
-        legend: SeriesLabelPosition::LowerLeft,
-        room_below: 2,
+        semilog: false,
         curves,
         tol: 1e-8,
     }

@@ -30,7 +30,6 @@ use nonsmooth::world::World;
 use nonsmooth::world::scenes::box_stack::{self, BoxStackParams};
 use nonsmooth::world::scenes::pile::{self, PileParams};
 use nonsmooth::world::scenes::wall::{self, WallParams};
-use plotters::prelude::SeriesLabelPosition;
 use support::panels::{Curve, Figure, Panel};
 use support::sci;
 
@@ -97,7 +96,6 @@ fn friction_compliance() {
                 log_x: false,
                 curves: left,
                 markers: vec![],
-                legend: SeriesLabelPosition::LowerRight,
             },
             Panel {
                 title: "W against |λ_f| (cone boundary μλ_n at 100 cN)".into(),
@@ -106,7 +104,6 @@ fn friction_compliance() {
                 log_x: false,
                 curves: right,
                 markers: vec![(100.0, "μλ_n".into())],
-                legend: SeriesLabelPosition::UpperLeft,
             },
         ],
     }
@@ -279,7 +276,6 @@ fn preconditioner() {
             log_x: false,
             curves,
             markers: vec![],
-            legend: SeriesLabelPosition::UpperRight,
         });
     }
     Figure {
@@ -507,7 +503,6 @@ fn krylov() {
             log_x: true,
             curves,
             markers: vec![],
-            legend: SeriesLabelPosition::LowerLeft,
         });
     }
     t.push_str("\nCurves are clipped at 1e6 in the figure (a diverging Jacobi iteration).\n");
@@ -768,7 +763,6 @@ fn geometric_stiffness() {
             log_x: false,
             curves,
             markers: vec![],
-            legend: SeriesLabelPosition::UpperRight,
         });
         t.push('\n');
     }

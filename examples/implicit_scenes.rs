@@ -266,7 +266,6 @@ fn comparison_figure(curves: &[(String, Vec<(String, Vec<(f64, f64, f64)>)>)]) {
                     .collect(),
                 markers: Vec::new(),
                 // The curves start at the top left (the first steps) in every panel.
-                legend: plotters::prelude::SeriesLabelPosition::LowerRight,
             })
             .collect();
         Figure {

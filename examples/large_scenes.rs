@@ -35,7 +35,6 @@ use nonsmooth::stepping::{Correction, Settings, Simulation, StepRecord};
 use nonsmooth::world::render::{Frame, RenderOptions, View, strip_svg};
 use nonsmooth::world::scenes::roof_tower::{self, RoofTowerParams};
 use nonsmooth::world::scenes::wall_push::{self, WallPushParams};
-use plotters::prelude::SeriesLabelPosition;
 use support::series::{Series, TimeFigure};
 
 /// NSGS capped at 10 sweeps under VSP with weight 0.005 (Erleben 2007 fig. 14, the
@@ -232,7 +231,6 @@ fn main() {
         caption: format!("roof-tower, {bricks} bricks: mean ms a step by contacts"),
         x_desc: "contacts",
         y_desc: "ms",
-        legend: SeriesLabelPosition::UpperLeft,
         series: vec![
             Series {
                 label: "step without collision detection".into(),

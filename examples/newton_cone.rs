@@ -27,7 +27,6 @@ use nonsmooth::merit::Measure;
 use nonsmooth::newton::{ConeNewtonOptions, cone_newton};
 use nonsmooth::problem::{FrictionContact, FrictionKind};
 use nonsmooth::solver::{Params, SolveError, no_observer};
-use plotters::prelude::SeriesLabelPosition;
 use support::plot::{Curve, Figure};
 
 /// Runs the Newton method from zero, recording the error at every iteration.
@@ -217,8 +216,7 @@ fn shared() -> Option<(Figure, String)> {
         caption: "Semismooth Newton (Alart-Curnier) on Siconos fc3d problems".into(),
         x_desc: "iterations",
         y_desc: "Coulomb error (Siconos 4.4 normalisation)",
-        legend: SeriesLabelPosition::LowerLeft,
-        room_below: 2,
+        semilog: false,
         curves,
         tol: 1e-8,
     };

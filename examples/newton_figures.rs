@@ -41,7 +41,6 @@ use nonsmooth::policy::staggered::Start;
 use nonsmooth::problem::{BoxedLcp, Lcp};
 use nonsmooth::solver::{Iterate, Params, SolveError, SolveInfo, Solved};
 use nonsmooth::splitting::{Splitting, solve_boxed, solve_lcp};
-use plotters::prelude::SeriesLabelPosition;
 use support::panels::{Curve, Figure, Panel};
 use support::plot::thin;
 
@@ -232,7 +231,6 @@ fn quadratic() {
             log_x: false,
             curves,
             markers: vec![],
-            legend: SeriesLabelPosition::UpperRight,
         }],
     }
     .publish();
@@ -365,7 +363,6 @@ fn mass_ratio_figure(name: &str, what: &str, p: &BoxedLcp, table: &mut String) {
         log_x: true,
         curves,
         markers: markers.clone(),
-        legend: SeriesLabelPosition::LowerLeft,
     };
     Figure {
         name: name.into(),
@@ -491,7 +488,6 @@ fn line_search() {
         log_x: false,
         curves,
         markers: vec![],
-        legend: SeriesLabelPosition::LowerLeft,
     };
     Figure {
         name: "newton_line_search".into(),

@@ -30,7 +30,6 @@ use nalgebra::DVector;
 use nonsmooth::multibody::scenes::{self, Scene, SceneParams};
 use nonsmooth::prox::{ProxOptions, ProxProblem, ProxStats, RFactor, Scheme, prox_solve};
 use nonsmooth::solver::{Params, SolveError, no_observer};
-use plotters::prelude::SeriesLabelPosition;
 use support::plot::{Figure, record};
 
 /// The tolerance (relative error, Siconos 4.4 normalisation) and the sweep cap.
@@ -351,8 +350,7 @@ fn convergence_figure() -> Figure {
         ),
         x_desc: "sweeps",
         y_desc: "Coulomb error (Siconos 4.4 normalisation)",
-        legend: SeriesLabelPosition::UpperRight,
-        room_below: 1,
+        semilog: false,
         curves,
         tol: 1e-10,
     }

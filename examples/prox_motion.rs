@@ -29,7 +29,6 @@ use nonsmooth::solver::Params;
 use nonsmooth::stepping::{Settings, Simulation};
 use nonsmooth::world::scenes::{self, TowerParams};
 use nonsmooth::world::{Material, MaterialId, Shape, World};
-use plotters::prelude::SeriesLabelPosition;
 use support::series::{Series, TimeFigure};
 
 /// Steps per simulation (dt 0.01 s): the paper's 450 (Erleben 2017 section 5, "the first
@@ -439,7 +438,7 @@ fn build() -> Outputs {
             caption: format!("Kinetic energy, {}", scene.label),
             x_desc: "time (s)",
             y_desc: "kinetic energy (J)",
-            legend: SeriesLabelPosition::UpperRight,
+            log_y: false,
             series: curve(&|s| s.kinetic),
         });
         time.push(TimeFigure {
@@ -447,7 +446,7 @@ fn build() -> Outputs {
             caption: format!("Contact solve per step, {}", scene.label),
             x_desc: "time (s)",
             y_desc: "solve time (ms)",
-            legend: SeriesLabelPosition::UpperRight,
+            log_y: false,
             series: curve(&|s| 1e3 * s.seconds),
         });
     }

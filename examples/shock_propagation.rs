@@ -29,7 +29,6 @@ use nonsmooth::world::scenes::heavy_on_light::{HeavyOnLightParams, build as heav
 use nonsmooth::world::scenes::tower::{TowerParams, build as tower};
 use nonsmooth::world::scenes::{SceneKind, build};
 use nonsmooth::world::{Material, MaterialId, Shape, World};
-use plotters::prelude::SeriesLabelPosition;
 use support::frames::publish_side_by_side;
 use support::series::{Series, TimeFigure};
 
@@ -186,11 +185,7 @@ fn box_stack() {
             caption: caption.into(),
             x_desc: "time (s)",
             y_desc: y,
-            legend: if pick == 0 {
-                SeriesLabelPosition::LowerLeft
-            } else {
-                SeriesLabelPosition::UpperRight
-            },
+            log_y: pick == 1,
             series: runs
                 .iter()
                 .map(|(label, r)| Series {
@@ -353,7 +348,7 @@ fn ball_grid() {
         caption: "125 balls on the ground: worst penetration per frame of correction".into(),
         x_desc: "frame",
         y_desc: "penetration (m)",
-        legend: SeriesLabelPosition::UpperRight,
+        log_y: true,
         series: fixes[..2]
             .iter()
             .zip(&free_runs)
@@ -439,7 +434,7 @@ fn final_correction() {
         caption: "VSP on the ball grid in its bin: worst penetration".into(),
         x_desc: "time (s)",
         y_desc: "penetration (m)",
-        legend: SeriesLabelPosition::UpperLeft,
+        log_y: true,
         series,
     }
     .publish();

@@ -29,7 +29,6 @@ use nonsmooth::world::render::{Frame, RenderOptions, View, strip_svg};
 use nonsmooth::world::scenes::roof_tower::{self, RoofTowerParams};
 use nonsmooth::world::scenes::tower::{TowerParams, build as tower};
 use nonsmooth::world::scenes::wall_push::{self, WallPushParams};
-use plotters::prelude::SeriesLabelPosition;
 use support::series::{Series, TimeFigure};
 
 /// A closure that builds a world.
@@ -114,7 +113,7 @@ fn time_per_contact() {
         caption: "Towers at rest: time per step without collision detection".into(),
         x_desc: "contacts",
         y_desc: "ms per step",
-        legend: SeriesLabelPosition::UpperLeft,
+        log_y: false,
         series: vec![
             Series {
                 label: "VSP, 10 sweeps".into(),
@@ -252,7 +251,7 @@ fn impacts() {
         caption: "Tower of 800 bricks hit by a block, then a cannon ball".into(),
         x_desc: "time (s)",
         y_desc: "kinetic energy (J)",
-        legend: SeriesLabelPosition::UpperLeft,
+        log_y: false,
         series: energy_series,
     }
     .publish();

@@ -25,7 +25,6 @@ use nonsmooth::stepping::{Settings, Simulation, StepRecord};
 use nonsmooth::world::render::{Frame, RenderOptions, View, strip_svg};
 use nonsmooth::world::scenes::{SceneKind, build};
 use nonsmooth::world::{MaterialId, Shape, World};
-use plotters::prelude::SeriesLabelPosition;
 use support::frames::publish_side_by_side;
 use support::series::{Series, TimeFigure};
 
@@ -123,7 +122,7 @@ fn heavy_on_light_experiment() {
         caption: "Heavy box on a light box (1000:1): sinking of the heavy box".into(),
         x_desc: "time (s)",
         y_desc: "sinking (m)",
-        legend: SeriesLabelPosition::UpperLeft,
+        log_y: false,
         series: runs
             .iter()
             .map(|(label, r)| Series {

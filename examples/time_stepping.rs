@@ -26,7 +26,6 @@ use nonsmooth::stepping::diagnostics::potential_energy;
 use nonsmooth::stepping::posed::pose;
 use nonsmooth::stepping::{Correction, Settings, Simulation, Stepper, detect_at};
 use nonsmooth::world::{Material, MaterialId, Shape, World};
-use plotters::prelude::SeriesLabelPosition;
 use support::series::{Series, TimeFigure};
 
 fn settings(stepper: Stepper, dt: f64, method: &str) -> Settings {
@@ -411,7 +410,7 @@ fn build() {
         caption: "Resting box: potential energy relative to the start".into(),
         x_desc: "time (s)",
         y_desc: "dE (J)",
-        legend: SeriesLabelPosition::LowerRight,
+        log_y: false,
         series,
     }
     .publish();
@@ -428,7 +427,7 @@ fn build() {
         caption: "Box stack, 10 NSGS sweeps a step: height change of the top cube".into(),
         x_desc: "time (s)",
         y_desc: "z - z0 (m)",
-        legend: SeriesLabelPosition::LowerLeft,
+        log_y: false,
         series,
     }
     .publish();

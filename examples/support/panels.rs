@@ -8,7 +8,9 @@ use std::fmt::Write;
 
 use plotters::prelude::*;
 
-use super::plot::{COLORS, power_of_ten};
+use super::plot::{
+    COLORS, DESC, TICK, WIDTH, caption_height, draw_caption, frame, legend_height, power_of_ten,
+};
 
 /// Points of each curve of each panel, as read back from the CSV.
 pub type PanelData = Vec<Vec<Vec<(f64, f64)>>>;
@@ -47,8 +49,6 @@ pub struct Panel {
     pub curves: Vec<Curve>,
     /// Vertical marker lines `(x, label)`.
     pub markers: Vec<(f64, String)>,
-    /// Where the legend goes (where the curves are not).
-    pub legend: SeriesLabelPosition,
 }
 
 /// A figure: panels stacked one above the other.
@@ -95,18 +95,18 @@ impl Figure {
     /// The SVG.
     pub fn svg(&self, data: &PanelData) -> String {
         let mut svg = String::new();
-        // Panels stacked one above the other at the book's text width, so that every label
+        // Panels stacked one above the other at the book's figure width, so that every label
         // is drawn at its size (side by side, three panels were shrunk to 7 px labels).
-        let height = 40 + 420 * self.panels.len() as u32;
+        let heights: Vec<u32> = self.panels.iter().map(panel_height).collect();
+        let height = caption_height(&self.caption, WIDTH) + heights.iter().sum::<u32>();
         {
-            let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
+            let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
             root.fill(&WHITE).unwrap();
-            let root = root
-                .titled(&self.caption, ("sans-serif", 18))
-                .expect("caption");
-            let areas = root.split_evenly((self.panels.len(), 1));
-            for ((panel, curves), area) in self.panels.iter().zip(data).zip(areas.iter()) {
-                draw_panel(area, panel, curves);
+            let mut rest = draw_caption(&root, &self.caption);
+            for ((panel, curves), h) in self.panels.iter().zip(data).zip(heights) {
+                let (area, below) = rest.split_vertically(h);
+                draw_panel(&area, panel, curves);
+                rest = below;
             }
             root.present().unwrap();
         }
@@ -118,6 +118,21 @@ impl Figure {
         let (csv, data) = self.csv();
         super::publish_figure(&self.name, &csv, &self.svg(&data));
     }
+}
+
+fn entries(panel: &Panel) -> Vec<(String, RGBColor)> {
+    panel
+        .curves
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.label.clone(), COLORS[i % COLORS.len()]))
+        .collect()
+}
+
+/// A panel's height: its title, the plot and its legend.
+fn panel_height(panel: &Panel) -> u32 {
+    let labels: Vec<String> = panel.curves.iter().map(|c| c.label.clone()).collect();
+    caption_height(&panel.title, WIDTH) + 330 + legend_height(&labels, WIDTH)
 }
 
 fn draw_panel<DB: DrawingBackend>(
@@ -142,8 +157,8 @@ fn draw_panel<DB: DrawingBackend>(
     // below about 1e-14); labels are the integer exponents.
     let y_lo = y_min.log10().floor() - 1.0;
     let y_hi = y_max.log10().ceil() + 1.0;
-    let legend_pos = panel.legend.clone();
-    let y_labels = ((y_hi - y_lo) as usize + 1).min(16);
+    let area = &frame(area, &panel.title, &entries(panel));
+    let y_labels = ((y_hi - y_lo) as usize + 1).min(9);
     let exponent = |v: &f64| {
         if v.fract() == 0.0 {
             format!("1e{}", *v as i64)
@@ -154,7 +169,7 @@ fn draw_panel<DB: DrawingBackend>(
     macro_rules! body {
         ($chart:expr) => {{
             let chart = &mut $chart;
-            for (i, (c, pts)) in panel.curves.iter().zip(curves).enumerate() {
+            for (i, pts) in curves.iter().enumerate() {
                 let color = COLORS[i % COLORS.len()];
                 let shown: Vec<(f64, f64)> = pts
                     .iter()
@@ -162,14 +177,10 @@ fn draw_panel<DB: DrawingBackend>(
                     .map(|&(x, y)| (x, y.log10()))
                     .collect();
                 chart
-                    .draw_series(LineSeries::new(shown.clone(), color.stroke_width(2)))
-                    .unwrap()
-                    .label(c.label.clone())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-                    });
+                    .draw_series(LineSeries::new(shown.clone(), color.stroke_width(3)))
+                    .unwrap();
                 chart
-                    .draw_series(shown.iter().map(|&p| Circle::new(p, 2, color.filled())))
+                    .draw_series(shown.iter().map(|&p| Circle::new(p, 3, color.filled())))
                     .unwrap();
             }
             for (x, _) in &panel.markers {
@@ -180,23 +191,15 @@ fn draw_panel<DB: DrawingBackend>(
                     ))
                     .unwrap();
             }
-            chart
-                .configure_series_labels()
-                .position(legend_pos)
-                .label_font(("sans-serif", 14))
-                .background_style(WHITE.mix(0.85))
-                .border_style(RGBColor(200, 200, 200))
-                .draw()
-                .unwrap();
         }};
     }
     if panel.log_x {
         let x_hi = 10f64.powf(x_max.log10().ceil().max(1.0));
         let mut chart = ChartBuilder::on(area)
-            .caption(&panel.title, ("sans-serif", 17))
-            .margin(10)
-            .x_label_area_size(46)
-            .y_label_area_size(62)
+            .margin(8)
+            .margin_right(20)
+            .x_label_area_size(50)
+            .y_label_area_size(70)
             .build_cartesian_2d((1f64..x_hi).log_scale(), y_lo..y_hi)
             .unwrap();
         chart
@@ -206,8 +209,9 @@ fn draw_panel<DB: DrawingBackend>(
             .y_labels(y_labels)
             .x_label_formatter(&power_of_ten)
             .y_label_formatter(&exponent)
-            .label_style(("sans-serif", 14))
-            .axis_desc_style(("sans-serif", 15))
+            .x_labels(6)
+            .label_style(("sans-serif", TICK))
+            .axis_desc_style(("sans-serif", DESC))
             .light_line_style(RGBColor(235, 235, 235))
             .draw()
             .unwrap();
@@ -215,10 +219,10 @@ fn draw_panel<DB: DrawingBackend>(
     } else {
         let x_hi = x_max.max(1.0);
         let mut chart = ChartBuilder::on(area)
-            .caption(&panel.title, ("sans-serif", 17))
-            .margin(10)
-            .x_label_area_size(46)
-            .y_label_area_size(62)
+            .margin(8)
+            .margin_right(20)
+            .x_label_area_size(50)
+            .y_label_area_size(70)
             .build_cartesian_2d(0f64..x_hi, y_lo..y_hi)
             .unwrap();
         chart
@@ -228,8 +232,9 @@ fn draw_panel<DB: DrawingBackend>(
             .y_labels(y_labels)
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_label_formatter(&exponent)
-            .label_style(("sans-serif", 14))
-            .axis_desc_style(("sans-serif", 15))
+            .x_labels(6)
+            .label_style(("sans-serif", TICK))
+            .axis_desc_style(("sans-serif", DESC))
             .light_line_style(RGBColor(235, 235, 235))
             .draw()
             .unwrap();

@@ -1,12 +1,15 @@
 //! Convergence figures for the book's examples: curves of an error against an iteration
-//! count on log-log axes, written as SVG together with the CSV of exactly the plotted points
-//! (through [`super::publish`], so tests check them like every generated file).
+//! count on log-log or semilog axes, written as SVG together with the CSV of exactly the
+//! plotted points (through [`super::publish`], so tests check them like every generated
+//! file). Also the layout every plotted figure shares ([`WIDTH`], the font sizes, the
+//! caption wrapped above and the legend below the plot, off the data).
 
 use std::fmt::Write;
 use std::ops::ControlFlow;
 
 use nonsmooth::solver::{Iterate, SolveError, SolveInfo};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One curve of a figure: `(sweep, error)` points.
 pub struct Curve {
@@ -84,7 +87,154 @@ pub fn thin(points: &[(f64, f64)], per_decade: f64) -> Vec<(f64, f64)> {
     out
 }
 
-/// A figure: curves on log-log axes, with the tolerance as a grey line.
+/// The width of every plotted figure, in px. The book shows a figure at its column width
+/// (about 750 px on a desktop, 360 to 390 px on a phone), so text of `s` px in the file is
+/// shown at `s * 390 / WIDTH` px on a phone; `scripts/figure_text_size.py` measures it.
+pub const WIDTH: u32 = 600;
+/// Tick labels, as plotters takes font sizes: its SVG backend writes `size / 1.24` px, so
+/// 18 is 14.5 px in the file and 9.4 px on a 390 px screen.
+pub const TICK: u32 = 18;
+/// Axis descriptions.
+pub const DESC: u32 = 19;
+/// Captions and panel titles.
+pub const TITLE: u32 = 21;
+/// Legend entries.
+pub const LEGEND: u32 = 18;
+
+/// A rough width in px of `text` in a sans-serif font of plotters size `size` (an average
+/// glyph is about 0.55 em; the figures have no font file to measure with).
+pub fn text_width(text: &str, size: u32) -> u32 {
+    (text.chars().count() as f64 * 0.55 * f64::from(size) / 1.24).ceil() as u32
+}
+
+/// `text` broken at spaces into lines that fit `width` px at plotters size `size`.
+pub fn wrap(text: &str, size: u32, width: u32) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if text_width(&format!("{line} {word}"), size) <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// The height of one line of text of plotters size `size`.
+fn line_height(size: u32) -> u32 {
+    (f64::from(size) * 1.1).ceil() as u32
+}
+
+/// The height `caption` takes above a plot `width` px wide.
+pub fn caption_height(caption: &str, width: u32) -> u32 {
+    if caption.is_empty() {
+        return 0;
+    }
+    8 + wrap(caption, TITLE, width - 16).len() as u32 * line_height(TITLE)
+}
+
+/// Draws `caption` (wrapped, centred) at the top of `area` and returns the rest of it.
+pub fn draw_caption<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    caption: &str,
+) -> DrawingArea<DB, plotters::coord::Shift> {
+    let width = area.dim_in_pixel().0;
+    let h = caption_height(caption, width);
+    if h == 0 {
+        return area.clone();
+    }
+    let style = ("sans-serif", TITLE)
+        .into_font()
+        .into_text_style(area)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    for (i, line) in wrap(caption, TITLE, width - 16).iter().enumerate() {
+        area.draw_text(
+            line,
+            &style,
+            (width as i32 / 2, 6 + (i as u32 * line_height(TITLE)) as i32),
+        )
+        .unwrap();
+    }
+    area.split_vertically(h).1
+}
+
+/// The legend's entries in rows that fit `width` px: indices into `labels`.
+fn legend_rows(labels: &[String], width: u32) -> Vec<Vec<usize>> {
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut used = 0;
+    for (i, l) in labels.iter().enumerate() {
+        let w = 34 + text_width(l, LEGEND) + 18;
+        match rows.last_mut() {
+            Some(row) if used + w <= width => {
+                row.push(i);
+                used += w;
+            }
+            _ => {
+                rows.push(vec![i]);
+                used = 12 + w;
+            }
+        }
+    }
+    rows
+}
+
+/// The height of a legend of `labels` below a plot `width` px wide.
+pub fn legend_height(labels: &[String], width: u32) -> u32 {
+    if labels.is_empty() {
+        return 0;
+    }
+    6 + legend_rows(labels, width).len() as u32 * (line_height(LEGEND) + 4)
+}
+
+/// Draws the legend (a line of each colour, then its label; rows left-aligned) in `area`,
+/// below a plot: off the data, whatever the curves do.
+pub fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    entries: &[(String, RGBColor)],
+) {
+    let width = area.dim_in_pixel().0;
+    let labels: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
+    let style = ("sans-serif", LEGEND)
+        .into_font()
+        .into_text_style(area)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    for (r, row) in legend_rows(&labels, width).iter().enumerate() {
+        let y = 6 + (r as u32 * (line_height(LEGEND) + 4) + line_height(LEGEND) / 2) as i32;
+        let mut x = 12;
+        for &i in row {
+            let (label, color) = &entries[i];
+            area.draw(&PathElement::new(
+                vec![(x, y), (x + 26, y)],
+                color.stroke_width(3),
+            ))
+            .unwrap();
+            area.draw_text(label, &style, (x + 32, y)).unwrap();
+            x += 34 + text_width(label, LEGEND) as i32 + 18;
+        }
+    }
+}
+
+/// Splits a figure `root` into its caption (drawn), the plot area (returned) and the
+/// legend of `entries` below it (drawn).
+pub fn frame<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    caption: &str,
+    entries: &[(String, RGBColor)],
+) -> DrawingArea<DB, plotters::coord::Shift> {
+    let (width, height) = root.dim_in_pixel();
+    let rest = draw_caption(root, caption);
+    let labels: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
+    let lh = legend_height(&labels, width);
+    let below = height - caption_height(caption, width);
+    let (plot, legend) = rest.split_vertically(below - lh);
+    draw_legend(&legend, entries);
+    plot
+}
+
+/// A figure: curves on log-log axes (semilog with `semilog`), with the tolerance as a grey
+/// line.
 pub struct Figure {
     pub name: String,
     pub caption: String,
@@ -92,10 +242,8 @@ pub struct Figure {
     pub x_desc: &'static str,
     /// What the vertical axis shows.
     pub y_desc: &'static str,
-    /// Where the legend goes (where the curves are not).
-    pub legend: SeriesLabelPosition,
-    /// Decades of empty space below the lowest point (room for the legend).
-    pub room_below: i32,
+    /// A linear horizontal axis (semilog: a linear rate of convergence is a straight line).
+    pub semilog: bool,
     pub curves: Vec<Curve>,
     pub tol: f64,
 }
@@ -144,55 +292,76 @@ impl Figure {
             .filter(|e| *e > 0.0)
             .fold(self.tol, f64::min);
         let y_max = all.map(|p| p.1).fold(1.0f64, f64::max);
-        let x_hi = 10f64.powf(x_max.log10().ceil());
+        let x_hi = if self.semilog {
+            x_max
+        } else {
+            10f64.powf(x_max.log10().ceil())
+        };
         let (y_lo, y_hi) = (
-            10f64.powf(y_min.log10().floor() - f64::from(self.room_below)),
+            10f64.powf(y_min.log10().floor()),
             10f64.powf(y_max.log10().ceil()),
         );
+        let entries: Vec<(String, RGBColor)> = self
+            .curves
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.label.clone(), COLORS[i % COLORS.len()]))
+            .collect();
+        let labels: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
+        let height = caption_height(&self.caption, WIDTH) + 340 + legend_height(&labels, WIDTH);
         let mut svg = String::new();
         {
-            let root = SVGBackend::with_string(&mut svg, (760, 460)).into_drawing_area();
+            let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
             root.fill(&WHITE).unwrap();
-            let mut chart = ChartBuilder::on(&root)
-                .caption(&self.caption, ("sans-serif", 18))
-                .margin(12)
-                .x_label_area_size(44)
-                .y_label_area_size(56)
-                .build_cartesian_2d((1f64..x_hi).log_scale(), (y_lo..y_hi).log_scale())
-                .unwrap();
-            chart
-                .configure_mesh()
-                .x_desc(self.x_desc)
-                .y_desc(self.y_desc)
-                .x_label_formatter(&power_of_ten)
-                .y_label_formatter(&power_of_ten)
-                .light_line_style(RGBColor(235, 235, 235))
-                .draw()
-                .unwrap();
-            chart
-                .draw_series(LineSeries::new(
-                    [(1.0, self.tol), (x_hi, self.tol)],
-                    RGBColor(150, 150, 150),
-                ))
-                .unwrap();
-            for (i, (c, pts)) in self.curves.iter().zip(data).enumerate() {
-                let color = COLORS[i % COLORS.len()];
-                let visible: Vec<(f64, f64)> = pts.iter().copied().filter(|p| p.1 > 0.0).collect();
-                chart
-                    .draw_series(LineSeries::new(visible, color.stroke_width(2)))
-                    .unwrap()
-                    .label(c.label.clone())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-                    });
+            let area = frame(&root, &self.caption, &entries);
+            let mut builder = ChartBuilder::on(&area);
+            builder
+                .margin(8)
+                .margin_right(20)
+                .x_label_area_size(50)
+                .y_label_area_size(70);
+            macro_rules! draw {
+                ($chart:expr, $x_lo:expr, $x_fmt:expr) => {{
+                    let chart = &mut $chart;
+                    chart
+                        .configure_mesh()
+                        .x_desc(self.x_desc)
+                        .y_desc(self.y_desc)
+                        .x_labels(6)
+                        .x_label_formatter($x_fmt)
+                        .y_label_formatter(&power_of_ten)
+                        .label_style(("sans-serif", TICK))
+                        .axis_desc_style(("sans-serif", DESC))
+                        .light_line_style(RGBColor(235, 235, 235))
+                        .draw()
+                        .unwrap();
+                    chart
+                        .draw_series(LineSeries::new(
+                            [($x_lo, self.tol), (x_hi, self.tol)],
+                            RGBColor(150, 150, 150).stroke_width(2),
+                        ))
+                        .unwrap();
+                    for (i, pts) in data.iter().enumerate() {
+                        let color = COLORS[i % COLORS.len()];
+                        let visible: Vec<(f64, f64)> =
+                            pts.iter().copied().filter(|p| p.1 > 0.0).collect();
+                        chart
+                            .draw_series(LineSeries::new(visible, color.stroke_width(3)))
+                            .unwrap();
+                    }
+                }};
             }
-            chart
-                .configure_series_labels()
-                .position(self.legend.clone())
-                .background_style(WHITE.mix(0.85))
-                .border_style(RGBColor(180, 180, 180))
-                .draw()
-                .unwrap();
+            if self.semilog {
+                let mut chart = builder
+                    .build_cartesian_2d(0f64..x_hi, (y_lo..y_hi).log_scale())
+                    .unwrap();
+                draw!(chart, 0.0, &|v: &f64| format!("{v:.0}"));
+            } else {
+                let mut chart = builder
+                    .build_cartesian_2d((1f64..x_hi).log_scale(), (y_lo..y_hi).log_scale())
+                    .unwrap();
+                draw!(chart, 1.0, &power_of_ten);
+            }
             root.present().unwrap();
         }
         svg

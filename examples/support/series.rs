@@ -1,12 +1,13 @@
 //! Time-series figures for the simulation chapters: curves of a quantity against
-//! simulated time on linear axes, written as SVG with the CSV of exactly the plotted points
+//! simulated time on linear axes (or a logarithmic vertical one, for a penetration that
+//! falls by factors), written as SVG with the CSV of exactly the plotted points
 //! (through [`super::publish_figure`], so tests check them like every generated file).
 
 use std::fmt::Write;
 
 use plotters::prelude::*;
 
-use super::plot::COLORS;
+use super::plot::{COLORS, DESC, TICK, WIDTH, caption_height, frame, legend_height};
 
 /// One curve: `(time, value)` points.
 pub struct Series {
@@ -20,7 +21,8 @@ pub struct TimeFigure {
     pub caption: String,
     pub x_desc: &'static str,
     pub y_desc: &'static str,
-    pub legend: SeriesLabelPosition,
+    /// A logarithmic vertical axis (points with `y <= 0` are then not drawn).
+    pub log_y: bool,
     pub series: Vec<Series>,
 }
 
@@ -42,50 +44,80 @@ impl TimeFigure {
     }
 
     fn svg(&self, data: &[Vec<(f64, f64)>]) -> String {
-        let all: Vec<(f64, f64)> = data.iter().flatten().copied().collect();
+        let all: Vec<(f64, f64)> = data
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|p| !self.log_y || p.1 > 0.0)
+            .collect();
         let x_lo = all.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
         let x_hi = all.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
         let mut y_lo = all.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
         let mut y_hi = all.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
-        let pad = 0.08 * (y_hi - y_lo).abs().max(1e-12 * y_hi.abs().max(1e-300));
-        y_lo -= pad;
-        y_hi += pad;
+        if self.log_y {
+            y_lo = 10f64.powf(y_lo.log10().floor());
+            y_hi = 10f64.powf(y_hi.log10().ceil());
+        } else {
+            let pad = 0.08 * (y_hi - y_lo).abs().max(1e-12 * y_hi.abs().max(1e-300));
+            y_lo -= pad;
+            y_hi += pad;
+        }
+        let entries: Vec<(String, RGBColor)> = self
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.label.clone(), COLORS[i % COLORS.len()]))
+            .collect();
+        let labels: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
+        let height = caption_height(&self.caption, WIDTH) + 340 + legend_height(&labels, WIDTH);
         let mut svg = String::new();
         {
-            let root = SVGBackend::with_string(&mut svg, (760, 420)).into_drawing_area();
+            let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
             root.fill(&WHITE).unwrap();
-            let mut chart = ChartBuilder::on(&root)
-                .caption(&self.caption, ("sans-serif", 18))
-                .margin(12)
-                .x_label_area_size(44)
-                .y_label_area_size(72)
-                .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
-                .unwrap();
-            chart
-                .configure_mesh()
-                .x_desc(self.x_desc)
-                .y_desc(self.y_desc)
-                .y_label_formatter(&|v| format!("{v:.3e}"))
-                .light_line_style(RGBColor(235, 235, 235))
-                .draw()
-                .unwrap();
-            for (i, (s, pts)) in self.series.iter().zip(data).enumerate() {
-                let color = COLORS[i % COLORS.len()];
-                chart
-                    .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-                    .unwrap()
-                    .label(s.label.clone())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-                    });
+            let area = frame(&root, &self.caption, &entries);
+            let mut builder = ChartBuilder::on(&area);
+            builder
+                .margin(8)
+                .margin_right(24)
+                .x_label_area_size(50)
+                .y_label_area_size(if self.log_y { 70 } else { 100 });
+            macro_rules! draw {
+                ($chart:expr, $y_fmt:expr) => {{
+                    let chart = &mut $chart;
+                    chart
+                        .configure_mesh()
+                        .x_desc(self.x_desc)
+                        .y_desc(self.y_desc)
+                        .x_labels(6)
+                        .y_labels(6)
+                        .y_label_formatter($y_fmt)
+                        .label_style(("sans-serif", TICK))
+                        .axis_desc_style(("sans-serif", DESC))
+                        .light_line_style(RGBColor(235, 235, 235))
+                        .draw()
+                        .unwrap();
+                    for (i, pts) in data.iter().enumerate() {
+                        let color = COLORS[i % COLORS.len()];
+                        let shown: Vec<(f64, f64)> = pts
+                            .iter()
+                            .copied()
+                            .filter(|p| !self.log_y || p.1 > 0.0)
+                            .collect();
+                        chart
+                            .draw_series(LineSeries::new(shown, color.stroke_width(3)))
+                            .unwrap();
+                    }
+                }};
             }
-            chart
-                .configure_series_labels()
-                .position(self.legend.clone())
-                .background_style(WHITE.mix(0.85))
-                .border_style(RGBColor(180, 180, 180))
-                .draw()
-                .unwrap();
+            if self.log_y {
+                let mut chart = builder
+                    .build_cartesian_2d(x_lo..x_hi, (y_lo..y_hi).log_scale())
+                    .unwrap();
+                draw!(chart, &super::plot::power_of_ten);
+            } else {
+                let mut chart = builder.build_cartesian_2d(x_lo..x_hi, y_lo..y_hi).unwrap();
+                draw!(chart, &|v: &f64| format!("{v:.2e}"));
+            }
             root.present().unwrap();
         }
         svg

@@ -59,7 +59,7 @@ fn every_referenced_figure_exists() {
 }
 
 /// `(figure, chapter that shows it)`.
-const FIGURES: [(&str, &str); 8] = [
+const FIGURES: [(&str, &str); 12] = [
     ("geometry_contact_frame", "conventions.md"),
     ("geometry_cone", "contact-problem.md"),
     ("geometry_de_saxce", "contact-problem.md"),
@@ -67,6 +67,10 @@ const FIGURES: [(&str, &str); 8] = [
     ("geometry_minmap_levels", "complementarity.md"),
     ("geometry_fb_levels", "complementarity.md"),
     ("geometry_projections", "proximal-operators.md"),
+    ("diagram_layers", "shock-propagation.md"),
+    ("diagram_slide", "splitting.md"),
+    ("diagram_projection", "proximal-operators.md"),
+    ("diagram_newton_kink", "newton-nonsmooth.md"),
     ("ellipsoid_g", "ellipsoid-projection.md"),
 ];
 
@@ -103,10 +107,16 @@ fn geometry_figures_are_shown_and_readable() {
             "{target} is {w} x {h} px"
         );
         // Every text is at least 14 px (one panel per figure, so it is shown at about its
-        // own width in the book's 750 px column).
+        // own width in the book's 750 px column); a subscript's tspan is a fraction of its
+        // text's size.
         let mut sizes = 0;
-        for part in svg.split("font-size=\"").skip(1) {
-            let size: f64 = part[..part.find('"').unwrap()].parse().unwrap();
+        for part in svg.split("<text").skip(1) {
+            let tag = &part[..part.find('>').unwrap()];
+            let Some(at) = tag.find("font-size=\"") else {
+                continue;
+            };
+            let value = &tag[at + 11..];
+            let size: f64 = value[..value.find('"').unwrap()].parse().unwrap();
             assert!(size >= 14.0, "{target} has text of {size} px");
             sizes += 1;
         }
