@@ -31,19 +31,47 @@ use nonsmooth::problem::{AnyProblem, FrictionContact, running_example, running_e
 use nonsmooth::registry::{Choice, solve};
 use nonsmooth::solver::{Iterate, Params};
 
-/// The runs: the file's name (after `running_example_`), the method, its settings (`key`,
+/// One run: the file's name (after `running_example_`), the method, its settings (`key`,
 /// `value`, as `--set key=value`) and the chapter that defines it.
-const METHODS: [(&str, &str, &[(&str, &str)], &str); 5] = [
-    ("nsgs", "nsgs", &[], "splitting.md"),
-    ("prox_gs", "prox-gs", &[], "prox-schemes.md"),
-    (
-        "prox_gs_global",
-        "prox-gs",
-        &[("r_factor", "global=5")],
-        "prox-schemes.md",
-    ),
-    ("nsn", "nsn", &[], "newton-cone.md"),
-    ("ppa", "ppa", &[], "proximal-point.md"),
+struct Run {
+    file: &'static str,
+    method: &'static str,
+    settings: &'static [(&'static str, &'static str)],
+    chapter: &'static str,
+}
+
+/// The runs, one table each.
+const METHODS: [Run; 5] = [
+    Run {
+        file: "nsgs",
+        method: "nsgs",
+        settings: &[],
+        chapter: "splitting.md",
+    },
+    Run {
+        file: "prox_gs",
+        method: "prox-gs",
+        settings: &[],
+        chapter: "prox-schemes.md",
+    },
+    Run {
+        file: "prox_gs_global",
+        method: "prox-gs",
+        settings: &[("r_factor", "global=5")],
+        chapter: "prox-schemes.md",
+    },
+    Run {
+        file: "nsn",
+        method: "nsn",
+        settings: &[],
+        chapter: "newton-cone.md",
+    },
+    Run {
+        file: "ppa",
+        method: "ppa",
+        settings: &[],
+        chapter: "proximal-point.md",
+    },
 ];
 
 /// Rows shown at the top and at the bottom of a long run.
@@ -182,7 +210,13 @@ fn main() {
     let p = running_example();
     let exact = running_example_solution();
     support::publish("generated/running_example_problem.txt", &problem_text(&p));
-    for (file, method, settings, chapter) in METHODS {
+    for Run {
+        file,
+        method,
+        settings,
+        chapter,
+    } in METHODS
+    {
         let (rows, _) = iterates(&p, method, settings);
         let last = &rows.last().expect("rows").1;
         let gap = (last - &exact).norm() / exact.norm();
