@@ -33,6 +33,7 @@ mod lcp;
 mod mass;
 mod provenance;
 pub mod pyramid;
+pub mod running;
 
 pub use crate::error::ProblemError;
 pub(crate) use crate::error::fmt_num;
@@ -47,6 +48,7 @@ pub use lcp::Lcp;
 pub use mass::{MassMatrix, SYMMETRY_TOL};
 pub use provenance::Provenance;
 pub use pyramid::{Pyramid, PyramidContact};
+pub use running::{running_example, running_example_solution};
 
 /// Checks that every entry of `v` is finite.
 pub(crate) fn check_finite_vec(what: &'static str, v: &[f64]) -> Result<(), ProblemError> {

@@ -80,6 +80,7 @@ mod proximal_point;
 mod redundant_contacts;
 mod reformulation_roots;
 mod resting_box;
+mod running_example;
 mod semi_staggered;
 mod shock_propagation;
 mod simulation_dumps;
