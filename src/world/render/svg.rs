@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::camera::{Camera, MARGIN_PX, TEXT_PX, text_px};
+use super::camera::{Camera, LABEL_PX, MARGIN_PX, TEXT_PX, text_px};
 use super::draw::{items, nice_step, num};
 use super::frame::Frame;
 use super::view::RenderOptions;
@@ -50,6 +50,17 @@ fn band(
     let style = "font-family=\"sans-serif\" fill=\"#333333\"";
     // Every length of the band in proportion to its text: 14 px text in a 24 px band.
     let s = text / TEXT_PX;
+    // The band is cut clear of what the bodies draw into it (framed `bounds` may leave
+    // bodies above the picture's top).
+    if opts.has_band() {
+        writeln!(
+            out,
+            "<rect class=\"band\" x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>",
+            opts.width,
+            num(MARGIN_PX / 2.0 + LABEL_PX * s)
+        )
+        .unwrap();
+    }
     let caption = match title {
         Some(t) => RenderOptions {
             title: Some(t.to_string()),
