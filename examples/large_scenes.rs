@@ -231,6 +231,7 @@ fn main() {
         caption: format!("roof-tower, {bricks} bricks: mean ms a step by contacts"),
         x_desc: "contacts",
         y_desc: "ms",
+        log_y: false,
         series: vec![
             Series {
                 label: "step without collision detection".into(),
@@ -250,6 +251,7 @@ fn main() {
         view: View::Front,
         width: 220,
         height: 300,
+        columns: Some(3),
         bounds: Some((
             nalgebra::Vector3::new(-half - 1.0, -half, 0.0),
             nalgebra::Vector3::new(half, half, p.tower_height() + p.roof_drop + 1.0),
@@ -316,6 +318,7 @@ fn main() {
             view: View::Isometric,
             width: 240,
             height: 200,
+            columns: Some(3),
             bounds: Some((
                 nalgebra::Vector3::new(-4.5, -4.0, 0.0),
                 nalgebra::Vector3::new(4.5, 2.0, 2.5),

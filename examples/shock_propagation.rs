@@ -29,7 +29,7 @@ use nonsmooth::world::scenes::heavy_on_light::{HeavyOnLightParams, build as heav
 use nonsmooth::world::scenes::tower::{TowerParams, build as tower};
 use nonsmooth::world::scenes::{SceneKind, build};
 use nonsmooth::world::{Material, MaterialId, Shape, World};
-use support::frames::publish_side_by_side;
+use support::frames::{framed, publish_side_by_side, side_by_side};
 use support::series::{Series, TimeFigure};
 
 // ANCHOR: settings
@@ -201,22 +201,28 @@ fn box_stack() {
         .publish();
     }
 
-    // Plain PGS on the left, VSP on the right, every 20th step.
+    // NSGS on the left, VSP on the right, every 20th step, framed on the two stacks as
+    // they start (boxes that fall away leave the picture).
+    let start = side_by_side(&runs[0].1.frames[0], &runs[1].1.frames[0], 2.0);
     let opts = RenderOptions {
         view: View::Front,
         width: 360,
         height: 480,
         label: false,
+        bounds: framed(&start, 0.04),
         ..RenderOptions::default()
     };
+    // Four frames in two rows, each with its time.
     let strip = RenderOptions {
-        width: 200,
-        height: 300,
+        width: 300,
+        height: 420,
+        label: true,
+        columns: Some(2),
         ..opts.clone()
     };
     publish_side_by_side(
         "shock_box_stack",
-        (&runs[0].1.frames, &runs[1].1.frames, 1.5),
+        (&runs[0].1.frames, &runs[1].1.frames, 2.0, ["NSGS", "VSP"]),
         (&opts, 0.2),
         (&[0, 5, 25, 50], &strip),
     );
@@ -364,17 +370,30 @@ fn ball_grid() {
             .collect(),
     }
     .publish();
+    // The bottom-left ball of the front row, where its 1 cm overlaps with the ground and
+    // with the ball above show: at the start, then after two frames of each correction.
+    let (r, d) = (0.1, 0.19);
     let opts = RenderOptions {
         view: View::Front,
-        width: 220,
-        height: 200,
+        width: 200,
+        height: 300,
         label: false,
+        scale_bar: false,
+        bounds: Some((
+            Vector3::new(-2.0 * d - 0.7 * r, -1.0, -0.03),
+            Vector3::new(-2.0 * d + 0.7 * r, 1.0, 2.2 * r),
+        )),
+        titles: vec![
+            "start".into(),
+            "2 × correction()".into(),
+            "2 × shock prop.".into(),
+        ],
         ..RenderOptions::default()
     };
     let picked = [
         free_runs[0].1[0].clone(),
-        free_runs[0].1[6].clone(),
-        free_runs[1].1[6].clone(),
+        free_runs[0].1[2].clone(),
+        free_runs[1].1[2].clone(),
     ];
     let strip = strip_svg(&picked, &opts).unwrap();
     support::publish("figures/shock_ball_grid_strip.svg", &strip);

@@ -232,6 +232,7 @@ fn impacts() {
                     width: 180,
                     height: 260,
                     label: false,
+                    columns: Some(3),
                     bounds: Some((Vector3::new(-4.0, -2.5, 0.0), Vector3::new(3.0, 2.5, 9.5))),
                     ..RenderOptions::default()
                 };

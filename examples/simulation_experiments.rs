@@ -142,13 +142,21 @@ fn heavy_on_light_experiment() {
         highlight: vec![1, 3],
         ..RenderOptions::default()
     };
+    // Four frames in two rows, each with its time.
     let strip = RenderOptions {
-        width: 240,
+        width: 300,
+        height: 240,
+        columns: Some(2),
         ..opts.clone()
     };
     publish_side_by_side(
         "experiments_heavy_on_light",
-        (&runs[0].1.frames, &runs[1].1.frames, 1.0),
+        (
+            &runs[0].1.frames,
+            &runs[1].1.frames,
+            1.0,
+            ["NSGS", "cone Newton"],
+        ),
         (&opts, 0.1),
         (&[0, 10, 25, 50], &strip),
     );
@@ -206,9 +214,11 @@ fn scene_pictures() {
             first.unwrap()
         )
         .unwrap();
+        // Two by two, so that the text reads on a phone.
         let opts = RenderOptions {
-            width: 200,
-            height: 170,
+            width: 300,
+            height: 240,
+            columns: Some(2),
             ..RenderOptions::default()
         };
         let svg = strip_svg(&frames, &opts).unwrap();

@@ -70,6 +70,14 @@ pub fn checking() -> bool {
 /// Writes `content` to `book/src/<rel>` (a normal run, or a test with `NONSMOOTH_BLESS`),
 /// or checks that the committed file holds exactly `content` (a test).
 pub fn publish(rel: &str, content: &str) {
+    // NONSMOOTH_PUBLISH_ONLY=a,b: write only the outputs whose path contains a or b (to
+    // redraw a timing example's pictures without rewriting its machine-dependent numbers).
+    if let Ok(only) = std::env::var("NONSMOOTH_PUBLISH_ONLY") {
+        if !only.split(',').any(|p| !p.is_empty() && rel.contains(p)) {
+            eprintln!("skipped book/src/{rel} (NONSMOOTH_PUBLISH_ONLY={only})");
+            return;
+        }
+    }
     let path = root().join("book/src").join(rel);
     if checking() {
         let committed = std::fs::read_to_string(&path).unwrap_or_else(|e| {

@@ -5,8 +5,8 @@
 use nalgebra::{UnitQuaternion, Vector3};
 use nonsmooth::multibody::MultibodyError;
 use nonsmooth::world::render::{
-    BodyPose, Camera, Frame, LABEL_PX, MARGIN_PX, RenderOptions, View, animated_svg, auto_bounds,
-    frame_svg, strip_svg,
+    BodyPose, Camera, Frame, LABEL_PX, MARGIN_PX, RenderOptions, TEXT_FRACTION, TEXT_PX, View,
+    animated_svg, auto_bounds, band_px, frame_svg, strip_svg, text_px,
 };
 use nonsmooth::world::{MaterialId, Shape, World};
 
@@ -120,9 +120,9 @@ fn a_sphere_is_a_disc_of_its_radius() {
             .scale();
         assert!((r - 0.3 * scale).abs() < PX / 2.0, "{view:?}: {r}");
         // Alone, its disc fills the height below the band in every view.
-        let fit = (600.0 - 2.0 * MARGIN_PX - LABEL_PX) / 0.6;
+        let fit = (600.0 - 2.0 * MARGIN_PX - band_px(800.0)) / 0.6;
         assert!((scale - fit).abs() < 1e-9, "{view:?}");
-        assert!((r - 0.5 * (600.0 - 2.0 * MARGIN_PX - LABEL_PX)).abs() < PX / 2.0);
+        assert!((r - 0.5 * (600.0 - 2.0 * MARGIN_PX - band_px(800.0))).abs() < PX / 2.0);
     }
 }
 
@@ -296,7 +296,8 @@ fn the_bodies_fill_the_picture_and_the_ground_does_not_frame_it() {
             .collect();
         let (x0, x1, y0, y1) = extent(&pts);
         let across = (x0 - MARGIN_PX).abs() < PX && (x1 - (800.0 - MARGIN_PX)).abs() < PX;
-        let down = (y0 - MARGIN_PX - LABEL_PX).abs() < PX && (y1 - (600.0 - MARGIN_PX)).abs() < PX;
+        let down =
+            (y0 - MARGIN_PX - band_px(800.0)).abs() < PX && (y1 - (600.0 - MARGIN_PX)).abs() < PX;
         assert!(across || down, "{view:?}: {x0} {x1} {y0} {y1}");
     }
 }
@@ -318,14 +319,15 @@ fn the_band_has_a_caption_and_a_scale_bar() {
     let caption = elements(&svg, "class=\"caption\"");
     assert_eq!(caption.len(), 1);
     assert!(caption[0].contains(">pile &lt;3&gt;, t = 0.50 s</text>"));
-    // The 1 m cube fills the 552 px below the band; a quarter of the 776 px inside the
-    // border is 0.35 m, so the bar is 0.2 m long.
+    // The 1 m cube fills the 545 px below the band (of 24 px grown by 800 × 0.024 / 14);
+    // a quarter of the 776 px inside the border is 0.36 m, so the bar is 0.2 m long.
+    assert!((band_px(800.0) - LABEL_PX * 800.0 * TEXT_FRACTION / TEXT_PX).abs() < 1e-12);
     let scale = Camera::fit(std::slice::from_ref(&f), &opts)
         .unwrap()
         .scale();
-    assert!((scale - (600.0 - 2.0 * MARGIN_PX - LABEL_PX)).abs() < 1e-9);
+    assert!((scale - (600.0 - 2.0 * MARGIN_PX - band_px(800.0))).abs() < 1e-9);
     assert!(svg.contains("data-length=\"0.2\"") && svg.contains(">0.2 m</text>"));
-    let bar = elements(&svg, "stroke-width=\"2\"")[0];
+    let bar = elements(&svg, "stroke=\"#333333\"")[0];
     let d: Vec<f64> = attr(bar, "d")
         .split(|c: char| c == ',' || c.is_ascii_alphabetic() || c == ' ')
         .filter(|s| !s.is_empty())
@@ -334,9 +336,11 @@ fn the_band_has_a_caption_and_a_scale_bar() {
     // M x0,y V y H x1 V y-5: the bar is d[3] - d[0] pixels long, ending at the border.
     assert!((d[3] - d[0] - 0.2 * scale).abs() < PX);
     assert!((d[3] - (800.0 - MARGIN_PX)).abs() < PX);
-    // Text is at least 14 px.
+    // Text is at least 14 px, and reads at 9 px or more when the picture is shown 390 px
+    // wide.
     for e in elements(&svg, "<text") {
-        assert!(attr(e, "font-size").parse::<f64>().unwrap() >= 14.0, "{e}");
+        let size: f64 = attr(e, "font-size").parse().unwrap();
+        assert!(size >= 14.0 && size * 390.0 / 800.0 >= 9.0, "{e}");
     }
     // Nothing to print: no band, and the cube fills the whole height.
     let bare = RenderOptions {
@@ -461,6 +465,44 @@ fn a_strip_puts_the_frames_side_by_side() {
     for t in ["t = 0.00 s", "t = 0.50 s", "t = 1.00 s"] {
         assert_eq!(svg.matches(t).count(), 1);
     }
+    // The text is sized for the whole strip: 2400 px wide, shown 390 px wide, reads 9 px.
+    for e in elements(&svg, "<text") {
+        let size: f64 = attr(e, "font-size").parse().unwrap();
+        assert!(size * 390.0 / 2400.0 >= 9.0, "{e}");
+    }
+}
+
+#[test]
+fn a_strip_in_rows_with_titles_and_labels() {
+    let frames: Vec<Frame> = (0..3).map(|k| mixed_frame(0.5 * k as f64)).collect();
+    let opts = RenderOptions {
+        width: 300,
+        height: 200,
+        columns: Some(2),
+        label: false,
+        titles: vec!["first".into(), "second".into(), "third".into()],
+        labels: vec![(Vector3::new(0.0, 0.0, 3.0), "on the scene".into())],
+        ..Default::default()
+    };
+    let svg = strip_svg(&frames, &opts).unwrap();
+    // Two columns, two rows; the third picture starts the second row.
+    assert!(svg.contains("viewBox=\"0 0 600 400\""));
+    assert!(svg.contains("translate(300,0)") && svg.contains("translate(0,200)"));
+    for t in ["first", "second", "third"] {
+        assert_eq!(svg.matches(&format!(">{t}</text>")).count(), 1);
+    }
+    // The label, once a picture, at the text size of a 600 px document.
+    let labels = elements(&svg, "class=\"label\"");
+    assert_eq!(labels.len(), 3);
+    let size: f64 = attr(labels[0], "font-size").parse().unwrap();
+    assert!((size - text_px(600.0)).abs() < 0.01);
+    assert!(labels[0].contains("text-anchor=\"middle\""));
+    // No columns is an error, not a panic.
+    let zero = RenderOptions {
+        columns: Some(0),
+        ..opts
+    };
+    assert!(strip_svg(&frames, &zero).is_err());
 }
 
 #[test]
@@ -491,7 +533,7 @@ fn auto_bounds_hold_every_body_of_every_frame() {
                     let (x, y) = cam.project(&p);
                     let m = MARGIN_PX - 1e-9;
                     assert!(x >= m && x <= 800.0 - m, "{view:?} x {x}");
-                    assert!(y >= m + LABEL_PX && y <= 600.0 - m, "{view:?} y {y}");
+                    assert!(y >= m + band_px(800.0) && y <= 600.0 - m, "{view:?} y {y}");
                 }
             }
         }

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::camera::Camera;
+use super::camera::{Camera, text_px};
 use super::frame::{Frame, invalid};
 use super::svg::{header, picture};
 use super::view::RenderOptions;
@@ -65,7 +65,13 @@ pub fn animated_svg(
             )
             .unwrap();
         }
-        picture(f, &cam, opts, &mut out);
+        picture(
+            f,
+            &cam,
+            opts,
+            (text_px(f64::from(opts.width)), None),
+            &mut out,
+        );
         out.push_str("</g>\n");
     }
     out.push_str("</svg>\n");

@@ -11,8 +11,29 @@ use crate::world::Shape;
 /// The empty border around a picture, in pixels.
 pub const MARGIN_PX: f64 = 12.0;
 /// The band at the top of a picture kept for the caption (title, time) and the scale
-/// bar, in pixels: only when one of them is drawn ([`RenderOptions::has_band`]).
+/// bar, in pixels, in a document up to [`TEXT_PX`]` / `[`TEXT_FRACTION`] wide: only when
+/// one of them is drawn ([`RenderOptions::has_band`]). In a wider document it grows with
+/// the text ([`band_px`]).
 pub const LABEL_PX: f64 = 24.0;
+/// The smallest size of the scale bar's text and of the labels, in pixels.
+pub const TEXT_PX: f64 = 14.0;
+/// The size of the text as a fraction of the document's width, when that is larger than
+/// [`TEXT_PX`]: a picture shown 390 px wide (a phone) still reads its text at
+/// `390 × 0.024 ≈ 9.4` px.
+pub const TEXT_FRACTION: f64 = 0.024;
+
+/// The size (px) of the scale bar's text and of the labels in an SVG document
+/// `document_width` pixels wide (a strip's whole width): [`TEXT_FRACTION`] of the width,
+/// at least [`TEXT_PX`]. The caption is 8/7 of it.
+pub fn text_px(document_width: f64) -> f64 {
+    (document_width * TEXT_FRACTION).max(TEXT_PX)
+}
+
+/// The height (px) of the band at the top for the caption and the scale bar in a document
+/// `document_width` pixels wide: [`LABEL_PX`], grown in proportion to [`text_px`].
+pub fn band_px(document_width: f64) -> f64 {
+    LABEL_PX * text_px(document_width) / TEXT_PX
+}
 
 /// The world box that a picture of `frames` fits when no bounds are given: the union of
 /// every body's bounding box ([`BodyPose::aabb`](super::BodyPose::aabb)) in every frame
@@ -110,6 +131,20 @@ impl Camera {
     /// [`MultibodyError::InvalidScene`] as [`RenderOptions::validate`] and
     /// [`auto_bounds`], and for a picture too small to leave room inside the border.
     pub fn fit(frames: &[Frame], opts: &RenderOptions) -> Result<Camera, MultibodyError> {
+        Camera::fit_document(frames, opts, f64::from(opts.width))
+    }
+
+    /// As [`Camera::fit`], for a picture in a document `document_width` pixels wide (a
+    /// strip's): the band at the top is [`band_px`] of that width, and a line of
+    /// [`text_px`] is kept under it when there are [`RenderOptions::labels`].
+    ///
+    /// # Errors
+    /// As [`Camera::fit`].
+    pub fn fit_document(
+        frames: &[Frame],
+        opts: &RenderOptions,
+        document_width: f64,
+    ) -> Result<Camera, MultibodyError> {
         opts.validate()?;
         if frames.is_empty() {
             return Err(invalid("no frames to draw".into()));
@@ -149,6 +184,10 @@ impl Camera {
                 for b in frames.iter().flat_map(|f| &f.bodies) {
                     grow(screen_extent(b, &right, &up));
                 }
+                for (p, _) in &opts.labels {
+                    let (x, y) = (p.dot(&right), p.dot(&up));
+                    grow([x, x, y, y]);
+                }
                 let (lo, hi) = auto_bounds(frames)?;
                 let side = (hi - lo).max();
                 let pad = Vector3::new(side / 5.0, side / 5.0, 0.0);
@@ -158,7 +197,17 @@ impl Camera {
             }
         };
         let [x0, x1, y0, y1] = e;
-        let top = if opts.has_band() { LABEL_PX } else { 0.0 };
+        let band = if opts.has_band() {
+            band_px(document_width)
+        } else {
+            0.0
+        };
+        let line = if opts.labels.is_empty() {
+            0.0
+        } else {
+            1.3 * text_px(document_width)
+        };
+        let top = band + line;
         let avail_w = f64::from(opts.width) - 2.0 * MARGIN_PX;
         let avail_h = f64::from(opts.height) - 2.0 * MARGIN_PX - top;
         if avail_w <= 0.0 || avail_h <= 0.0 {

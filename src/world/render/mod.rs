@@ -21,7 +21,9 @@
 //! rotation shows; fixed bodies are grey, [`RenderOptions::highlight`]ed ones orange, the
 //! others blue; the ground is a slab with a grid under the bodies, cut at the picture's
 //! edge (it does not set the framing: the bodies fill the picture). A band at the top
-//! holds a caption (an optional title and the time) and a scale bar. Every coordinate is
+//! holds a caption (an optional title and the time) and a scale bar, in text that grows
+//! with the document's width ([`text_px`]: at least 9 px when the picture is shown 390 px
+//! wide); [`RenderOptions::labels`] write texts on the scene. Every coordinate is
 //! written with two decimals, so the same input gives byte-identical SVG (the book checks
 //! its figures that way). Bad input (no frames, a zero size, a non-finite number) is an
 //! error, [`MultibodyError::InvalidScene`](crate::multibody::MultibodyError::InvalidScene),
@@ -59,7 +61,9 @@ mod view;
 mod tests;
 
 pub use animate::animated_svg;
-pub use camera::{Camera, LABEL_PX, MARGIN_PX, auto_bounds};
+pub use camera::{
+    Camera, LABEL_PX, MARGIN_PX, TEXT_FRACTION, TEXT_PX, auto_bounds, band_px, text_px,
+};
 pub use frame::{BodyPose, Frame};
 pub use svg::{frame_svg, strip_svg};
 pub use view::{RenderOptions, View};

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::camera::{Camera, MARGIN_PX};
+use super::camera::{Camera, LABEL_PX, MARGIN_PX, TEXT_PX, text_px};
 use super::draw::{items, nice_step, num};
 use super::frame::Frame;
 use super::view::RenderOptions;
@@ -36,17 +36,46 @@ fn round_length(v: f64) -> String {
     format!("{v:.*}", d as usize)
 }
 
-/// Appends the band at the top: the caption ([`RenderOptions::caption`], 16 px text) on
-/// the left, the scale bar (a bar and its length in 14 px text) on the right.
-fn band(time: f64, cam: &Camera, opts: &RenderOptions, out: &mut String) {
+/// Appends the band at the top: the caption ([`RenderOptions::caption`], or `title` in
+/// place of [`RenderOptions::title`], in 8/7 of `text` px) on the left, the scale bar (a
+/// bar and its length in `text` px) on the right; then the [`RenderOptions::labels`] on
+/// the scene, in `text` px.
+fn band(
+    time: f64,
+    cam: &Camera,
+    opts: &RenderOptions,
+    (text, title): (f64, Option<&str>),
+    out: &mut String,
+) {
     let style = "font-family=\"sans-serif\" fill=\"#333333\"";
-    let caption = opts.caption(time);
+    // Every length of the band in proportion to its text: 14 px text in a 24 px band.
+    let s = text / TEXT_PX;
+    // The band is cut clear of what the bodies draw into it (framed `bounds` may leave
+    // bodies above the picture's top).
+    if opts.has_band() {
+        writeln!(
+            out,
+            "<rect class=\"band\" x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>",
+            opts.width,
+            num(MARGIN_PX / 2.0 + LABEL_PX * s)
+        )
+        .unwrap();
+    }
+    let caption = match title {
+        Some(t) => RenderOptions {
+            title: Some(t.to_string()),
+            ..opts.clone()
+        }
+        .caption(time),
+        None => opts.caption(time),
+    };
     if !caption.is_empty() {
         writeln!(
             out,
-            "<text class=\"caption\" x=\"{}\" y=\"{}\" {style} font-size=\"16\">{}</text>",
+            "<text class=\"caption\" x=\"{}\" y=\"{}\" {style} font-size=\"{}\">{}</text>",
             num(MARGIN_PX),
-            num(MARGIN_PX + 16.0),
+            num(MARGIN_PX + 16.0 * s),
+            num(16.0 * s),
             escape(&caption)
         )
         .unwrap();
@@ -54,35 +83,56 @@ fn band(time: f64, cam: &Camera, opts: &RenderOptions, out: &mut String) {
     let width = f64::from(opts.width) - 2.0 * MARGIN_PX;
     let step = nice_step(width / 4.0 / cam.scale());
     if let (true, Some(step)) = (opts.scale_bar, step) {
-        let (x1, y) = (f64::from(opts.width) - MARGIN_PX, MARGIN_PX + 11.0);
+        let (x1, y) = (f64::from(opts.width) - MARGIN_PX, MARGIN_PX + 11.0 * s);
         let x0 = x1 - step * cam.scale();
         writeln!(
             out,
             "<g class=\"scale-bar\" data-length=\"{}\">\n\
-             <path d=\"M{},{} V{} H{} V{}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"2\"/>\n\
-             <text x=\"{}\" y=\"{}\" text-anchor=\"end\" {style} font-size=\"14\">{} m</text>\n</g>",
+             <path d=\"M{},{} V{} H{} V{}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"{}\"/>\n\
+             <text x=\"{}\" y=\"{}\" text-anchor=\"end\" {style} font-size=\"{}\">{} m</text>\n</g>",
             round_length(step),
             num(x0),
-            num(y - 5.0),
+            num(y - 5.0 * s),
             num(y),
             num(x1),
-            num(y - 5.0),
-            num(x0 - 6.0),
-            num(y + 4.0),
+            num(y - 5.0 * s),
+            num(2.0 * s),
+            num(x0 - 6.0 * s),
+            num(y + 4.0 * s),
+            num(text),
             round_length(step),
+        )
+        .unwrap();
+    }
+    for (p, label) in &opts.labels {
+        let (x, y) = cam.project(p);
+        writeln!(
+            out,
+            "<text class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" {style} font-size=\"{}\">{}</text>",
+            num(x),
+            num(y - 0.3 * text),
+            num(text),
+            escape(label)
         )
         .unwrap();
     }
 }
 
 /// Appends the picture of `frame` (ground, bodies, then the band of caption and scale
-/// bar), one element per line.
-pub(super) fn picture(frame: &Frame, cam: &Camera, opts: &RenderOptions, out: &mut String) {
+/// bar, and the labels) with text of `text` px and the caption's title `title` (if not
+/// [`RenderOptions::title`]), one element per line.
+pub(super) fn picture(
+    frame: &Frame,
+    cam: &Camera,
+    opts: &RenderOptions,
+    text: (f64, Option<&str>),
+    out: &mut String,
+) {
     for e in items(frame, cam, opts) {
         out.push_str(&e);
         out.push('\n');
     }
-    band(frame.time, cam, opts, out);
+    band(frame.time, cam, opts, text, out);
 }
 
 /// The picture of one frame as a standalone SVG document of `opts.width × opts.height`
@@ -102,23 +152,31 @@ pub fn frame_svg(frame: &Frame, opts: &RenderOptions) -> Result<String, Multibod
     let frames = std::slice::from_ref(frame);
     let cam = Camera::fit(frames, opts)?;
     let mut out = header(u64::from(opts.width), opts.height);
-    picture(frame, &cam, opts, &mut out);
+    let text = text_px(f64::from(opts.width));
+    picture(frame, &cam, opts, (text, None), &mut out);
     out.push_str("</svg>\n");
     Ok(out)
 }
 
 /// The pictures of `frames` side by side in one SVG document, each `opts.width ×
-/// opts.height` pixels in a thin frame, cut at its edge, with its own caption and scale
-/// bar (as `opts` sets), all with one camera fitted to every frame so they compare at a
-/// glance. Meant for a few
-/// frames (a strip of 3-6 moments of a motion).
+/// opts.height` pixels in a thin frame, cut at its edge, with its own caption (its title
+/// from [`RenderOptions::titles`], if given) and scale bar (as `opts` sets), all with one
+/// camera fitted to every frame so they compare at a glance; [`RenderOptions::columns`]
+/// pictures a row (default: one row). The text is sized for the whole document's width
+/// ([`text_px`]), so that it reads when the strip is shown narrow. Meant for a few frames
+/// (a strip of 3-6 moments of a motion).
 ///
 /// # Errors
 /// As [`frame_svg`], and for no frames.
 pub fn strip_svg(frames: &[Frame], opts: &RenderOptions) -> Result<String, MultibodyError> {
-    let cam = Camera::fit(frames, opts)?;
-    let total = u64::from(opts.width) * frames.len() as u64;
-    let mut out = header(total, opts.height);
+    let n = frames.len().max(1);
+    let columns = opts.columns.unwrap_or(n).clamp(1, n);
+    let rows = n.div_ceil(columns);
+    let total = u64::from(opts.width) * columns as u64;
+    let cam = Camera::fit_document(frames, opts, total as f64)?;
+    let text = text_px(total as f64);
+    let height = u64::from(opts.height) * rows as u64;
+    let mut out = header(total, u32::try_from(height).unwrap_or(u32::MAX));
     // Each picture is cut at its own edge (the ground patch may reach past it).
     writeln!(
         out,
@@ -129,13 +187,15 @@ pub fn strip_svg(frames: &[Frame], opts: &RenderOptions) -> Result<String, Multi
     for (k, f) in frames.iter().enumerate() {
         writeln!(
             out,
-            "<g data-frame=\"{k}\" transform=\"translate({},0)\">\n<g clip-path=\"url(#panel)\">\n<rect x=\"0.5\" y=\"0.5\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#cccccc\"/>",
-            u64::from(opts.width) * k as u64,
+            "<g data-frame=\"{k}\" transform=\"translate({},{})\">\n<g clip-path=\"url(#panel)\">\n<rect x=\"0.5\" y=\"0.5\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#cccccc\"/>",
+            u64::from(opts.width) * (k % columns) as u64,
+            u64::from(opts.height) * (k / columns) as u64,
             opts.width.saturating_sub(1),
             opts.height.saturating_sub(1),
         )
         .unwrap();
-        picture(f, &cam, opts, &mut out);
+        let title = opts.titles.get(k).map(String::as_str);
+        picture(f, &cam, opts, (text, title), &mut out);
         out.push_str("</g>\n</g>\n");
     }
     out.push_str("</svg>\n");

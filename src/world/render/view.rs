@@ -76,6 +76,17 @@ pub struct RenderOptions {
     /// ten metres, at most a quarter of the picture's width) with its length written
     /// beside it, such as `1 m` (default `true`).
     pub scale_bar: bool,
+    /// Texts written on the scene (default none): each centred on the screen position of
+    /// its world point (m), just above it, in [`text_px`](super::text_px) (a column's
+    /// method above the column, say). Without `bounds`, the points enter the fit, and a
+    /// line is kept for the text under the band.
+    pub labels: Vec<(Vector3<f64>, String)>,
+    /// For [`strip_svg`](super::strip_svg): one title per picture, in order, printed in
+    /// place of [`RenderOptions::title`] (default none: every picture has `title`).
+    pub titles: Vec<String>,
+    /// For [`strip_svg`](super::strip_svg): pictures per row (default `None`: one row);
+    /// the rows are filled left to right, top to bottom.
+    pub columns: Option<usize>,
 }
 
 impl Default for RenderOptions {
@@ -89,6 +100,9 @@ impl Default for RenderOptions {
             label: true,
             title: None,
             scale_bar: true,
+            labels: Vec::new(),
+            titles: Vec::new(),
+            columns: None,
         }
     }
 }
@@ -112,7 +126,7 @@ impl RenderOptions {
     /// `true` when the picture keeps a band of [`LABEL_PX`](super::LABEL_PX) at the top:
     /// for a caption ([`RenderOptions::label`], [`RenderOptions::title`]) or a scale bar.
     pub fn has_band(&self) -> bool {
-        self.label || self.title.is_some() || self.scale_bar
+        self.label || self.title.is_some() || !self.titles.is_empty() || self.scale_bar
     }
 
     /// Checks the size (both `> 0`) and the bounds, if given (finite, `lo < hi`).
@@ -120,6 +134,9 @@ impl RenderOptions {
     /// # Errors
     /// [`MultibodyError::InvalidScene`].
     pub fn validate(&self) -> Result<(), MultibodyError> {
+        if self.columns == Some(0) {
+            return Err(invalid("a strip of 0 columns".into()));
+        }
         if self.width == 0 || self.height == 0 {
             return Err(invalid(format!(
                 "picture size {}x{} pixels: both must be positive",
