@@ -149,8 +149,13 @@ pub fn subscripts(svg: &str) -> String {
                 chars.next();
             }
             out.push_str("</tspan>");
-            if chars.peek().is_some() {
-                out.push_str("<tspan dy=\"-0.3em\">");
+            if let Some(&next) = chars.peek() {
+                // a renderer may drop the leading space of a tspan ("u_topposite"): keep it
+                out.push_str(if next.is_whitespace() {
+                    "<tspan dy=\"-0.3em\" xml:space=\"preserve\">"
+                } else {
+                    "<tspan dy=\"-0.3em\">"
+                });
                 opened += 1;
             }
         }
