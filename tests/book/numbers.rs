@@ -9,13 +9,18 @@
 //! ```
 //!
 //! Each group is an optional quoted key (compared with runs of whitespace squeezed to one
-//! space) and numbers. [`claims_hold`] checks that every number
+//! space) and numbers, or words. [`claims_hold`] checks that every number
 //! is written in the paragraph just above the comment and that a line of the generated file
 //! containing the key holds a number that rounds to it (a whole number up to twenty may be
 //! written as a word in the prose): `38` matches `37.7`, `0.126` matches
 //! `0.125712`, `-1.63` matches `-1.626324e0`; `1e-13` (written $10^{-13}$ in prose) matches any
 //! value whose decimal logarithm rounds to -13. So when an example is rerun and its output
 //! changes, the test names the sentence that no longer holds.
+//!
+//! A claimed token that starts with a letter is a *word* (a status such as `stalled` or
+//! `max-iterations`, a method's name): it must be written in the paragraph (as a whole word,
+//! any case) and in a line of the file containing the key. Words in prose that describe what a
+//! solver did go stale as silently as numbers do when the code changes.
 //!
 //! [`unclaimed_decimals`] keeps new numbers from slipping in unchecked: a decimal with two or
 //! more significant digits in prose (outside code, math, links and headings; not a section,
@@ -107,7 +112,11 @@ fn claims(text: &str) -> Result<Vec<Claim>, String> {
                 (String::new(), group)
             };
             let numbers: Vec<String> = numbers.split_whitespace().map(String::from).collect();
-            if numbers.is_empty() || numbers.iter().any(|n| parse_claimed(n).is_none()) {
+            if numbers.is_empty()
+                || numbers
+                    .iter()
+                    .any(|n| parse_claimed(n).is_none() && !is_word(n))
+            {
                 return Err(format!("line {}: bad numbers in `{group}`", start + 1));
             }
             groups.push((key, numbers));
@@ -143,6 +152,27 @@ fn claims(text: &str) -> Result<Vec<Claim>, String> {
         });
     }
     Ok(out)
+}
+
+/// A claimed word: starts with a letter, then letters, digits, `-` or `_` (`stalled`,
+/// `max-iterations`, `prox-gs`).
+fn is_word(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_alphabetic())
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Whether `text` holds `word` as a whole word (not inside a longer word), in any case.
+fn has_word(text: &str, word: &str) -> bool {
+    let (text, word) = (text.to_lowercase(), word.to_lowercase());
+    let part = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    text.match_indices(word.as_str()).any(|(at, _)| {
+        text[..at].chars().next_back().is_none_or(|c| !part(c))
+            && text[at + word.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !part(c))
+    })
 }
 
 /// A claimed number: `Some((value, decimals))`, or `(value, None)` for an order of
@@ -313,6 +343,21 @@ fn claims_hold(text: &str, read: &dyn Fn(&str) -> Option<String>) -> Vec<String>
                 continue;
             }
             for n in numbers {
+                if is_word(n) {
+                    if !has_word(&claim.paragraph, n) {
+                        problems.push(format!(
+                            "line {}: the word {n:?} is not written in the paragraph above the comment",
+                            claim.line
+                        ));
+                    }
+                    if !rows.iter().any(|row| has_word(row, n)) {
+                        problems.push(format!(
+                            "line {}: the word {n:?} is not in {} (lines containing {key:?})",
+                            claim.line, claim.file
+                        ));
+                    }
+                    continue;
+                }
                 if !written_in(&claim.paragraph, n) {
                     problems.push(format!(
                         "line {}: {n} is not written in the paragraph above the comment",
@@ -578,6 +623,20 @@ fn claim_checks_fail_when_they_should() {
     assert!(!written_in("someone", "1"));
     let other_para = "It is 18.\n\nNothing here.\n<!-- numbers from generated/x.txt: 18 -->";
     assert_eq!(claims_hold(other_para, &read).len(), 1);
+    // Words: a status the prose states must be in the prose and in the file's row.
+    let data = "| wall | nsgs | stalled | 1e-4 |\n| tower | ppa | converged | 1e-9 |";
+    let read = |rel: &str| (rel == "generated/s.txt").then(|| data.to_string());
+    let good =
+        "On the wall NSGS Stalled.\n<!-- numbers from generated/s.txt: \"| wall |\" stalled -->";
+    assert_eq!(claims_hold(good, &read), Vec::<String>::new());
+    let stale = "On the wall NSGS converged.\n<!-- numbers from generated/s.txt: \"| wall |\" converged -->";
+    assert_eq!(claims_hold(stale, &read).len(), 1);
+    let unwritten =
+        "On the wall NSGS stops.\n<!-- numbers from generated/s.txt: \"| wall |\" stalled -->";
+    assert_eq!(claims_hold(unwritten, &read).len(), 1);
+    assert!(!has_word("it never stalled-out", "stalled") && has_word("(stalled)", "stalled"));
+    let bad_token = "It is 18.\n<!-- numbers from generated/s.txt: 18x -->";
+    assert_eq!(claims_hold(bad_token, &read).len(), 1);
 }
 
 #[test]
