@@ -52,7 +52,7 @@ fn w(ncp: Ncp, slip: f64, force: f64) -> f64 {
 }
 
 fn friction_compliance() {
-    // Panel 1: W against slip speed at fixed force; panel 2: W against force at fixed slip.
+    // Panel 1: c_f against slip speed at fixed force; panel 2: c_f against force at fixed slip.
     let forces = [0.5, 1.0, 1.5];
     let slips = [0.25, 0.5];
     let mut left = Vec::new();
@@ -86,21 +86,21 @@ fn friction_compliance() {
     }
     Figure {
         name: "implicit_friction_compliance".into(),
-        caption: "Friction compliance W, μλ_n = 1, r_f = 1 (zeros not drawn on the log axis)"
+        caption: "Friction compliance c_f, μλ_n = 1, r_f = 1 (zeros not drawn on the log axis)"
             .into(),
         panels: vec![
             Panel {
-                title: "W against slip speed ψ".into(),
+                title: "c_f against slip speed ψ".into(),
                 x_desc: "ψ (cm/s)".into(),
-                y_desc: "W ((m/s)/N)".into(),
+                y_desc: "c_f ((m/s)/N)".into(),
                 log_x: false,
                 curves: left,
                 markers: vec![],
             },
             Panel {
-                title: "W against |λ_f| (cone boundary μλ_n at 100 cN)".into(),
+                title: "c_f against |λ_f| (cone boundary μλ_n at 100 cN)".into(),
                 x_desc: "|λ_f| (cN)".into(),
-                y_desc: "W ((m/s)/N)".into(),
+                y_desc: "c_f ((m/s)/N)".into(),
                 log_x: false,
                 curves: right,
                 markers: vec![(100.0, "μλ_n".into())],
@@ -110,7 +110,7 @@ fn friction_compliance() {
     .publish();
 
     let mut t = String::from(
-        "| slip ψ (m/s) | force \\|λ_f\\| (N) | where | W min map ((m/s)/N) | W Fischer-Burmeister ((m/s)/N) |\n|---|---|---|---|---|\n",
+        "| slip ψ (m/s) | force \\|λ_f\\| (N) | where | c_f min map ((m/s)/N) | c_f Fischer-Burmeister ((m/s)/N) |\n|---|---|---|---|---|\n",
     );
     for (psi, f) in [
         (0.0, 0.5),
@@ -171,8 +171,8 @@ fn friction_compliance() {
         t,
         "\nOn a 129 × 129 grid of ψ in [0, 2] m/s and \\|λ_f\\| in [0, 3] N, `compliance` differs \
          from the closed forms (`compliance_min_closed_form`, `compliance_fb_closed_form`; \
-         relative to max(1, W), Fischer-Burmeister only where its denominator is positive and \
-         W < 1e6) by at most {} (min map) and {} (Fischer-Burmeister).",
+         relative to max(1, c_f), Fischer-Burmeister only where its denominator is positive and \
+         c_f < 1e6) by at most {} (min map) and {} (Fischer-Burmeister).",
         sci(d_min),
         sci(d_fb)
     )
