@@ -183,12 +183,24 @@ fn draw_panel<DB: DrawingBackend>(
                     .draw_series(shown.iter().map(|&p| Circle::new(p, 3, color.filled())))
                     .unwrap();
             }
-            for (x, _) in &panel.markers {
+            // A marker is a dashed dark line (a grid line cannot hide it) with its label
+            // written beside its top.
+            for (x, label) in &panel.markers {
+                let ink = RGBColor(60, 60, 60);
                 chart
-                    .draw_series(LineSeries::new(
+                    .draw_series(DashedLineSeries::new(
                         [(*x, y_lo), (*x, y_hi)],
-                        RGBColor(120, 120, 120).stroke_width(1),
+                        8,
+                        5,
+                        ink.stroke_width(2),
                     ))
+                    .unwrap();
+                chart
+                    .draw_series(std::iter::once(Text::new(
+                        format!(" {label}"),
+                        (*x, y_hi - 0.04 * (y_hi - y_lo)),
+                        ("sans-serif", TICK).into_font().color(&ink),
+                    )))
                     .unwrap();
             }
         }};
