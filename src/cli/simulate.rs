@@ -69,7 +69,8 @@ pub struct SimulateArgs {
     #[arg(long, default_value = "1e-8", allow_hyphen_values = true, value_parser = args::tolerance)]
     tol: f64,
     /// Iteration cap of each contact solve (a step that reaches it goes on with the last
-    /// iterate; its status says max-iterations).
+    /// iterate; its status says max-iterations). `auto` applies it to each of its stages, so
+    /// its `iter` column, the sum over the stages, can exceed it.
     #[arg(long, default_value = "1000", value_parser = args::iterations)]
     max_iter: usize,
     /// The scheme: velocity (Erleben 2007 eq. 45), moreau (mid-point, Erleben 2017 eq.
@@ -516,8 +517,8 @@ fn describe_method(s: &Settings) -> String {
         "auto (nsgs, the paper's projected Gauss-Seidel, in every part of the step)".into()
     } else if s.method.name() == "auto" && s.stepper != Stepper::ImplicitNewton {
         format!(
-            "auto (cone Newton up to {} contacts, nsgs above)",
-            s.auto_newton_max_contacts
+            "auto (the auto strategy up to {} contacts, nsgs above)",
+            s.auto_max_contacts
         )
     } else {
         s.method.name().to_string()

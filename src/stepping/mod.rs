@@ -34,5 +34,5 @@ pub mod velocity;
 
 pub use diagnostics::StepRecord;
 pub use error::SimulationError;
-pub use settings::{AUTO_NEWTON_MAX_CONTACTS, Correction, Settings, Stepper};
+pub use settings::{AUTO_MAX_CONTACTS, Correction, Settings, Stepper};
 pub use simulation::{Simulation, detect_at};

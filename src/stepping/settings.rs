@@ -80,7 +80,7 @@ pub struct Settings {
     /// the step's problem in velocity space ([`super::posed::pose_global`]). Default
     /// `auto`: the registry's choice for a local problem (the cone Newton, which solves
     /// every shared fc3d problem; see the book's solver-interface chapter) up to
-    /// [`AUTO_NEWTON_MAX_CONTACTS`] contacts, and NSGS above, where a cone-Newton step
+    /// [`AUTO_MAX_CONTACTS`] contacts, and NSGS above, where a cone-Newton step
     /// costs seconds ([`Settings::method_for`]). With [`Stepper::Vsp`], `auto` is NSGS for
     /// every solve (see [`super::shock::vsp`]: a warm-started Newton method drifts on the
     /// singular layer problems that fixed bottoms create).
@@ -152,10 +152,11 @@ pub struct Settings {
     /// 100-ring tower at rest rises by metres in one step (the book's shock-propagation
     /// chapter measures both).
     pub vsp_layer_push: super::correction::Push,
-    /// Above this many contacts `auto` runs NSGS instead of the cone Newton in a step
-    /// ([`Settings::method_for`]). Default [`AUTO_NEWTON_MAX_CONTACTS`]; 100 in
+    /// Above this many contacts a step with method `auto` runs NSGS alone instead of the
+    /// registry's `auto` strategy, whose Newton stages cost seconds on large scenes
+    /// ([`Settings::method_for`]). Default [`AUTO_MAX_CONTACTS`]; 100 in
     /// [`Settings::recommended`].
-    pub auto_newton_max_contacts: usize,
+    pub auto_max_contacts: usize,
     /// The options of [`Stepper::ImplicitNewton`] (NCP function, preconditioner, inner
     /// solver, damping, geometric stiffness); unused by the other steppers. Default
     /// [`ImplicitOptions::default`].
@@ -192,23 +193,25 @@ impl Default for Settings {
             vsp_layered_correction: true,
             vsp_bottom_velocity: super::shock::vsp::BottomVelocity::AtRest,
             vsp_layer_push: super::correction::Push::Translating,
-            auto_newton_max_contacts: AUTO_NEWTON_MAX_CONTACTS,
+            auto_max_contacts: AUTO_MAX_CONTACTS,
             implicit: ImplicitOptions::default(),
         }
     }
 }
 
-/// Above this many contacts, `auto` runs NSGS instead of the cone Newton in a simulation
-/// step. Measured on the wall scene of 2300 contacts (`nonsmooth simulate wall --steps
-/// 2`): the cone Newton took 16 s for the first step and over 100 s for the second, NSGS
-/// 0.9 s for 1000 sweeps; the cone Newton's sparse factorisations at scale are issue 14's.
-pub const AUTO_NEWTON_MAX_CONTACTS: usize = 500;
+/// Above this many contacts, a simulation step with method `auto` runs NSGS alone instead
+/// of the registry's `auto` strategy (NSGS while its measured rate promises the tolerance,
+/// then the cone Newton and the proximal-point method; the book's "Choosing a method").
+/// Measured on the wall scene of 2300 contacts (`nonsmooth simulate wall --steps 2`): the
+/// cone Newton took 16 s for the first step and over 100 s for the second, NSGS 0.9 s for
+/// 1000 sweeps.
+pub const AUTO_MAX_CONTACTS: usize = 500;
 
 impl Settings {
     /// The method that solves a step with `contacts` contacts: [`Settings::method`], with
-    /// `auto` resolved to NSGS above [`Settings::auto_newton_max_contacts`] contacts.
+    /// `auto` resolved to NSGS above [`Settings::auto_max_contacts`] contacts.
     pub fn method_for(&self, contacts: usize) -> Choice {
-        if self.method.name() == "auto" && contacts > self.auto_newton_max_contacts {
+        if self.method.name() == "auto" && contacts > self.auto_max_contacts {
             Choice::new("nsgs").expect("nsgs is a registered method")
         } else {
             self.method.clone()
@@ -228,9 +231,9 @@ impl Settings {
     /// The settings `nonsmooth simulate` starts from: a step whose cost is bounded and
     /// that leaves no penetration, for scenes nobody tuned.
     ///
-    /// * `auto` with the cone Newton up to 100 contacts
-    ///   ([`Settings::auto_newton_max_contacts`]) and warm-started NSGS above, within the
-    ///   cap of 1000 iterations. The cone Newton solves the mass ratios NSGS cannot (a
+    /// * `auto` up to 100 contacts ([`Settings::auto_max_contacts`]) and warm-started
+    ///   NSGS above, within the cap of 1000 iterations a stage. The Newton stages of
+    ///   `auto` solve the mass ratios NSGS cannot (a
     ///   1 kg box under a 1000 kg one, a stack of growing masses); on a falling pile of
     ///   about 200 contacts it costs tens to a thousand times a warm-started NSGS step.
     /// * [`Correction::PostStabilisation`] (Erleben 2017 eq. 43-51) with 100 projected
@@ -245,7 +248,7 @@ impl Settings {
     /// up to 500 contacts), which the book's experiments compare against.
     pub fn recommended() -> Self {
         let mut s = Settings {
-            auto_newton_max_contacts: 100,
+            auto_max_contacts: 100,
             ..Settings::default()
         }
         .with_correction(Correction::PostStabilisation);

@@ -785,7 +785,7 @@ fn defaults_are_stated_and_remove_penetration() {
     assert_eq!(code, 0, "{err}");
     let (_, _, header) = run(&["simulate", "pile", "--n", "12", "--steps", "1"]);
     assert!(
-        header.contains("method auto (cone Newton up to 100 contacts, nsgs above)")
+        header.contains("method auto (the auto strategy up to 100 contacts, nsgs above)")
             && header.contains("correction post-stabilisation"),
         "{header}"
     );
