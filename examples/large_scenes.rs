@@ -22,7 +22,9 @@
 //!   bins' mean times against their mean contacts).
 //!
 //! Its timings depend on the machine, so no test checks the committed files: run it again
-//! to refresh them.
+//! to refresh them. The plot's specification is in `support::timing`, and
+//! `examples/timing_figures.rs` redraws it from its committed CSV (its test checks the
+//! drawing).
 
 #[path = "support/mod.rs"]
 mod support;
@@ -35,7 +37,7 @@ use nonsmooth::stepping::{Correction, Settings, Simulation, StepRecord};
 use nonsmooth::world::render::{Frame, RenderOptions, View, strip_svg};
 use nonsmooth::world::scenes::roof_tower::{self, RoofTowerParams};
 use nonsmooth::world::scenes::wall_push::{self, WallPushParams};
-use support::series::{Series, TimeFigure};
+use support::series::Series;
 
 /// NSGS capped at 10 sweeps under VSP with weight 0.005 (Erleben 2007 fig. 14, the
 /// projection correction of eq. 46), as `examples/simulation_scale.rs` runs its towers.
@@ -226,13 +228,9 @@ fn main() {
     }
     support::publish("generated/large_scenes_roof_by_contacts.txt", &t);
 
-    TimeFigure {
-        name: "large_scenes_time_vs_contacts".into(),
-        caption: format!("roof-tower, {bricks} bricks: mean ms a step by contacts"),
-        x_desc: "contacts",
-        y_desc: "ms",
-        log_y: false,
-        series: vec![
+    support::timing::large_scenes_time_vs_contacts(
+        bricks,
+        vec![
             Series {
                 label: "step without collision detection".into(),
                 points: motion_pts,
@@ -242,7 +240,7 @@ fn main() {
                 points: coll_pts,
             },
         ],
-    }
+    )
     .publish();
 
     // Bounds around the tower and the roof (the ball's start, 12 m away, is cut off).

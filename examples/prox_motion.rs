@@ -15,7 +15,9 @@
 //! Writes `book/src/generated/prox_motion.txt` and the kinetic-energy figures
 //! `book/src/figures/prox_motion_energy_*` (deterministic; its test checks them), and the
 //! machine-dependent `generated/prox_motion_timing.txt` and
-//! `figures/prox_motion_time_*` (solver time per step; written by a run, not checked).
+//! `figures/prox_motion_time_*` (solver time per step; written by a run, not checked:
+//! `examples/timing_figures.rs` redraws these figures from their CSV files and checks the
+//! drawing).
 
 #[path = "support/mod.rs"]
 mod support;
@@ -30,6 +32,9 @@ use nonsmooth::stepping::{Settings, Simulation};
 use nonsmooth::world::scenes::{self, TowerParams};
 use nonsmooth::world::{Material, MaterialId, Shape, World};
 use support::series::{Series, TimeFigure};
+use support::timing::{
+    PROX_MOTION_SCENES, PROX_MOTION_SPHERES_SIDE, prox_motion_scene_label, prox_motion_time,
+};
 
 /// Steps per simulation (dt 0.01 s): the paper's 450 (Erleben 2017 section 5, "the first
 /// 450 simulation steps").
@@ -122,7 +127,7 @@ fn tower_hit() -> Scene {
     world.body_mut(i).unwrap().body.linear_velocity = Vector3::new(5.0, 0.0, 0.0);
     Scene {
         key: "tower",
-        label: "tower of 6 rings of 8 bricks hit by a ball at 5 m/s".into(),
+        label: prox_motion_scene_label("tower"),
         world,
     }
 }
@@ -137,11 +142,12 @@ fn world() -> World {
     world
 }
 
-/// `side^3` spheres of radius 0.1 m (1000 kg/m³, 4.2 kg; each layer shifted so that
-/// none sits exactly on another) dropped from up to about 1.5 m into a bin with 0.8 m
-/// walls: they fall, hit each other plastically, roll and settle (the paper's Spheres
-/// scene, figures 3 and 6, has 1730).
-fn spheres(side: usize) -> Scene {
+/// `side^3` spheres (`side` = [`PROX_MOTION_SPHERES_SIDE`], 125) of radius 0.1 m
+/// (1000 kg/m³, 4.2 kg; each layer shifted so that none sits exactly on another) dropped
+/// from up to about 1.5 m into a bin with 0.8 m walls: they fall, hit each other
+/// plastically, roll and settle (the paper's Spheres scene, figures 3 and 6, has 1730).
+fn spheres() -> Scene {
+    let side = PROX_MOTION_SPHERES_SIDE;
     let mut world = world();
     let spacing = 0.25;
     let half = 0.5 * spacing * side as f64 + 0.1;
@@ -177,7 +183,7 @@ fn spheres(side: usize) -> Scene {
     }
     Scene {
         key: "spheres",
-        label: format!("{} spheres dropped into a bin", side * side * side),
+        label: prox_motion_scene_label("spheres"),
         world,
     }
 }
@@ -205,7 +211,7 @@ fn sliding() -> Scene {
     }
     Scene {
         key: "sliding",
-        label: "16 boxes on the ground, 8 sliding into 8 at rest".into(),
+        label: prox_motion_scene_label("sliding"),
         world,
     }
 }
@@ -297,7 +303,9 @@ fn build() -> Outputs {
     .unwrap();
     let mut energy = Vec::new();
     let mut time = Vec::new();
-    for scene in [tower_hit(), spheres(5), sliding()] {
+    let scenes = [tower_hit(), spheres(), sliding()];
+    assert!(scenes.iter().map(|s| s.key).eq(PROX_MOTION_SCENES));
+    for scene in scenes {
         let runs: Vec<(String, Vec<Step>)> = VARIANTS
             .iter()
             .map(|&(s, r)| {
@@ -441,14 +449,7 @@ fn build() -> Outputs {
             log_y: false,
             series: curve(&|s| s.kinetic),
         });
-        time.push(TimeFigure {
-            name: format!("prox_motion_time_{}", scene.key),
-            caption: format!("Contact solve per step, {}", scene.label),
-            x_desc: "time (s)",
-            y_desc: "solve time (ms)",
-            log_y: false,
-            series: curve(&|s| 1e3 * s.seconds),
-        });
+        time.push(prox_motion_time(scene.key, curve(&|s| 1e3 * s.seconds)));
     }
     Outputs {
         table,
@@ -473,7 +474,7 @@ fn main() {
 #[cfg(test)]
 mod tests {
     /// The deterministic outputs (the table and the energy figures) are the committed ones;
-    /// the timings are not checked.
+    /// the timings are not checked (the time figures' drawing is, by `timing_figures`).
     #[test]
     fn generated_output_is_current() {
         let out = super::build();

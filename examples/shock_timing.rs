@@ -14,7 +14,9 @@
 //!
 //! Writes `book/src/generated/shock_timing.txt`, `shock_impact.txt`, `shock_matched.txt`
 //! and figures. It takes minutes, and timings depend on the machine and its load, so it
-//! has no test that checks the committed files: run it again to refresh them.
+//! has no test that checks the committed files: run it again to refresh them. The time
+//! figures' specifications are in `support::timing`, and `examples/timing_figures.rs`
+//! redraws them from their committed CSV files (its test checks the drawing).
 
 #[path = "support/mod.rs"]
 mod support;
@@ -29,7 +31,7 @@ use nonsmooth::world::render::{Frame, RenderOptions, View, strip_svg};
 use nonsmooth::world::scenes::roof_tower::{self, RoofTowerParams};
 use nonsmooth::world::scenes::tower::{TowerParams, build as tower};
 use nonsmooth::world::scenes::wall_push::{self, WallPushParams};
-use support::series::{Series, TimeFigure};
+use support::series::Series;
 
 /// A closure that builds a world.
 type Builder = Box<dyn Fn() -> World>;
@@ -108,23 +110,16 @@ fn time_per_contact() {
         eprintln!("{rings} rings done");
     }
     support::publish("generated/shock_timing.txt", &t);
-    TimeFigure {
-        name: "shock_time_per_contact".into(),
-        caption: "Towers at rest: time per step without collision detection".into(),
-        x_desc: "contacts",
-        y_desc: "ms per step",
-        log_y: false,
-        series: vec![
-            Series {
-                label: "VSP, 10 sweeps".into(),
-                points: points[0].clone(),
-            },
-            Series {
-                label: "PGS, 10 sweeps".into(),
-                points: points[1].clone(),
-            },
-        ],
-    }
+    support::timing::shock_time_per_contact(vec![
+        Series {
+            label: "VSP, 10 sweeps".into(),
+            points: points[0].clone(),
+        },
+        Series {
+            label: "PGS, 10 sweeps".into(),
+            points: points[1].clone(),
+        },
+    ])
     .publish();
 }
 
@@ -247,15 +242,7 @@ fn impacts() {
         writeln!(t).unwrap();
     }
     support::publish("generated/shock_impact.txt", &t);
-    TimeFigure {
-        name: "shock_impact_energy".into(),
-        caption: "Tower of 800 bricks hit by a block, then a cannon ball".into(),
-        x_desc: "time (s)",
-        y_desc: "kinetic energy (J)",
-        log_y: false,
-        series: energy_series,
-    }
-    .publish();
+    support::timing::shock_impact_energy(energy_series).publish();
 }
 
 /// A 10-ring tower of 8 bricks at rest for 100 steps, by method: the accuracy each

@@ -9,7 +9,8 @@ use std::fmt::Write;
 use plotters::prelude::*;
 
 use super::plot::{
-    COLORS, DESC, TICK, WIDTH, caption_height, draw_caption, frame, legend_height, power_of_ten,
+    COLORS, DESC, TICK, WIDTH, canvas, caption_height, draw_caption, frame, legend_entries,
+    power_of_ten,
 };
 
 /// Points of each curve of each panel, as read back from the CSV.
@@ -121,18 +122,17 @@ impl Figure {
 }
 
 fn entries(panel: &Panel) -> Vec<(String, RGBColor)> {
-    panel
-        .curves
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.label.clone(), COLORS[i % COLORS.len()]))
-        .collect()
+    legend_entries(panel.curves.iter().map(|c| c.label.as_str()))
 }
 
 /// A panel's height: its title, the plot and its legend.
 fn panel_height(panel: &Panel) -> u32 {
-    let labels: Vec<String> = panel.curves.iter().map(|c| c.label.clone()).collect();
-    caption_height(&panel.title, WIDTH) + 330 + legend_height(&labels, WIDTH)
+    canvas(
+        &panel.title,
+        330,
+        panel.curves.iter().map(|c| c.label.as_str()),
+    )
+    .0
 }
 
 fn draw_panel<DB: DrawingBackend>(

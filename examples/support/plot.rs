@@ -233,6 +233,30 @@ pub fn frame<DB: DrawingBackend>(
     plot
 }
 
+/// The legend entries of curves labelled `labels`, in order, each in its colour of
+/// [`COLORS`].
+pub fn legend_entries<'a>(labels: impl IntoIterator<Item = &'a str>) -> Vec<(String, RGBColor)> {
+    labels
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| (l.to_string(), COLORS[i % COLORS.len()]))
+        .collect()
+}
+
+/// The canvas of a figure [`WIDTH`] px wide: `caption` above, a plot `plot` px high, and
+/// the legend of curves labelled `labels` below it. Returns the height and the legend's
+/// entries (for [`frame`]).
+pub fn canvas<'a>(
+    caption: &str,
+    plot: u32,
+    labels: impl IntoIterator<Item = &'a str>,
+) -> (u32, Vec<(String, RGBColor)>) {
+    let entries = legend_entries(labels);
+    let names: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
+    let height = caption_height(caption, WIDTH) + plot + legend_height(&names, WIDTH);
+    (height, entries)
+}
+
 /// A figure: curves on log-log axes (semilog with `semilog`), with the tolerance as a grey
 /// line.
 pub struct Figure {
@@ -301,14 +325,8 @@ impl Figure {
             10f64.powf(y_min.log10().floor()),
             10f64.powf(y_max.log10().ceil()),
         );
-        let entries: Vec<(String, RGBColor)> = self
-            .curves
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.label.clone(), COLORS[i % COLORS.len()]))
-            .collect();
-        let labels: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
-        let height = caption_height(&self.caption, WIDTH) + 340 + legend_height(&labels, WIDTH);
+        let labels = self.curves.iter().map(|c| c.label.as_str());
+        let (height, entries) = canvas(&self.caption, 340, labels);
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use plotters::prelude::*;
 
-use super::plot::{COLORS, DESC, TICK, WIDTH, caption_height, frame, legend_height};
+use super::plot::{COLORS, DESC, TICK, WIDTH, canvas, frame};
 
 /// One curve: `(time, value)` points.
 pub struct Series {
@@ -62,14 +62,8 @@ impl TimeFigure {
             y_lo -= pad;
             y_hi += pad;
         }
-        let entries: Vec<(String, RGBColor)> = self
-            .series
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.label.clone(), COLORS[i % COLORS.len()]))
-            .collect();
-        let labels: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
-        let height = caption_height(&self.caption, WIDTH) + 340 + legend_height(&labels, WIDTH);
+        let labels = self.series.iter().map(|s| s.label.as_str());
+        let (height, entries) = canvas(&self.caption, 340, labels);
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
