@@ -1,6 +1,8 @@
 use nalgebra::DVector;
 
-use super::{ProblemError, check_finite_mat, check_finite_vec, check_len, check_square};
+use super::{
+    FrictionContact, ProblemError, check_finite_mat, check_finite_vec, check_len, check_square,
+};
 use crate::matrix::Matrix;
 
 /// The linear complementarity problem LCP(A, b): find `x` with
@@ -47,6 +49,38 @@ impl Lcp {
         check_finite_mat("A", &a)?;
         check_finite_vec("b", b.as_slice())?;
         Ok(Lcp { a, b })
+    }
+
+    /// The frictionless problem of the contacts of `fc`: friction switched off (every
+    /// tangential impulse zero), the normal impulses `x` solve the LCP with `A` the
+    /// normal rows and columns of `W` (`A_ij = W_{3i,3j}`, one row per contact) and `b` the
+    /// normal entries of `q`. For a positive semidefinite `W`, `A` is positive semidefinite
+    /// (a principal submatrix), so Lemke's method solves it or proves it infeasible.
+    ///
+    /// ```
+    /// use nonsmooth::problem::{Lcp, running_example};
+    /// let lcp = Lcp::from_friction_contact(&running_example());
+    /// assert_eq!(lcp.dim(), 2);
+    /// assert_eq!((lcp.a().to_dense()[(1, 1)], lcp.b()[0]), (1.25, -1.0));
+    /// ```
+    pub fn from_friction_contact(fc: &FrictionContact) -> Self {
+        let n = fc.contacts();
+        let w = fc.w();
+        let a = if w.is_sparse() {
+            let mut t = Vec::new();
+            for i in 0..n {
+                w.for_each_in_row(3 * i, |j, v| {
+                    if j % 3 == 0 {
+                        t.push((i, j / 3, v));
+                    }
+                });
+            }
+            Matrix::from_triplets(n, n, &t).expect("indices below the number of contacts")
+        } else {
+            nalgebra::DMatrix::from_fn(n, n, |i, j| w.get(3 * i, 3 * j)).into()
+        };
+        let b = DVector::from_fn(n, |i, _| fc.q()[3 * i]);
+        Lcp { a, b }
     }
 
     /// Number of unknowns `n`.
