@@ -404,10 +404,10 @@ fn lemke_table(lcp: &Lcp) -> (String, DVector<f64>) {
     write!(
         t,
         "\nThe normal LCP of the running example (`Lcp::from_friction_contact`: friction \
-         switched off, $n = {n}$, $A$ the normal rows of $W$, $b$ those of $q$), solved by \
-         `lemke` in {} pivots, {} of them degenerate: the first brings $z_0$ in, the last \
-         takes it out. $z_i$ is the normal impulse of contact $i$ (N s), $w_i$ its normal \
-         velocity (m/s); the columns under $w$ are $w = Az + b + z_0 e$ of each basis.\n",
+         switched off, $n = {n}$, $M$ the normal rows of $W$, $q$ those of the free \
+         velocity), solved by `lemke` in {} pivots, {} of them degenerate: the first \
+         brings $z_0$ in, the last takes it out. $z_i$ is the normal impulse of contact $i$ \
+         (N s), $w_i$ its normal velocity (m/s); the columns under $w$ are $w = Mz + q + z_0 e$ of each basis.\n",
         info.stats.pivots, info.stats.degenerate
     )
     .unwrap();
@@ -446,7 +446,8 @@ fn lcp_text(
     let a = lcp.a().to_dense();
     let wz = lcp.w(z);
     let mut t = String::from(
-        "| row | $A$ (1/kg) | | $b$ (m/s) | $x$ (N s) | $w$ (m/s) |\n|---|---:|---:|---:|---:|---:|\n",
+        "| row | $A$ (1/kg) | | $b$ (m/s) | $x$ (N s) | $w$ (m/s) |\n\
+         |---|---:|---:|---:|---:|---:|\n",
     );
     for i in 0..lcp.dim() {
         writeln!(
@@ -471,7 +472,8 @@ fn lcp_text(
     .unwrap();
     let w = blcp.w(x);
     t.push_str(
-        "| row | $lo$ | $x$ (N s) | $hi$ | $w$ (m/s) | case of (5) |\n|---|---:|---:|---:|---:|---|\n",
+        "| row | $lo$ | $x$ (N s) | $hi$ | $w$ (m/s) | case of (5) |\n\
+         |---|---:|---:|---:|---:|---|\n",
     );
     for i in 0..blcp.dim() {
         let (lo, hi) = blcp.bounds_at(i, x.as_slice());
@@ -503,8 +505,8 @@ fn lcp_text(
     let cone = running_example_solution();
     let u = p.velocity(&cone);
     t.push_str(
-        "| contact | model | $r_n$ | $r_{t1}$ | $r_{t2}$ | $\\lVert r_t\\rVert$ | $\\mu r_n$ | $u_{t1}$ \
-         | $u_{t2}$ | case |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+        "| contact | model | $r_n$ | $r_{t1}$ | $r_{t2}$ | $\\lVert r_t\\rVert$ | $\\mu r_n$ \
+         | $u_{t1}$ | $u_{t2}$ | case |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     for c in 0..2 {
         for (model, r, v) in [("cone", &cone, &u), ("box", x, &w)] {
@@ -539,8 +541,8 @@ fn lcp_text(
     writeln!(
         t,
         "\nThe cone rows are the hand-worked solution, the box rows the box's solution above. \
-         Impulses in N s, velocities in m/s. The box's friction on contact 2 has {:.2} times the cone's \
-         magnitude; its slip direction is {:.1} degrees from the cone's.",
+         Impulses in N s, velocities in m/s. The box's friction on contact 2 has {:.2} times the \
+         cone's magnitude; its slip direction is {:.1} degrees from the cone's.",
         x.rows(4, 2).norm() / cone.rows(4, 2).norm(),
         angle(&w.rows(4, 2).into_owned(), &u.rows(4, 2).into_owned()),
     )
