@@ -14,9 +14,11 @@
 //! * `running_example_lcp.txt`: the same contacts as complementarity problems, built by the
 //!   crate's conversions: the frictionless normal LCP ([`Lcp::from_friction_contact`]) and
 //!   the friction box ([`BoxedLcp::from_friction_contact`]), with the box's solution row by
-//!   row and beside the cone's, contact by contact;
+//!   row, and the box's and the friction directions' solutions beside the cone's, contact by
+//!   contact;
 //! * `running_example_lemke.txt`: Lemke's pivots on the normal LCP (entering and leaving
-//!   variable, the covering variable `z0`, the basic solution, the LCP error);
+//!   variable, the covering variable `z0`, the basic solution, the LCP error), and its
+//!   solve of the LCP with friction directions ([`Lcp::with_friction_directions`]);
 //! * `running_example_fischer_newton.txt`, `running_example_minmap_newton.txt`: the two
 //!   Newton methods on the friction box from zero (iterate, error, merit, step length,
 //!   rows held at a bound).
@@ -442,6 +444,7 @@ fn lcp_text(
     z: &DVector<f64>,
     blcp: &BoxedLcp,
     x: &DVector<f64>,
+    diamond: &DVector<f64>,
 ) -> String {
     let a = lcp.a().to_dense();
     let wz = lcp.w(z);
@@ -504,12 +507,17 @@ fn lcp_text(
     .unwrap();
     let cone = running_example_solution();
     let u = p.velocity(&cone);
+    let ud = p.velocity(diamond);
     t.push_str(
         "| contact | model | $r_n$ | $r_{t1}$ | $r_{t2}$ | $\\lVert r_t\\rVert$ | $\\mu r_n$ \
          | $u_{t1}$ | $u_{t2}$ | case |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     for c in 0..2 {
-        for (model, r, v) in [("cone", &cone, &u), ("box", x, &w)] {
+        for (model, r, v) in [
+            ("cone", &cone, &u),
+            ("box", x, &w),
+            ("square", diamond, &ud),
+        ] {
             let rt = r.rows(3 * c + 1, 2).norm();
             let ut = v.rows(3 * c + 1, 2).norm();
             let case = if ut <= 1e-9 {
@@ -540,11 +548,17 @@ fn lcp_text(
     }
     writeln!(
         t,
-        "\nThe cone rows are the hand-worked solution, the box rows the box's solution above. \
-         Impulses in N s, velocities in m/s. The box's friction on contact 2 has {:.2} times the \
-         cone's magnitude; its slip direction is {:.1} degrees from the cone's.",
+        "\nThe cone rows are the hand-worked solution, the box rows the box's solution above, \
+         the square rows the solution of the LCP with friction directions \
+         (`Lcp::with_friction_directions`, $\\pm t_1$, $\\pm t_2$: the square inside the cone), \
+         found by `lemke`. Impulses in N s, velocities in m/s. The box's friction on contact 2 \
+         has {:.2} times the cone's magnitude, and its slip direction is {:.1} degrees from \
+         the cone's; the square's friction has {:.2} times the cone's magnitude, and its slip \
+         direction is {:.1} degrees from the cone's.",
         x.rows(4, 2).norm() / cone.rows(4, 2).norm(),
         angle(&w.rows(4, 2).into_owned(), &u.rows(4, 2).into_owned()),
+        diamond.rows(4, 2).norm() / cone.rows(4, 2).norm(),
+        angle(&ud.rows(4, 2).into_owned(), &u.rows(4, 2).into_owned()),
     )
     .unwrap();
     t
@@ -660,7 +674,48 @@ fn main() {
 fn lcp_outputs(p: &FrictionContact) {
     let lcp = Lcp::from_friction_contact(p);
     let blcp = BoxedLcp::from_friction_contact(p);
-    let (t, z) = lemke_table(&lcp);
+    let (mut t, z) = lemke_table(&lcp);
+    let fd = Lcp::with_friction_directions(p);
+    let mut y = DVector::zeros(fd.dim());
+    let params = Params {
+        tol: 1e-12,
+        ..Default::default()
+    };
+    let info = lemke(
+        &fd,
+        &mut y,
+        &params,
+        &LemkeOptions::default(),
+        &mut |_: &Iterate| ControlFlow::Continue(()),
+    )
+    .expect("Lemke solves the LCP with friction directions of the running example");
+    let diamond = Lcp::friction_direction_impulses(&y);
+    for c in 0..2 {
+        assert!(
+            (diamond[3 * c] - z[c]).abs() <= 1e-9,
+            "the same normal impulses"
+        );
+    }
+    write!(
+        t,
+        "\nThe LCP with friction directions of the same contacts \
+         (`Lcp::with_friction_directions`: $\\pm t_1$, $\\pm t_2$ per contact, {} unknowns), \
+         solved by `lemke` in {} pivots ({} degenerate, {} with a tie in the ratio test); \
+         error {:.0e}. Its \
+         answer, in contact impulses: contact 1 $({}, {}, {})$, contact 2 $({}, {}, {})$ N s.\n",
+        fd.dim(),
+        info.stats.pivots,
+        info.stats.degenerate,
+        info.stats.ties,
+        info.error.rel,
+        num(diamond[0]),
+        num(diamond[1]),
+        num(diamond[2]),
+        num(diamond[3]),
+        num(diamond[4]),
+        num(diamond[5]),
+    )
+    .unwrap();
     support::publish("generated/running_example_lemke.txt", &t);
     let (fb_rows, fb) = newton_run(&blcp, true);
     let (mm_rows, mm) = newton_run(&blcp, false);
@@ -700,7 +755,7 @@ fn lcp_outputs(p: &FrictionContact) {
     support::publish("generated/running_example_minmap_newton.txt", &t);
     support::publish(
         "generated/running_example_lcp.txt",
-        &lcp_text(p, &lcp, &z, &blcp, x),
+        &lcp_text(p, &lcp, &z, &blcp, x, &diamond),
     );
 }
 

@@ -83,6 +83,89 @@ impl Lcp {
         Lcp { a, b }
     }
 
+    /// The LCP with friction directions of the contacts of `fc` (Stewart and Trinkle's form,
+    /// Silcowitz, Niebe, Erleben 2009 eq. 1-8; the book's contact-problem chapter): the
+    /// tangent plane of each contact spanned by the four directions `+t1, -t1, +t2, -t2`, so
+    /// that friction lies in the square `Σ_k λ_k <= mu r_n` with its corners on the Coulomb
+    /// circle (inside the cone). Per contact six unknowns, in this order,
+    /// `y = [r_n, λ_{+t1}, λ_{-t1}, λ_{+t2}, λ_{-t2}, β]`, and the rows
+    ///
+    /// ```text
+    /// u_n                       complementary to r_n
+    /// β + d_k^T u_t             complementary to λ_k     (d_k = ±t1, ±t2)
+    /// mu r_n - Σ_k λ_k          complementary to β
+    /// ```
+    ///
+    /// with `u = W r + q` and `r = (r_n, λ_{+t1} - λ_{-t1}, λ_{+t2} - λ_{-t2})` per contact
+    /// ([`Lcp::friction_direction_impulses`]). `A` is not symmetric (the `β` rows and
+    /// columns); it is dense when `W` is, sparse otherwise. Coulomb's normal condition is
+    /// kept: a sliding contact stays closed (`u_n = 0`), as in De Saxcé's form.
+    ///
+    /// ```
+    /// use nonsmooth::problem::{Lcp, running_example};
+    /// let lcp = Lcp::with_friction_directions(&running_example());
+    /// assert_eq!(lcp.dim(), 12);
+    /// ```
+    pub fn with_friction_directions(fc: &FrictionContact) -> Self {
+        // the unknowns of y that row `i` of r is made of, with their signs
+        let parts = |i: usize| -> Vec<(usize, f64)> {
+            let c = i / 3;
+            match i % 3 {
+                0 => vec![(6 * c, 1.0)],
+                k => vec![(6 * c + 2 * k - 1, 1.0), (6 * c + 2 * k, -1.0)],
+            }
+        };
+        let nc = fc.contacts();
+        let n = 6 * nc;
+        let w = fc.w();
+        let mut t = Vec::new();
+        for i in 0..3 * nc {
+            w.for_each_in_row(i, |j, v| {
+                for (yi, si) in parts(i) {
+                    for (yj, sj) in parts(j) {
+                        t.push((yi, yj, si * sj * v));
+                    }
+                }
+            });
+        }
+        let mut b = DVector::zeros(n);
+        for c in 0..nc {
+            let beta = 6 * c + 5;
+            for k in 1..5 {
+                t.push((6 * c + k, beta, 1.0));
+                t.push((beta, 6 * c + k, -1.0));
+            }
+            t.push((beta, 6 * c, fc.mu()[c]));
+            for i in 3 * c..3 * c + 3 {
+                for (yi, si) in parts(i) {
+                    b[yi] = si * fc.q()[i];
+                }
+            }
+        }
+        t.sort_by_key(|&(i, j, _)| (i, j));
+        let a = Matrix::from_triplets(n, n, &t).expect("indices below 6 per contact");
+        let a = if w.is_sparse() {
+            a
+        } else {
+            a.to_dense().into()
+        };
+        Lcp { a, b }
+    }
+
+    /// The contact impulses `r = [r_n, r_t1, r_t2]` per contact of an answer `y` of
+    /// [`Lcp::with_friction_directions`]: `r_t1 = λ_{+t1} - λ_{-t1}`, `r_t2 = λ_{+t2} -
+    /// λ_{-t2}`. `y` has six entries per contact.
+    pub fn friction_direction_impulses(y: &DVector<f64>) -> DVector<f64> {
+        let nc = y.len() / 6;
+        DVector::from_fn(3 * nc, |i, _| {
+            let c = i / 3;
+            match i % 3 {
+                0 => y[6 * c],
+                k => y[6 * c + 2 * k - 1] - y[6 * c + 2 * k],
+            }
+        })
+    }
+
     /// Number of unknowns `n`.
     pub fn dim(&self) -> usize {
         self.b.len()

@@ -6,12 +6,14 @@
 //! evidence that the solution is the only one the methods find).
 //!
 //! As complementarity problems built by the crate's conversions (the frictionless normal
-//! LCP, [`Lcp::from_friction_contact`], and the friction box,
-//! [`BoxedLcp::from_friction_contact`]): Lemke's method solves the normal LCP, every LCP
+//! LCP, [`Lcp::from_friction_contact`], the friction box,
+//! [`BoxedLcp::from_friction_contact`], and the LCP with friction directions,
+//! [`Lcp::with_friction_directions`]): Lemke's method solves the normal LCP, every LCP
 //! method of the registry reaches Lemke's answer there and the box's solution on the box
 //! (judged by each problem's own error measure), and the box's answer is what the book says
 //! of it beside the cone's: the same normal impulses and cases, more friction on the sliding
-//! contact, less slip.
+//! contact, less slip; with friction directions (a square inside the cone) Lemke finds less
+//! friction and more slip, and the Newton methods find the same impulses.
 
 use nalgebra::{Matrix3, Vector3};
 use nonsmooth::merit::{boxed_error, friction_error, lcp_error};
@@ -263,4 +265,80 @@ fn the_box_approximates_the_cone_as_the_chapter_says() {
     );
     let degrees = cos(&sb, &sc).clamp(-1.0, 1.0).acos().to_degrees();
     assert!(degrees > 5.0 && degrees < 20.0, "{degrees}");
+}
+
+#[test]
+fn lemke_solves_the_lcp_with_friction_directions_inside_the_cone() {
+    let p = running_example();
+    let fd = Lcp::with_friction_directions(&p);
+    assert_eq!(fd.dim(), 12);
+    let any = AnyProblem::Lcp(fd.clone());
+    let params = Params {
+        tol: 1e-12,
+        certify: false,
+        ..Default::default()
+    };
+    let choice: Choice = "lemke".parse().expect("registered");
+    let out = solve(
+        &any,
+        &choice,
+        nalgebra::DVector::zeros(12),
+        &params,
+        &mut no_observer(),
+    );
+    assert_eq!(out.status(), "converged");
+    assert!(lcp_error(&fd, &out.x).rel <= 1e-14);
+    let r = Lcp::friction_direction_impulses(&out.x);
+    let u = p.velocity(&r);
+    let mu = p.mu();
+    // the normal impulses of the normal LCP; contact 1 sticks, contact 2 slides, closed
+    let z = lemke_normal();
+    for c in 0..2 {
+        assert!((r[3 * c] - z[c]).abs() <= 1e-12);
+    }
+    assert!(u.rows(0, 3).norm() <= 1e-12 && u[3].abs() <= 1e-12);
+    let slip = u.rows(4, 2);
+    assert!(slip.norm() > 0.05);
+    // contact 2's friction saturates the square |r_t1| + |r_t2| <= mu r_n, inside the
+    // cone, so it is smaller than the cone's and the box slides faster
+    let (f1, f2) = (r[4], r[5]);
+    assert!((f1.abs() + f2.abs() - mu[1] * r[3]).abs() <= 1e-12);
+    assert!(f1.hypot(f2) < mu[1] * r[3]);
+    let cone = running_example_solution();
+    assert!(slip.norm() > p.velocity(&cone).rows(4, 2).norm());
+    // both directions -t1 and -t2 carry friction, so the slip is equally opposed by both:
+    // along the diagonal, u_t1 = u_t2; with 0.3 - a/4 = 0.4 - b/4 and a + b = 0.8 this is
+    // friction (-0.2, -0.6)
+    assert!((slip[0] - slip[1]).abs() <= 1e-12, "{slip}");
+    assert!(
+        (f1 + 0.2).abs() <= 1e-12 && (f2 + 0.6).abs() <= 1e-12,
+        "{f1} {f2}"
+    );
+    // the same problem from a sparse W
+    let sparse = nonsmooth::problem::FrictionContact::new(
+        p.w().to_csr().into(),
+        p.q().clone(),
+        p.mu().clone(),
+        p.kind(),
+    )
+    .expect("valid");
+    let fs = Lcp::with_friction_directions(&sparse);
+    assert!(fs.a().is_sparse() && !fd.a().is_sparse());
+    assert_eq!(fs.a().to_dense(), fd.a().to_dense());
+    assert_eq!(fs.b(), fd.b());
+    // the other LCP methods find the same contact impulses (the split of a sticking
+    // contact's friction into directions is not unique, its sum is)
+    for m in ["fischer-newton", "minmap-newton"] {
+        let choice: Choice = m.parse().expect("registered");
+        let o = solve(
+            &any,
+            &choice,
+            nalgebra::DVector::zeros(12),
+            &params,
+            &mut no_observer(),
+        );
+        assert_eq!(o.status(), "converged", "{m}");
+        let ro = Lcp::friction_direction_impulses(&o.x);
+        assert!((&ro - &r).norm() <= 1e-8, "{m}: {ro}");
+    }
 }
