@@ -1,6 +1,8 @@
 use nalgebra::DVector;
 
-use super::{ProblemError, check_finite_mat, check_finite_vec, check_len, check_square};
+use super::{
+    FrictionContact, ProblemError, check_finite_mat, check_finite_vec, check_len, check_square,
+};
 use crate::matrix::Matrix;
 
 /// The linear complementarity problem LCP(A, b): find `x` with
@@ -47,6 +49,121 @@ impl Lcp {
         check_finite_mat("A", &a)?;
         check_finite_vec("b", b.as_slice())?;
         Ok(Lcp { a, b })
+    }
+
+    /// The frictionless problem of the contacts of `fc`: friction switched off (every
+    /// tangential impulse zero), the normal impulses `x` solve the LCP with `A` the
+    /// normal rows and columns of `W` (`A_ij = W_{3i,3j}`, one row per contact) and `b` the
+    /// normal entries of `q`. For a positive semidefinite `W`, `A` is positive semidefinite
+    /// (a principal submatrix), so Lemke's method solves it or proves it infeasible.
+    ///
+    /// ```
+    /// use nonsmooth::problem::{Lcp, running_example};
+    /// let lcp = Lcp::from_friction_contact(&running_example());
+    /// assert_eq!(lcp.dim(), 2);
+    /// assert_eq!((lcp.a().to_dense()[(1, 1)], lcp.b()[0]), (1.25, -1.0));
+    /// ```
+    pub fn from_friction_contact(fc: &FrictionContact) -> Self {
+        let n = fc.contacts();
+        let w = fc.w();
+        let a = if w.is_sparse() {
+            let mut t = Vec::new();
+            for i in 0..n {
+                w.for_each_in_row(3 * i, |j, v| {
+                    if j % 3 == 0 {
+                        t.push((i, j / 3, v));
+                    }
+                });
+            }
+            Matrix::from_triplets(n, n, &t).expect("indices below the number of contacts")
+        } else {
+            nalgebra::DMatrix::from_fn(n, n, |i, j| w.get(3 * i, 3 * j)).into()
+        };
+        let b = DVector::from_fn(n, |i, _| fc.q()[3 * i]);
+        Lcp { a, b }
+    }
+
+    /// The LCP with friction directions of the contacts of `fc` (Stewart and Trinkle's form,
+    /// Silcowitz, Niebe, Erleben 2009 eq. 1-8; the book's contact-problem chapter): the
+    /// tangent plane of each contact spanned by the four directions `+t1, -t1, +t2, -t2`, so
+    /// that friction lies in the square `Σ_k λ_k <= mu r_n` with its corners on the Coulomb
+    /// circle (inside the cone). Per contact six unknowns, in this order,
+    /// `y = [r_n, λ_{+t1}, λ_{-t1}, λ_{+t2}, λ_{-t2}, β]`, and the rows
+    ///
+    /// ```text
+    /// u_n                       complementary to r_n
+    /// β + d_k^T u_t             complementary to λ_k     (d_k = ±t1, ±t2)
+    /// mu r_n - Σ_k λ_k          complementary to β
+    /// ```
+    ///
+    /// with `u = W r + q` and `r = (r_n, λ_{+t1} - λ_{-t1}, λ_{+t2} - λ_{-t2})` per contact
+    /// ([`Lcp::friction_direction_impulses`]). `A` is not symmetric (the `β` rows and
+    /// columns); it is dense when `W` is, sparse otherwise. Coulomb's normal condition is
+    /// kept: a sliding contact stays closed (`u_n = 0`), as in De Saxcé's form.
+    ///
+    /// ```
+    /// use nonsmooth::problem::{Lcp, running_example};
+    /// let lcp = Lcp::with_friction_directions(&running_example());
+    /// assert_eq!(lcp.dim(), 12);
+    /// ```
+    pub fn with_friction_directions(fc: &FrictionContact) -> Self {
+        // the unknowns of y that row `i` of r is made of, with their signs
+        let parts = |i: usize| -> Vec<(usize, f64)> {
+            let c = i / 3;
+            match i % 3 {
+                0 => vec![(6 * c, 1.0)],
+                k => vec![(6 * c + 2 * k - 1, 1.0), (6 * c + 2 * k, -1.0)],
+            }
+        };
+        let nc = fc.contacts();
+        let n = 6 * nc;
+        let w = fc.w();
+        let mut t = Vec::new();
+        for i in 0..3 * nc {
+            w.for_each_in_row(i, |j, v| {
+                for (yi, si) in parts(i) {
+                    for (yj, sj) in parts(j) {
+                        t.push((yi, yj, si * sj * v));
+                    }
+                }
+            });
+        }
+        let mut b = DVector::zeros(n);
+        for c in 0..nc {
+            let beta = 6 * c + 5;
+            for k in 1..5 {
+                t.push((6 * c + k, beta, 1.0));
+                t.push((beta, 6 * c + k, -1.0));
+            }
+            t.push((beta, 6 * c, fc.mu()[c]));
+            for i in 3 * c..3 * c + 3 {
+                for (yi, si) in parts(i) {
+                    b[yi] = si * fc.q()[i];
+                }
+            }
+        }
+        t.sort_by_key(|&(i, j, _)| (i, j));
+        let a = Matrix::from_triplets(n, n, &t).expect("indices below 6 per contact");
+        let a = if w.is_sparse() {
+            a
+        } else {
+            a.to_dense().into()
+        };
+        Lcp { a, b }
+    }
+
+    /// The contact impulses `r = [r_n, r_t1, r_t2]` per contact of an answer `y` of
+    /// [`Lcp::with_friction_directions`]: `r_t1 = λ_{+t1} - λ_{-t1}`, `r_t2 = λ_{+t2} -
+    /// λ_{-t2}`. `y` has six entries per contact.
+    pub fn friction_direction_impulses(y: &DVector<f64>) -> DVector<f64> {
+        let nc = y.len() / 6;
+        DVector::from_fn(3 * nc, |i, _| {
+            let c = i / 3;
+            match i % 3 {
+                0 => y[6 * c],
+                k => y[6 * c + 2 * k - 1] - y[6 * c + 2 * k],
+            }
+        })
     }
 
     /// Number of unknowns `n`.
