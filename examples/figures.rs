@@ -207,7 +207,7 @@ fn eigenvalue_moduli(t: &DMatrix<f64>) -> Vec<f64> {
 
 fn mass_ratio_figure() -> String {
     let mut table = String::from(
-        "| mass ratio R | sweeps to 1e-8 | observed rate (last 10 sweeps) | γ(T): largest \\|λ\\| < 1 | eigenvalues with \\|λ\\| = 1 | dim null(W) | (1 - γ) R | 1D model R / (1 + R) |\n\
+        "| mass ratio χ | sweeps to 1e-8 | observed rate (last 10 sweeps) | ζ(T): largest \\|λ\\| < 1 | eigenvalues with \\|λ\\| = 1 | dim null(W) | (1 - ζ) χ | 1D model χ / (1 + χ) |\n\
          |---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     let mut curves = Vec::new();
@@ -221,7 +221,7 @@ fn mass_ratio_figure() -> String {
             max_iter: 1_000_000,
             ..Default::default()
         };
-        let run = record(&format!("R = {ratio}"), |obs| {
+        let run = record(&format!("χ = {ratio}"), |obs| {
             let mut r = DVector::zeros(fc.dim());
             blocked_gauss_seidel(&fc, &mut r, &params, obs)
         });
@@ -232,7 +232,7 @@ fn mass_ratio_figure() -> String {
         let w = fc.w().to_dense();
         let moduli = eigenvalue_moduli(&block_gauss_seidel_matrix(&w));
         let unit = moduli.iter().filter(|m| **m > 1.0 - 1e-9).count();
-        let gamma = moduli
+        let zeta = moduli
             .iter()
             .copied()
             .find(|m| *m <= 1.0 - 1e-9)
@@ -241,10 +241,10 @@ fn mass_ratio_figure() -> String {
         let rank = eig.iter().filter(|l| l.abs() > 1e-10 * eig.amax()).count();
         writeln!(
             table,
-            "| {ratio} | {} | {rate:.6} | {gamma:.6} | {unit} | {} | {:.4} | {:.6} |",
+            "| {ratio} | {} | {rate:.6} | {zeta:.6} | {unit} | {} | {:.4} | {:.6} |",
             run.sweeps,
             w.nrows() - rank,
-            (1.0 - gamma) * ratio,
+            (1.0 - zeta) * ratio,
             ratio / (1.0 + ratio)
         )
         .unwrap();

@@ -1,5 +1,5 @@
-//! Gauss-Seidel and PROX sweeps at scale, and the coloured parallel sweep (the splitting
-//! chapter's section *At scale and in parallel*).
+//! Gauss-Seidel and PROX sweeps at scale, and the coloured parallel sweep (the book's chapter
+//! *The sweep at scale*, section *At scale and in parallel*).
 //!
 //! ```console
 //! cargo run --release --example sweep_scale

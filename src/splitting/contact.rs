@@ -7,13 +7,13 @@
 //! * **take-off** `r = 0`: valid when `q̃` already satisfies the law with no force
 //!   (Coulomb: `q̃_n >= 0`; CCP: `q̃ ∈ K_mu*`);
 //! * **stick** `u = 0`: `r = -W_cc^-1 q̃`, valid when it lies in the cone `K_mu`;
-//! * **slide** `r` on the cone's boundary, `r = rho (1, mu cos θ, mu sin θ)`, `rho > 0`,
+//! * **slide** `r` on the cone's boundary, `r = xi (1, mu cos θ, mu sin θ)`, `xi > 0`,
 //!   and `u = s (kappa, -cos θ, -sin θ)`, `s >= 0`: the velocity on the dual cone's
 //!   boundary ray orthogonal to `r`, with `kappa = 0` for Coulomb (the De Saxce term
 //!   cancels the normal velocity: a sliding contact stays closed) and `kappa = mu` for CCP
 //!   (a sliding contact separates at `u_n = mu ‖u_t‖`).
 //!
-//! The slide case is three equations `rho a(θ) - s h(θ) = -q̃` with
+//! The slide case is three equations `xi a(θ) - s h(θ) = -q̃` with
 //! `a(θ) = W_cc (1, mu cos θ, mu sin θ)` and `h(θ) = (kappa, -cos θ, -sin θ)` in three
 //! unknowns. For fixed `θ` it is solvable iff `q̃` lies in the plane of `a` and `h`:
 //!
@@ -23,7 +23,7 @@
 //!
 //! a trigonometric polynomial of degree two in `θ`. With `t = tan(θ/2)` it becomes a quartic,
 //! whose real roots (companion matrix eigenvalues) are polished by Newton's method on
-//! `F(θ)` itself; `rho` and `s` then follow from the 3x2 system. Every candidate is checked
+//! `F(θ)` itself; `xi` and `s` then follow from the 3x2 system. Every candidate is checked
 //! by the contact's natural-map residual, so the answer is exact to rounding.
 //! This is the enumerative approach of Siconos's `FC3D_QUARTIC` local solver, derived here
 //! for both laws at once.
@@ -260,7 +260,7 @@ pub(crate) fn solve_block(
             let slip = -(u[1] * d[0] + u[2] * d[1]);
             let et = u[1] * d[1] - u[2] * d[0];
             let en = u[0] - kappa * slip;
-            // `scale(&r)` with `‖r‖ = rho sqrt(1 + mu²)` bounded below by `rho max(1, mu)`
+            // `scale(&r)` with `‖r‖ = xi sqrt(1 + mu²)` bounded below by `xi max(1, mu)`
             // (a test at most √2 stricter, without a square root or a division)
             let tol = 1e-13 * (qn + (1.0 + wn) * r[0] * mu.max(1.0));
             let lip = 1.0 + mu;
@@ -540,8 +540,8 @@ impl TrigPoly {
 }
 
 // ANCHOR: slide_reaction
-/// The slide reaction `rho (1, mu cos θ, mu sin θ)` for a root `θ` of `F`, given as the
-/// direction `(cos θ, sin θ)`, if `rho > 0` and the slip `s >= 0` (the 3x2 system solved by
+/// The slide reaction `xi (1, mu cos θ, mu sin θ)` for a root `θ` of `F`, given as the
+/// direction `(cos θ, sin θ)`, if `xi > 0` and the slip `s >= 0` (the 3x2 system solved by
 /// least squares).
 fn slide_reaction(
     block: &LocalBlock,
@@ -553,7 +553,7 @@ fn slide_reaction(
     let g = Vector3::new(1.0, mu * c, mu * s);
     let a = block.w * g;
     let h = Vector3::new(kappa, -c, -s);
-    // least squares for [a, -h] (rho, slip) = -q
+    // least squares for [a, -h] (xi, slip) = -q
     let a11 = a.dot(&a);
     let a12 = -a.dot(&h);
     let a22 = h.dot(&h);
@@ -564,10 +564,10 @@ fn slide_reaction(
         return None;
     }
     let inv = 1.0 / det;
-    let rho = (b1 * a22 - a12 * b2) * inv;
+    let xi = (b1 * a22 - a12 * b2) * inv;
     let slip = (a11 * b2 - a12 * b1) * inv;
-    if rho > 0.0 && rho.is_finite() && (slip >= 0.0 || slip >= -1e-12 * q.norm()) {
-        Some([rho, rho * g[1], rho * g[2]])
+    if xi > 0.0 && xi.is_finite() && (slip >= 0.0 || slip >= -1e-12 * q.norm()) {
+        Some([xi, xi * g[1], xi * g[2]])
     } else {
         None
     }

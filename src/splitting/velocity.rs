@@ -329,7 +329,7 @@ impl Default for VgsOptions {
 /// The default [`VgsOptions::block`]: 4096 consecutive contacts per block of the colouring.
 /// Large blocks keep most of the plain sweep's order (and so its convergence per sweep) and
 /// its memory locality, and need few colours; `examples/sweep_scale.rs` compares block
-/// sizes on generated walls (the splitting chapter, *At scale and in parallel*). A scene
+/// sizes on generated walls (the book's *The sweep at scale*, `splitting-scale.md`). A scene
 /// needs many times this many contacts for its blocks to be shared evenly among threads.
 pub const DEFAULT_COLOUR_BLOCK: usize = 4096;
 

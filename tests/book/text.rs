@@ -20,6 +20,10 @@
 //!   and the friction compliance $c_f$ (not Macklin et al.'s $u$, $D^Tu$, $W$); the proximal
 //!   chapters write the contact velocity $u$ (not $v$) and proximal-operators.md the r-factor
 //!   $\rho$ (not $r$); no chapter calls NSGS projected Gauss-Seidel or the reverse.
+//! * The splitting chapters write the size of a sliding impulse $\xi$, the rate of a sweep
+//!   $\zeta(T)$ and a mass ratio $\chi$, not $\rho$ (a fixed point's step), $\gamma$
+//!   (constraint force mixing) or $R$ (the r-factors); $\gamma(T)$ and $R/(1 + R)$ are caught
+//!   in every chapter.
 //! * No chapter refers to notes that do not ship ("NOTES"), and no chapter holds a control
 //!   character other than the newline (a tab typed for `\t` turns `\tfrac` into "frac").
 //!
@@ -317,6 +321,17 @@ const PROXIMAL_CHAPTERS: &[&str] = &[
     "proximal-point.md",
 ];
 
+/// The splitting chapters, whose own letters are $\xi$ (the size of a sliding impulse in the
+/// one-contact solve), $\zeta(T)$ (the rate of a sweep) and $\chi$ (a mass ratio): $\rho$ is a
+/// fixed point's step, $\gamma$ constraint force mixing and $R$ the r-factors (notation.md).
+const SPLITTING_CHAPTERS: &[&str] = &["splitting.md", "splitting-scale.md"];
+
+const SPLIT_RHO: &str =
+    "the size of a sliding impulse is $\\xi$ ($\\rho$ is a fixed point's step, notation.md)";
+const SPLIT_GAMMA: &str =
+    "the rate of a sweep is $\\zeta(T)$ ($\\gamma$ is constraint force mixing, notation.md)";
+const SPLIT_R: &str = "a mass ratio is $\\chi$ ($R$ is the r-factors, notation.md)";
+
 const IMPLICIT_U: &str = "the bodies' velocity is $v$ (Macklin et al.'s $u$)";
 const IMPLICIT_W: &str =
     "the friction compliance is $c_f$ (Macklin et al.'s $W$; $W$ is the Delassus operator)";
@@ -467,6 +482,20 @@ const FORBIDDEN: &[(&str, Option<&[&str]>, &str)] = &[
         Some(&["proximal-operators.md"]),
         "the r-factor is $\\rho$ in this chapter ($r$ is the impulse)",
     ),
+    ("\\rho", Some(SPLITTING_CHAPTERS), SPLIT_RHO),
+    ("\\gamma(T)", None, SPLIT_GAMMA),
+    ("\\gamma^k", Some(SPLITTING_CHAPTERS), SPLIT_GAMMA),
+    ("1 - \\gamma", Some(SPLITTING_CHAPTERS), SPLIT_GAMMA),
+    ("\\gamma = ", Some(SPLITTING_CHAPTERS), SPLIT_GAMMA),
+    ("\\ln\\gamma", Some(SPLITTING_CHAPTERS), SPLIT_GAMMA),
+    ("\\log_{10}\\gamma", Some(SPLITTING_CHAPTERS), SPLIT_GAMMA),
+    ("R/(1 + R)", None, SPLIT_R),
+    ("1/(1 + R)", None, SPLIT_R),
+    ("{1 + R}", None, SPLIT_R),
+    ("mass ratio $R$", None, SPLIT_R),
+    ("$R$", Some(SPLITTING_CHAPTERS), SPLIT_R),
+    ("1/R", Some(SPLITTING_CHAPTERS), SPLIT_R),
+    ("Rm", Some(SPLITTING_CHAPTERS), SPLIT_R),
     ("projected Gauss-Seidel (NSGS", None, PGS_NSGS),
     ("Projected Gauss-Seidel (NSGS", None, PGS_NSGS),
     ("PGS (NSGS", None, PGS_NSGS),
@@ -765,6 +794,14 @@ fn cli_parsers_read_help_and_methods() {
     let prox = "$\\lambda_N - r_N v_N$\n$\\lambda_F - \\rho_F u_F$\n$v = A\\lambda + b$";
     assert_eq!(lines("proximal-operators.md", prox), vec![1, 1, 3]);
     assert_eq!(lines("contact-problem.md", prox), vec![3]);
+    // The splitting chapters: the slide's size xi, the rate zeta(T), the mass ratio chi; the
+    // CFM shift gamma of the damping remedy is kept, and gamma(T) as a rate is caught anywhere.
+    let split = "$r = \\rho\\, g(\\theta)$\n$r = \\xi\\, g(\\theta)$\n\
+                 the rate $\\gamma(T)$ of a sweep\n$1 - \\gamma = 1/(1 + R)$\n\
+                 $W + \\gamma I$ (constraint force mixing)\n$\\zeta = \\chi/(1 + \\chi)$";
+    assert_eq!(lines("splitting.md", split), vec![1, 3, 4, 4, 4]);
+    assert_eq!(lines("splitting-scale.md", split), vec![1, 3, 4, 4, 4]);
+    assert_eq!(lines("damping-cfm.md", split), vec![3, 4]);
     // PGS and NSGS are two methods.
     let gs =
         "projected Gauss-Seidel (NSGS) here\nblocked nonsmooth Gauss-Seidel (NSGS)\nPGS (NSGS)";
