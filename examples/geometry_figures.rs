@@ -619,7 +619,7 @@ fn friction_sets_figure() -> (String, String) {
             arrow(c, (0.0, 0.0), v, BLACK, 0.1);
             label(
                 c,
-                &format!("slip v at {SLIP_DEGREES}°"),
+                &format!("slip u at {SLIP_DEGREES}°"),
                 (1.05, 0.45),
                 BLACK,
                 (HPos::Left, VPos::Center),

@@ -96,6 +96,15 @@ const HEAD: usize = 8;
 const TAIL: usize = 2;
 
 /// `x` with four decimals, with no `-0.0000`.
+/// An error in one significant digit, `0` when it is exactly zero (not `0e0`).
+fn small(e: f64) -> String {
+    if e == 0.0 {
+        "0".into()
+    } else {
+        format!("{e:.0e}")
+    }
+}
+
 fn num(x: f64) -> String {
     let s = format!("{x:.4}");
     if s.trim_start_matches('-')
@@ -216,8 +225,8 @@ fn problem_text(p: &FrictionContact) -> String {
     }
     writeln!(
         t,
-        "\nImpulses in N s, velocities in m/s. The error of this solution is {:.0e}.",
-        friction_error(p, &r).rel
+        "\nImpulses in N s, velocities in m/s. The error of this solution is {}.",
+        small(friction_error(p, &r).rel)
     )
     .unwrap();
     t
@@ -468,9 +477,9 @@ fn lcp_text(
     writeln!(
         t,
         "\nThe normal LCP (`Lcp::from_friction_contact`, {} unknowns), solved by `lemke`; \
-         error {:.0e}.\n",
+         error {}.\n",
         lcp.dim(),
-        lcp_error(lcp, z).rel
+        small(lcp_error(lcp, z).rel)
     )
     .unwrap();
     let w = blcp.w(x);
@@ -500,9 +509,9 @@ fn lcp_text(
         t,
         "\nThe friction box (`BoxedLcp::from_friction_contact`, {} unknowns: $A = W$, $b = q$, \
          normal rows in $[0, \\infty)$, friction rows in $[-\\mu x_n, \\mu x_n]$), solved by \
-         `minmap-newton`; boxed error {:.0e}.\n",
+         `minmap-newton`; boxed error {}.\n",
         blcp.dim(),
-        boxed_error(blcp, x).rel
+        small(boxed_error(blcp, x).rel)
     )
     .unwrap();
     let cone = running_example_solution();
@@ -701,13 +710,13 @@ fn lcp_outputs(p: &FrictionContact) {
         "\nThe LCP with friction directions of the same contacts \
          (`Lcp::with_friction_directions`: $\\pm t_1$, $\\pm t_2$ per contact, {} unknowns), \
          solved by `lemke` in {} pivots ({} degenerate, {} with a tie in the ratio test); \
-         error {:.0e}. Its \
+         error {}. Its \
          answer, in contact impulses: contact 1 $({}, {}, {})$, contact 2 $({}, {}, {})$ N s.\n",
         fd.dim(),
         info.stats.pivots,
         info.stats.degenerate,
         info.stats.ties,
-        info.error.rel,
+        small(info.error.rel),
         num(diamond[0]),
         num(diamond[1]),
         num(diamond[2]),
