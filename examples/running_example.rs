@@ -12,7 +12,7 @@
 //!   normalisation of the natural map, [`nonsmooth::merit::friction_error`]), until the
 //!   solve converges to `1e-8`; a long run shows its first 8 and last 2 rows;
 //! * `running_example_lcp.txt`: the same contacts as complementarity problems, built by the
-//!   crate's conversions: the frictionless normal LCP ([`Lcp::from_friction_contact`]) and
+//!   crate's conversions: the frictionless normal LCP ([`Lcp::frictionless`]) and
 //!   the friction box ([`BoxedLcp::from_friction_contact`]), with the box's solution row by
 //!   row, and the box's and the friction directions' solutions beside the cone's, contact by
 //!   contact;
@@ -414,7 +414,7 @@ fn lemke_table(lcp: &Lcp) -> (String, DVector<f64>) {
     }
     write!(
         t,
-        "\nThe normal LCP of the running example (`Lcp::from_friction_contact`: friction \
+        "\nThe normal LCP of the running example (`Lcp::frictionless`: friction \
          switched off, $n = {n}$, $M$ the normal rows of $W$, $q$ those of the free \
          velocity), solved by `lemke` in {} pivots, {} of them degenerate: the first \
          brings $z_0$ in, the last takes it out. $z_i$ is the normal impulse of contact $i$ \
@@ -476,7 +476,7 @@ fn lcp_text(
     }
     writeln!(
         t,
-        "\nThe normal LCP (`Lcp::from_friction_contact`, {} unknowns), solved by `lemke`; \
+        "\nThe normal LCP (`Lcp::frictionless`, {} unknowns), solved by `lemke`; \
          error {}.\n",
         lcp.dim(),
         small(lcp_error(lcp, z).rel)
@@ -681,7 +681,7 @@ fn main() {
 /// The LCP tables: Lemke on the normal LCP, the two Newton methods on the friction box, and
 /// the two problems' solutions beside the cone's.
 fn lcp_outputs(p: &FrictionContact) {
-    let lcp = Lcp::from_friction_contact(p);
+    let lcp = Lcp::frictionless(p);
     let blcp = BoxedLcp::from_friction_contact(p);
     let (mut t, z) = lemke_table(&lcp);
     let fd = Lcp::with_friction_directions(p);
@@ -698,7 +698,7 @@ fn lcp_outputs(p: &FrictionContact) {
         &mut |_: &Iterate| ControlFlow::Continue(()),
     )
     .expect("Lemke solves the LCP with friction directions of the running example");
-    let diamond = Lcp::friction_direction_impulses(&y);
+    let diamond = Lcp::friction_direction_impulses(&y).expect("6 per contact");
     for c in 0..2 {
         assert!(
             (diamond[3 * c] - z[c]).abs() <= 1e-9,

@@ -59,11 +59,11 @@ impl Lcp {
     ///
     /// ```
     /// use nonsmooth::problem::{Lcp, running_example};
-    /// let lcp = Lcp::from_friction_contact(&running_example());
+    /// let lcp = Lcp::frictionless(&running_example());
     /// assert_eq!(lcp.dim(), 2);
     /// assert_eq!((lcp.a().to_dense()[(1, 1)], lcp.b()[0]), (1.25, -1.0));
     /// ```
-    pub fn from_friction_contact(fc: &FrictionContact) -> Self {
+    pub fn frictionless(fc: &FrictionContact) -> Self {
         let n = fc.contacts();
         let w = fc.w();
         let a = if w.is_sparse() {
@@ -152,18 +152,36 @@ impl Lcp {
         Lcp { a, b }
     }
 
-    /// The contact impulses `r = [r_n, r_t1, r_t2]` per contact of an answer `y` of
-    /// [`Lcp::with_friction_directions`]: `r_t1 = λ_{+t1} - λ_{-t1}`, `r_t2 = λ_{+t2} -
-    /// λ_{-t2}`. `y` has six entries per contact.
-    pub fn friction_direction_impulses(y: &DVector<f64>) -> DVector<f64> {
+    /// The contact impulses `r = [r_n, r_t1, r_t2]` per contact (N s, length `3 m`) of an
+    /// answer `y` of [`Lcp::with_friction_directions`] (length `6 m`): `r_t1 = λ_{+t1} -
+    /// λ_{-t1}`, `r_t2 = λ_{+t2} - λ_{-t2}` (Silcowitz, Niebe, Erleben 2009 eq. 5, with
+    /// `J_D` the rows `±t1, ±t2`).
+    ///
+    /// # Errors
+    /// [`ProblemError::DimensionMismatch`] when the length of `y` is not a multiple of six.
+    ///
+    /// ```
+    /// use nalgebra::DVector;
+    /// use nonsmooth::problem::Lcp;
+    /// let y = DVector::from_vec(vec![4.0, 0.0, 0.2, 0.0, 0.6, 0.1]);
+    /// let r = Lcp::friction_direction_impulses(&y).unwrap();
+    /// assert_eq!(r.as_slice(), &[4.0, -0.2, -0.6]);
+    /// assert!(Lcp::friction_direction_impulses(&DVector::zeros(7)).is_err());
+    /// ```
+    pub fn friction_direction_impulses(y: &DVector<f64>) -> Result<DVector<f64>, ProblemError> {
         let nc = y.len() / 6;
-        DVector::from_fn(3 * nc, |i, _| {
+        check_len(
+            "answer of the LCP with friction directions (6 per contact)",
+            6 * nc,
+            y.len(),
+        )?;
+        Ok(DVector::from_fn(3 * nc, |i, _| {
             let c = i / 3;
             match i % 3 {
                 0 => y[6 * c],
                 k => y[6 * c + 2 * k - 1] - y[6 * c + 2 * k],
             }
-        })
+        }))
     }
 
     /// Number of unknowns `n`.

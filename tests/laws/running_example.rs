@@ -6,7 +6,7 @@
 //! evidence that the solution is the only one the methods find).
 //!
 //! As complementarity problems built by the crate's conversions (the frictionless normal
-//! LCP, [`Lcp::from_friction_contact`], the friction box,
+//! LCP, [`Lcp::frictionless`], the friction box,
 //! [`BoxedLcp::from_friction_contact`], and the LCP with friction directions,
 //! [`Lcp::with_friction_directions`]): Lemke's method solves the normal LCP, every LCP
 //! method of the registry reaches Lemke's answer there and the box's solution on the box
@@ -22,6 +22,18 @@ use nonsmooth::registry::{Choice, solve};
 use nonsmooth::rng::SplitMix64;
 use nonsmooth::solver::{Params, no_observer};
 use nonsmooth::splitting::{ContactCase, solve_contact};
+
+/// `p` with its Delassus operator stored sparse (CSR): the conversions must keep it sparse
+/// and give the same matrix.
+fn with_sparse_w(p: &nonsmooth::problem::FrictionContact) -> nonsmooth::problem::FrictionContact {
+    nonsmooth::problem::FrictionContact::new(
+        p.w().to_csr().into(),
+        p.q().clone(),
+        p.mu().clone(),
+        p.kind(),
+    )
+    .expect("the same problem, stored sparse")
+}
 
 #[test]
 fn the_delassus_operator_is_positive_definite_and_couples_the_contacts() {
@@ -112,7 +124,7 @@ fn every_friction_method_ends_at_the_solution() {
 
 /// Lemke's answer on the normal LCP of the running example.
 fn lemke_normal() -> nalgebra::DVector<f64> {
-    let lcp = Lcp::from_friction_contact(&running_example());
+    let lcp = Lcp::frictionless(&running_example());
     let choice: Choice = "lemke".parse().expect("registered");
     let params = Params {
         tol: 1e-12,
@@ -134,7 +146,7 @@ fn lemke_normal() -> nalgebra::DVector<f64> {
 #[test]
 fn the_normal_lcp_is_the_normal_rows_and_lemke_finds_the_normal_impulses() {
     let p = running_example();
-    let lcp = Lcp::from_friction_contact(&p);
+    let lcp = Lcp::frictionless(&p);
     let w = p.w().to_dense();
     for i in 0..2 {
         assert_eq!(lcp.b()[i], p.q()[3 * i]);
@@ -150,14 +162,8 @@ fn the_normal_lcp_is_the_normal_rows_and_lemke_finds_the_normal_impulses() {
         assert!((z[c] - exact[3 * c]).abs() <= 1e-12, "contact {}", c + 1);
     }
     // the same from a sparse W
-    let sparse = nonsmooth::problem::FrictionContact::new(
-        p.w().to_csr().into(),
-        p.q().clone(),
-        p.mu().clone(),
-        p.kind(),
-    )
-    .expect("valid");
-    let ls = Lcp::from_friction_contact(&sparse);
+    let sparse = with_sparse_w(&p);
+    let ls = Lcp::frictionless(&sparse);
     assert!(ls.a().is_sparse());
     assert_eq!(ls.a().to_dense(), lcp.a().to_dense());
 }
@@ -166,7 +172,7 @@ fn the_normal_lcp_is_the_normal_rows_and_lemke_finds_the_normal_impulses() {
 fn every_lcp_method_reaches_lemkes_answer_and_the_box_solution() {
     let p = running_example();
     let z = lemke_normal();
-    let lcp = AnyProblem::Lcp(Lcp::from_friction_contact(&p));
+    let lcp = AnyProblem::Lcp(Lcp::frictionless(&p));
     let blcp = BoxedLcp::from_friction_contact(&p);
     let boxed = AnyProblem::Boxed(blcp.clone());
     // the box's solution: contact 1 sticks, contact 2 slides with both friction rows at
@@ -288,7 +294,7 @@ fn lemke_solves_the_lcp_with_friction_directions_inside_the_cone() {
     );
     assert_eq!(out.status(), "converged");
     assert!(lcp_error(&fd, &out.x).rel <= 1e-14);
-    let r = Lcp::friction_direction_impulses(&out.x);
+    let r = Lcp::friction_direction_impulses(&out.x).expect("6 per contact");
     let u = p.velocity(&r);
     let mu = p.mu();
     // the normal impulses of the normal LCP; contact 1 sticks, contact 2 slides, closed
@@ -315,13 +321,7 @@ fn lemke_solves_the_lcp_with_friction_directions_inside_the_cone() {
         "{f1} {f2}"
     );
     // the same problem from a sparse W
-    let sparse = nonsmooth::problem::FrictionContact::new(
-        p.w().to_csr().into(),
-        p.q().clone(),
-        p.mu().clone(),
-        p.kind(),
-    )
-    .expect("valid");
+    let sparse = with_sparse_w(&p);
     let fs = Lcp::with_friction_directions(&sparse);
     assert!(fs.a().is_sparse() && !fd.a().is_sparse());
     assert_eq!(fs.a().to_dense(), fd.a().to_dense());
@@ -338,7 +338,7 @@ fn lemke_solves_the_lcp_with_friction_directions_inside_the_cone() {
             &mut no_observer(),
         );
         assert_eq!(o.status(), "converged", "{m}");
-        let ro = Lcp::friction_direction_impulses(&o.x);
+        let ro = Lcp::friction_direction_impulses(&o.x).expect("6 per contact");
         assert!((&ro - &r).norm() <= 1e-8, "{m}: {ro}");
     }
 }
